@@ -1,0 +1,30 @@
+// bolt: solver for rarefied gas flows (Boltzmann and model kinetic equations on a phase-space
+// grid). Options are PETSc options; a case is a YAML file: bolt -options_file_yaml inputs/X.yaml
+#include <petscsys.h>
+
+#include <cstdio>
+
+#include "core/error.hpp"
+#include "simulation.hpp"
+
+static const char help[] =
+    "bolt: rarefied gas flows by the BGK, Shakhov and ES-BGK model equations.\n"
+    "Run a case with -options_file_yaml inputs/<case>.yaml; -help lists every option.\n";
+
+int main(int argc, char** argv) {
+  if (PetscInitialize(&argc, &argv, nullptr, help) != 0) return 1;
+  int status = 0;
+  try {
+    status = bolt::run_simulation(PETSC_COMM_WORLD);
+  } catch (const bolt::Error& error) {
+    int rank = 0;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    if (rank == 0) std::fprintf(stderr, "bolt: error: %s\n", error.what());
+    status = 2;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "bolt: internal error: %s\n", error.what());
+    status = 3;
+  }
+  PetscFinalize();
+  return status;
+}

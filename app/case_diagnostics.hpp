@@ -1,0 +1,26 @@
+#pragma once
+// The case-specific numbers of the monitor line and the summary: drag and vortex flow rate of
+// the cavity, shock thickness and flux constancy, wall shear of Couette flow, wall heat flux,
+// Euler-limit error of the Riemann tube, stresses of the homogeneous relaxation.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "io/run_options.hpp"
+#include "solver/engine.hpp"
+
+namespace bolt {
+
+using NamedValues = std::vector<std::pair<std::string, double>>;
+
+// Cheap numbers for every monitor line.
+NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid, Engine& engine,
+                                const std::vector<double>& fields, double time);
+
+// Everything for the final summary (adds profiles where the case has them).
+nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& grid, Engine& engine,
+                                   const std::vector<double>& fields, double time);
+
+}  // namespace bolt

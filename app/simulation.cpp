@@ -1,0 +1,251 @@
+#include "simulation.hpp"
+
+#include <petscsys.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+
+#include "case_diagnostics.hpp"
+#include "core/error.hpp"
+#include "diagnostics/conservation.hpp"
+#include "io/case_setup.hpp"
+#include "io/checkpoint.hpp"
+#include "io/hdf5_fields.hpp"
+#include "io/monitor.hpp"
+#include "io/option_reader.hpp"
+#include "io/run_options.hpp"
+#include "io/summary.hpp"
+
+namespace bolt {
+
+namespace {
+
+volatile std::sig_atomic_t stop_requested = 0;
+extern "C" void request_stop(int) { stop_requested = 1; }
+
+struct Events {
+  PetscLogEvent step, diagnostics, fields, checkpoint;
+  Events() {
+    PetscClassId id;
+    PetscClassIdRegister("bolt", &id);
+    PetscLogEventRegister("BoltStep", id, &step);
+    PetscLogEventRegister("BoltDiagnostics", id, &diagnostics);
+    PetscLogEventRegister("BoltFieldIO", id, &fields);
+    PetscLogEventRegister("BoltCheckpoint", id, &checkpoint);
+  }
+};
+
+// A scoped PETSc log event (shown by -log_view).
+class Scoped {
+ public:
+  explicit Scoped(PetscLogEvent event) : event_(event) { PetscLogEventBegin(event_, 0, 0, 0, 0); }
+  ~Scoped() { PetscLogEventEnd(event_, 0, 0, 0, 0); }
+
+ private:
+  PetscLogEvent event_;
+};
+
+OwnedBox whole_grid(const PhysicalGrid& grid) {
+  return {{0, 0, 0}, {grid.cells(0), grid.cells(1), grid.cells(2)}};
+}
+
+std::string precision_name(Precision p) { return std::string(to_string(p)); }
+
+}  // namespace
+
+int run_simulation(MPI_Comm comm) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  require(size == 1, "this bolt runs on one rank (the decomposition is not built yet); got ", size);
+  const RunOptions run = read_run_options(comm);
+  PetscBool help = PETSC_FALSE;
+  PetscOptionsHasName(nullptr, nullptr, "-help", &help);
+  if (help) return 0;  // PETSc printed every option with its default while they were read
+  reject_unused_options();
+  const CaseSetup setup = make_case_setup(run);
+  const PhysicalGrid& grid = setup.engine.grid;
+  const VelocityGrid& velocities = setup.engine.velocities;
+  const double dt = setup.time_step.dt;
+  const Events events;
+  std::filesystem::create_directories(run.output.directory);
+
+  std::printf("bolt: case %s (%s), model %s, backend %s, precision %s\n", run.case_name.c_str(),
+              to_string(run.case_kind), to_string(run.model), std::string(to_string(run.backend)).c_str(),
+              precision_name(run.precision).c_str());
+  std::printf("bolt: grid %d x %d x %d cells, %d velocities, %lld phase-space cells\n",
+              grid.cells(0), grid.cells(1), grid.cells(2), velocities.size(),
+              static_cast<long long>(grid.interior_cells() * velocities.size()));
+  std::printf("bolt: dt %.6g, max Courant %.4g, ghost layers %d, delta %g\n", dt,
+              setup.time_step.courant, grid.ghost, run.relaxation.delta);
+
+  auto engine = make_engine(setup.engine);
+  std::int64_t step = 0;
+  double start_time = 0.0;
+  const bool restarted = !run.output.restart.empty();
+  if (restarted) {
+    const CheckpointInfo info = read_checkpoint_info(comm, run.output.restart);
+    require(info.grid == std::array<int, 3>{grid.cells(0), grid.cells(1), grid.cells(2)} &&
+                info.nv == velocities.size(),
+            "-restart ", run.output.restart, ": checkpoint grid ", info.grid[0], "x", info.grid[1],
+            "x", info.grid[2], " with ", info.nv, " velocities does not match this run");
+    require(info.dt == dt, "-restart ", run.output.restart, ": checkpoint time step ", info.dt,
+            " differs from this run's ", dt, " (same options needed)");
+    engine->set_state(read_checkpoint_state(comm, run.output.restart, info, whole_grid(grid)));
+    step = info.step;
+    start_time = info.time - info.step * dt;
+    std::printf("bolt: restarted from %s at step %lld\n", run.output.restart.c_str(),
+                static_cast<long long>(step));
+  } else {
+    engine->set_state(initial_distribution(run, grid, velocities));
+  }
+  const auto time_at = [&](std::int64_t s) { return start_time + s * dt; };
+
+  Monitor monitor(rank == 0, run.output.directory + "/monitor.csv", restarted);
+  FieldWriter writer(comm, run.output.directory, grid);
+  std::vector<double> fields = engine->fields();
+  const Totals initial = totals(grid, fields);
+  std::vector<double> previous = fields;
+  std::int64_t previous_step = step;
+
+  std::signal(SIGTERM, request_stop);
+  std::signal(SIGUSR1, request_stop);
+
+  auto checkpoint = [&](const char* why) {
+    Scoped scope(events.checkpoint);
+    CheckpointInfo info;
+    info.step = step;
+    info.time = time_at(step);
+    info.dt = dt;
+    info.grid = {grid.cells(0), grid.cells(1), grid.cells(2)};
+    info.nv = velocities.size();
+    info.model = to_string(run.model);
+    info.precision = precision_name(run.precision);
+    write_checkpoint(comm, run.output.checkpoint, info, whole_grid(grid), engine->state());
+    std::printf("bolt: checkpoint (%s) at step %lld: %s\n", why, static_cast<long long>(step),
+                run.output.checkpoint.c_str());
+  };
+
+  const std::int64_t last_step =
+      run.final_time > 0.0
+          ? std::min<std::int64_t>(run.max_steps + step,
+                                   static_cast<std::int64_t>(std::ceil((run.final_time - start_time) / dt - 1e-9)))
+          : run.max_steps;
+  const double updates_per_step = double(grid.interior_cells()) * velocities.size();
+  double step_seconds = 0.0;
+  std::int64_t timed_steps = 0;
+  double last_residual = 0.0;
+  bool steady = false;
+  const auto wall_start = std::chrono::steady_clock::now();
+
+  auto next_stop = [&](std::int64_t every) {
+    return every > 0 ? (step / every + 1) * every : last_step;
+  };
+  while (step < last_step && !steady) {
+    const std::int64_t target =
+        std::min({last_step, next_stop(run.output.monitor_every), next_stop(run.output.fields_every),
+                  next_stop(run.output.checkpoint_every)});
+    {
+      Scoped scope(events.step);
+      const auto t0 = std::chrono::steady_clock::now();
+      engine->step(static_cast<int>(target - step));
+      engine->synchronize();
+      step_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      timed_steps += target - step;
+    }
+    step = target;
+    int stop = stop_requested;
+    MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, comm);
+    if (stop) {
+      checkpoint("signal");
+      std::printf("bolt: stopped by a signal at step %lld; continue with -restart %s\n",
+                  static_cast<long long>(step), run.output.checkpoint.c_str());
+      return 0;
+    }
+    const bool monitor_now = step % run.output.monitor_every == 0 || step == last_step;
+    if (monitor_now) {
+      Scoped scope(events.diagnostics);
+      fields = engine->fields();
+      const Totals now = totals(grid, fields);
+      MonitorRow row;
+      row.step = step;
+      row.time = time_at(step);
+      row.residual = last_residual = residual(fields, previous, static_cast<int>(step - previous_step));
+      row.mass_error = (now.mass - initial.mass) / initial.mass;
+      double dp = 0.0;
+      for (int a = 0; a < 3; ++a) dp += std::pow(now.momentum[a] - initial.momentum[a], 2);
+      row.momentum_change = std::sqrt(dp) / initial.mass;
+      row.energy_change = (now.energy - initial.energy) / initial.energy;
+      row.diagnostics = monitor_diagnostics(run, grid, *engine, fields, time_at(step));
+      const double seconds_per_step = step_seconds / std::max<std::int64_t>(timed_steps, 1);
+      row.ms_per_step = 1e3 * seconds_per_step;
+      row.updates_per_second = updates_per_step / seconds_per_step;
+      row.eta_seconds = seconds_per_step * (last_step - step);
+      monitor.write(row);
+      for (double value : fields)
+        require(std::isfinite(value), "the solution is no longer finite at step ", step,
+                " (time step too large for this grid? try a smaller -ts_max_courant)");
+      previous = fields;
+      previous_step = step;
+      steady = run.steady_tolerance > 0.0 && step > 0 && last_residual < run.steady_tolerance;
+    }
+    if (run.output.fields_every > 0 && step % run.output.fields_every == 0) {
+      Scoped scope(events.fields);
+      writer.write(step, time_at(step), whole_grid(grid), engine->fields());
+    }
+    if (run.output.checkpoint_every > 0 && step % run.output.checkpoint_every == 0)
+      checkpoint("periodic");
+  }
+  const double wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+
+  fields = engine->fields();
+  std::string fields_file;
+  {
+    Scoped scope(events.fields);
+    fields_file = writer.write(step, time_at(step), whole_grid(grid), fields);
+  }
+  checkpoint("final");
+  const Totals now = totals(grid, fields);
+
+  nlohmann::json summary;
+  summary["schema"] = "bolt-summary-1";
+  summary["case"] = run.case_name;
+  summary["case_type"] = to_string(run.case_kind);
+  summary["model"] = to_string(run.model);
+  summary["backend"] = std::string(to_string(run.backend));
+  summary["precision"] = precision_name(run.precision);
+  summary["ranks"] = size;
+  summary["grid"] = {grid.cells(0), grid.cells(1), grid.cells(2)};
+  summary["velocities"] = velocities.size();
+  summary["delta"] = run.relaxation.delta;
+  summary["omega"] = run.relaxation.omega;
+  summary["order"] = run.order;
+  summary["dt"] = dt;
+  summary["steps"] = step;
+  summary["time"] = time_at(step);
+  summary["steady"] = steady;
+  summary["residual"] = last_residual;
+  summary["conservation"] = {{"mass_error", (now.mass - initial.mass) / initial.mass},
+                             {"energy_change", (now.energy - initial.energy) / initial.energy}};
+  const double seconds_per_step = step_seconds / std::max<std::int64_t>(timed_steps, 1);
+  summary["timing"] = {{"wall_seconds", wall_seconds},
+                       {"ms_per_step", 1e3 * seconds_per_step},
+                       {"updates_per_second", updates_per_step / seconds_per_step},
+                       {"bytes_per_step", engine->bytes_per_step()}};
+  summary["diagnostics"] = summary_diagnostics(run, grid, *engine, fields, time_at(step));
+  summary["fields_file"] = fields_file;
+  summary["checkpoint"] = run.output.checkpoint;
+  if (rank == 0) {
+    write_summary(run.output.summary, summary);
+    std::printf("bolt: fields written to %s (open %s/fields.xmf in ParaView)\n", fields_file.c_str(),
+                run.output.directory.c_str());
+    std::printf("bolt: summary written to %s\n", run.output.summary.c_str());
+  }
+  return 0;
+}
+
+}  // namespace bolt

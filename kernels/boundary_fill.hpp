@@ -1,0 +1,134 @@
+#pragma once
+// Fills the dummy (ghost) cells of one face of the box before streaming. A team handles one
+// position on the face (all ghost layers, all velocities). Faces are filled axis by axis over the
+// whole padded face, so edges and corners take the values of the last axis filled.
+//
+// Conditions (exact discrete conservation where it applies):
+//  wall      velocities entering the gas: alpha n_w f_M(u_w, T_w) + (1 - alpha) f(reflected);
+//            n_w from zero net mass flux with the same discrete sums as the moments;
+//            velocities leaving: the boundary cell's value (the face flux of the upwind scheme).
+//  specular  every ghost layer k mirrors interior layer k with the reflected velocity.
+//  inflow    the given equilibrium.   outflow: the boundary cell's value (zero gradient).
+//  periodic  the opposite side's interior layers.
+#include <cstdint>
+
+#include "core/host_device.hpp"
+#include "core/sums.hpp"
+#include "views.hpp"
+
+namespace bolt {
+
+enum class FaceKind { wall, specular, inflow, outflow, periodic };
+
+// Geometry of one face on the padded grid.
+struct FaceGeometry {
+  int axis;
+  int side;                  // 0: low end of the axis, 1: high end
+  int interior;              // interior cells along the axis
+  int ghost;                 // ghost layers
+  int extent[3];             // padded extents
+  std::int64_t stride[3];
+
+  BOLT_HOST_DEVICE int transverse_count() const {
+    const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
+    return extent[a1] * extent[a2];
+  }
+  // Padded index of the cell at padded coordinate `layer` along the axis, transverse item t.
+  BOLT_HOST_DEVICE std::int64_t cell(std::int64_t t, int layer) const {
+    const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
+    const int i1 = static_cast<int>(t % extent[a1]), i2 = static_cast<int>(t / extent[a1]);
+    return layer * stride[axis] + std::int64_t(i1) * stride[a1] + std::int64_t(i2) * stride[a2];
+  }
+  // Padded coordinate of ghost layer k (k = 0 touches the face) and of interior layer k.
+  BOLT_HOST_DEVICE int ghost_layer(int k) const { return side == 0 ? ghost - 1 - k : ghost + interior + k; }
+  BOLT_HOST_DEVICE int interior_layer(int k) const { return side == 0 ? ghost + k : ghost + interior - 1 - k; }
+  BOLT_HOST_DEVICE int opposite_interior_layer(int k) const {
+    return side == 0 ? ghost + interior - 1 - k : ghost + k;
+  }
+  BOLT_HOST_DEVICE double outward() const { return side == 0 ? -1.0 : 1.0; }
+};
+
+template <class Real>
+struct BoundaryFill {
+  Real* f;
+  Velocities<Real> vel;
+  FaceGeometry face;
+  FaceKind kind;
+  const Real* equilibrium;  // [nv] wall f_M(1, u_w, T_w) or inflow f_M(n, u, T)
+  const int* reflect;       // [nv] velocity with xi[axis] negated (wall with alpha < 1, specular)
+  double accommodation;     // alpha
+  double wall_influx_per_density;  // sum over entering v of w |xi_a| f_M(1, u_w, T_w)
+
+  template <class Team>
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t t) const {
+    const int nv = vel.n;
+    const int a = face.axis;
+    const double out = face.outward();
+    const Real* boundary = f + face.cell(t, face.interior_layer(0)) * nv;
+    double wall_density = 0.0;
+    if (kind == FaceKind::wall) {
+      const auto flux = team.template reduce<1>(nv, [&](int v, Sums<1>& s) {
+        const double xn = out * double(vel.xi(a, v));
+        if (xn > 0.0) s[0] += double(vel.w[v]) * xn * double(boundary[v]);
+      });
+      wall_density = flux[0] / wall_influx_per_density;
+    }
+    for (int k = 0; k < face.ghost; ++k) {
+      Real* g = f + face.cell(t, face.ghost_layer(k)) * nv;
+      const Real* mirror = f + face.cell(t, face.interior_layer(k)) * nv;
+      const Real* opposite = f + face.cell(t, face.opposite_interior_layer(k)) * nv;
+      team.for_each(nv, [&](int v) {
+        const bool leaving = out * double(vel.xi(a, v)) > 0.0;
+        switch (kind) {
+          case FaceKind::wall:
+            if (leaving) {
+              g[v] = boundary[v];
+            } else {
+              Real value = Real(accommodation * wall_density) * equilibrium[v];
+              if (accommodation < 1.0) value += Real(1.0 - accommodation) * boundary[reflect[v]];
+              g[v] = value;
+            }
+            break;
+          case FaceKind::specular: g[v] = mirror[reflect[v]]; break;
+          case FaceKind::inflow: g[v] = equilibrium[v]; break;
+          case FaceKind::outflow: g[v] = boundary[v]; break;
+          case FaceKind::periodic: g[v] = opposite[v]; break;
+        }
+      });
+    }
+  }
+};
+
+// Fluxes through a face per transverse position, with the face values of the first-order upwind
+// scheme (leaving: boundary cell; entering: ghost layer 0), signed along the outward normal:
+// [mass, momentum x, y, z, energy (sum xi_n |xi|^2)].
+template <class Real>
+struct FaceFluxes {
+  const Real* f;
+  Velocities<Real> vel;
+  FaceGeometry face;
+  double* out;  // [transverse * 5]
+
+  template <class Team>
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t t) const {
+    const int nv = vel.n;
+    const double sign = face.outward();
+    const Real* boundary = f + face.cell(t, face.interior_layer(0)) * nv;
+    const Real* ghost = f + face.cell(t, face.ghost_layer(0)) * nv;
+    const auto s = team.template reduce<5>(nv, [&](int v, Sums<5>& acc) {
+      const double x = vel.x[v], y = vel.y[v], z = vel.z[v];
+      const double xn = sign * double(vel.xi(face.axis, v));
+      const double value = xn > 0.0 ? double(boundary[v]) : double(ghost[v]);
+      const double flux = double(vel.w[v]) * xn * value;
+      acc[0] += flux;
+      acc[1] += flux * x;
+      acc[2] += flux * y;
+      acc[3] += flux * z;
+      acc[4] += flux * (x * x + y * y + z * z);
+    });
+    if (team.leader())
+      for (int k = 0; k < 5; ++k) out[t * 5 + k] = s[k];
+  }
+};
+
+}  // namespace bolt

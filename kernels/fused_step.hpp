@@ -1,0 +1,47 @@
+#pragma once
+// The explicit step of the model equations as one pass over f (DESIGN.md, data layout): per
+// spatial cell, a team streams every velocity of the row from the upwind rows of f_in, reduces the
+// moments of the post-streaming row, builds the relaxation target, relaxes, and writes the row of
+// f_out. f is read once and written once per step.
+//
+// Stream = false gives the relaxation-only pass used by Strang splitting.
+#include <cstdint>
+
+#include "core/host_device.hpp"
+#include "core/sums.hpp"
+#include "streaming.hpp"
+#include "views.hpp"
+
+namespace bolt {
+
+template <class Real, class Relax, bool Stream>
+struct FusedStep {
+  const Real* f_in;
+  Real* f_out;
+  Velocities<Real> vel;
+  StreamTables<Real> stream;
+  CellIndexer cells;
+  Relax relax;
+
+  template <class Team>
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
+    const auto c = cells.coord(item);
+    const std::int64_t p = cells.padded(c);
+    const int ip[3] = {c.i[0] + cells.offset[0], c.i[1] + cells.offset[1], c.i[2] + cells.offset[2]};
+    const int nv = vel.n;
+    Real* row_out = f_out + p * nv;
+    Real* fs = team.row_scratch(row_out);
+    team.for_each(nv, [&](int v) {
+      if constexpr (Stream)
+        fs[v] = stream.value(f_in, p, ip, v);
+      else
+        fs[v] = f_in[p * nv + v];
+    });
+    const auto sums = team.template reduce<Relax::kSums>(
+        nv, [&](int v, Sums<Relax::kSums>& s) { relax.accumulate(s, vel, v, fs[v]); });
+    const auto target = relax.target(team, sums, vel);
+    team.for_each(nv, [&](int v) { row_out[v] = relax.relax(target, vel, v, fs[v]); });
+  }
+};
+
+}  // namespace bolt

@@ -1,0 +1,84 @@
+#pragma once
+// The relaxation targets of the BGK and ES-BGK models are Gaussians
+//   G(xi) = a exp(-beta c^T L c),  c = xi - u,
+// with L = I / T for the Maxwellian and L = lambda^-1 / 2 for ES-BGK (beta = 1).
+// The conservative option replaces (a, u, beta) by effective values found per cell by Newton's
+// method so that the *discrete* moments (sum w G {1, xi, |xi|^2}) equal those of f exactly
+// (paper 002 cites this; Frezzotti 1991).
+#include <cmath>
+
+#include "core/host_device.hpp"
+#include "core/sums.hpp"
+#include "small_solve.hpp"
+#include "views.hpp"
+
+namespace bolt {
+
+struct Gaussian {
+  double a;     // prefactor
+  double u[3];  // centre
+  double L[6];  // xx, yy, zz, xy, xz, yz (off-diagonals counted twice in the quadratic form)
+  double beta;
+
+  template <class Real>
+  BOLT_HOST_DEVICE Real quadratic(Real x, Real y, Real z) const {
+    const Real cx = x - Real(u[0]), cy = y - Real(u[1]), cz = z - Real(u[2]);
+    return Real(L[0]) * cx * cx + Real(L[1]) * cy * cy + Real(L[2]) * cz * cz +
+           Real(2) * (Real(L[3]) * cx * cy + Real(L[4]) * cx * cz + Real(L[5]) * cy * cz);
+  }
+  template <class Real>
+  BOLT_HOST_DEVICE Real operator()(Real x, Real y, Real z) const {
+    return Real(a) * exp(-Real(beta) * quadratic(x, y, z));
+  }
+};
+
+BOLT_HOST_DEVICE inline Gaussian maxwellian_gaussian(double n, const double u[3], double T) {
+  const double pi = 3.14159265358979323846;
+  Gaussian g{};
+  g.a = n / (pi * T * sqrt(pi * T));
+  for (int i = 0; i < 3; ++i) g.u[i] = u[i];
+  g.L[0] = g.L[1] = g.L[2] = 1.0 / T;
+  g.beta = 1.0;
+  return g;
+}
+
+// Newton iterations on (a, u, beta) so that the discrete moments of g match m0, m1 and e
+// (e = sum w f |xi|^2). `iterations` is fixed, so every backend does the same work.
+template <class Team, class Real>
+BOLT_HOST_DEVICE inline void make_conservative(const Team& team, const Velocities<Real>& vel,
+                                               Gaussian& g, double m0, const double m1[3],
+                                               double e, int iterations) {
+  for (int it = 0; it < iterations; ++it) {
+    // Sums: 0..4 the moments of g, 5 + 5 a + b the Jacobian d(moment a)/d(parameter b).
+    const Sums<30> s = team.template reduce<30>(vel.n, [&](int v, Sums<30>& acc) {
+      const double x = vel.x[v], y = vel.y[v], z = vel.z[v], w = vel.w[v];
+      const double cx = x - g.u[0], cy = y - g.u[1], cz = z - g.u[2];
+      const double Q = g.L[0] * cx * cx + g.L[1] * cy * cy + g.L[2] * cz * cz +
+                       2.0 * (g.L[3] * cx * cy + g.L[4] * cx * cz + g.L[5] * cy * cz);
+      const double G = w * g.a * exp(-g.beta * Q);
+      const double phi[5] = {1.0, x, y, z, x * x + y * y + z * z};
+      // dG/da = G/a, dG/du_i = G beta 2 (L c)_i, dG/dbeta = -G Q
+      const double Lc[3] = {g.L[0] * cx + g.L[3] * cy + g.L[4] * cz,
+                            g.L[3] * cx + g.L[1] * cy + g.L[5] * cz,
+                            g.L[4] * cx + g.L[5] * cy + g.L[2] * cz};
+      const double dG[5] = {G / g.a, 2.0 * g.beta * G * Lc[0], 2.0 * g.beta * G * Lc[1],
+                            2.0 * g.beta * G * Lc[2], -G * Q};
+      for (int i = 0; i < 5; ++i) {
+        acc[i] += phi[i] * G;
+        for (int j = 0; j < 5; ++j) acc[5 + 5 * i + j] += phi[i] * dG[j];
+      }
+    });
+    double J[5][5], r[5];
+    const double target[5] = {m0, m1[0], m1[1], m1[2], e};
+    for (int i = 0; i < 5; ++i) {
+      r[i] = target[i] - s[i];
+      for (int j = 0; j < 5; ++j) J[i][j] = s[5 + 5 * i + j];
+    }
+    if (!solve_dense<5>(J, r)) return;  // degenerate cell: keep the analytic parameters
+    g.a += r[0];
+    for (int i = 0; i < 3; ++i) g.u[i] += r[1 + i];
+    g.beta += r[4];
+  }
+}
+
+}  // namespace bolt

@@ -1,0 +1,87 @@
+#pragma once
+// Raw velocity moments of one cell and the macroscopic state derived from them.
+// Raw sums (weights w, values f): m0 = sum w f, m1_i = sum w f xi_i, m2_ij = sum w f xi_i xi_j,
+// m3_i = sum w f xi_i |xi|^2. In bolt's units n = m0, u = m1/n, T = (2/3)(tr m2/n - |u|^2),
+// p = n T (in p0), P_ij = 2 (m2_ij - n u_i u_j) (in p0), q_i = sum w f c_i |c|^2 (in p0 c0).
+#include "core/host_device.hpp"
+#include "core/sums.hpp"
+#include "views.hpp"
+
+namespace bolt {
+
+// Indices into the 14 raw moments.
+enum RawMoment { kM0 = 0, kM1 = 1, kM2 = 4, kM3 = 10, kRawMoments = 13 };
+// m2 packing: xx, yy, zz, xy, xz, yz
+BOLT_HOST_DEVICE constexpr int m2_index(int i, int j) {
+  return i == j ? i : (i + j == 1 ? 3 : (i + j == 2 ? 4 : 5));
+}
+
+// Accumulates the raw moments up to order `Order` (1: m0, m1; 2: + m2; 3: + m3) of value f at v.
+template <int Order, int K, class Real>
+BOLT_HOST_DEVICE inline void accumulate_raw(Sums<K>& s, const Velocities<Real>& vel, int v, Real f) {
+  const double wf = double(vel.w[v]) * double(f);
+  const double x = vel.x[v], y = vel.y[v], z = vel.z[v];
+  s[kM0] += wf;
+  s[kM1 + 0] += wf * x;
+  s[kM1 + 1] += wf * y;
+  s[kM1 + 2] += wf * z;
+  if constexpr (Order >= 2) {
+    s[kM2 + 0] += wf * x * x;
+    s[kM2 + 1] += wf * y * y;
+    s[kM2 + 2] += wf * z * z;
+    s[kM2 + 3] += wf * x * y;
+    s[kM2 + 4] += wf * x * z;
+    s[kM2 + 5] += wf * y * z;
+  }
+  if constexpr (Order >= 3) {
+    const double xi2 = x * x + y * y + z * z;
+    s[kM3 + 0] += wf * x * xi2;
+    s[kM3 + 1] += wf * y * xi2;
+    s[kM3 + 2] += wf * z * xi2;
+  }
+}
+
+struct Macroscopic {
+  double n, u[3], T;
+  double P[6];  // m2 - n u u (central second moment, packed like m2); pressure tensor = 2 P
+  double q[3];  // sum w f c |c|^2
+};
+
+// Density, velocity, temperature from m0, m1 and the energy sum e = sum w f |xi|^2.
+BOLT_HOST_DEVICE inline void density_velocity_temperature(double m0, const double m1[3], double e,
+                                                          Macroscopic& m) {
+  m.n = m0;
+  for (int i = 0; i < 3; ++i) m.u[i] = m1[i] / m0;
+  const double u2 = m.u[0] * m.u[0] + m.u[1] * m.u[1] + m.u[2] * m.u[2];
+  m.T = (2.0 / 3.0) * (e / m0 - u2);
+}
+
+// Full macroscopic state from raw sums of order `Order` (2: no heat flux; 3: all).
+template <int Order, int K>
+BOLT_HOST_DEVICE inline Macroscopic macroscopic_from_raw(const Sums<K>& s) {
+  Macroscopic m{};
+  const double m1[3] = {s[kM1], s[kM1 + 1], s[kM1 + 2]};
+  double e = s[kM2] + s[kM2 + 1] + s[kM2 + 2];
+  density_velocity_temperature(s[kM0], m1, e, m);
+  if constexpr (Order >= 2) {
+    const int pairs[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+    for (int k = 0; k < 6; ++k)
+      m.P[k] = s[kM2 + k] - m.n * m.u[pairs[k][0]] * m.u[pairs[k][1]];
+  }
+  if constexpr (Order >= 3) {
+    // sum w f c_i c^2 expanded in raw moments, c = xi - u.
+    const double* u = m.u;
+    const double u2 = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+    for (int i = 0; i < 3; ++i) {
+      double m2u = 0.0;  // sum_j m2_ij u_j
+      for (int j = 0; j < 3; ++j) m2u += s[kM2 + m2_index(i, j)] * u[j];
+      double um1 = 0.0;  // u . m1
+      for (int j = 0; j < 3; ++j) um1 += u[j] * s[kM1 + j];
+      m.q[i] = s[kM3 + i] - 2.0 * m2u + u2 * s[kM1 + i] - u[i] * e + 2.0 * u[i] * um1 -
+               u[i] * u2 * s[kM0];
+    }
+  }
+  return m;
+}
+
+}  // namespace bolt

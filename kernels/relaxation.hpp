@@ -1,0 +1,135 @@
+#pragma once
+// Relaxation evaluators: the collision step of the model equations, solved exactly over a step
+// (paper 002 Eq. 14) with the target frozen at the post-streaming moments:
+//   f_new = F + (f - F) exp(-nu dt) + dt * body-force term.
+// BGK:      F = f_M,                                       nu = delta n T^(1-omega)
+// Shakhov:  F = f_M [1 + (1-Pr) 2 (c.q) / (5 n T^2) (2 c^2/T - 5)],   nu = delta n T^(1-omega)
+// ES-BGK:   F = Gaussian with lambda = (1/Pr)(T/2) I + (1 - 1/Pr) Theta,  nu = Pr delta n T^(1-omega)
+// (units of docs/physics.md: xi in c0, n in n0, T in T0, q = sum w f c |c|^2, Theta = P/n).
+// The body force (uniform acceleration g) adds dt * 2 (g . c) / T f_M: it changes momentum by
+// n g dt and energy by 2 n (u . g) dt exactly in the continuum.
+#include <cmath>
+
+#include "core/host_device.hpp"
+#include "core/sums.hpp"
+#include "gaussian.hpp"
+#include "macroscopic.hpp"
+#include "views.hpp"
+
+namespace bolt {
+
+enum class ModelKind { bgk, shakhov, esbgk };
+
+struct RelaxationParams {
+  double delta = 1.0;   // rarefaction parameter p0 L / (mu0 c0)
+  double omega = 0.5;   // viscosity exponent, mu = mu0 (T/T0)^omega
+  double prandtl = 2.0 / 3.0;
+  double dt = 0.0;      // relaxation time interval
+  double force[3] = {0.0, 0.0, 0.0};
+  int conservative_iterations = 0;  // Newton steps for the conservative discrete equilibrium
+};
+
+struct RelaxationTarget {
+  Gaussian gauss;
+  double decay;        // exp(-nu dt)
+  double shakhov[3];   // (1-Pr) 2 q / (5 n T^2) for Shakhov; 0 otherwise
+  double inv_T;        // 1 / T for the Shakhov polynomial and the force term
+  double force_dt[3];  // 2 g dt / T: the force term is force_dt . c * f_M
+  double force_a;      // prefactor of the Maxwellian in the force term
+};
+
+template <class Real, ModelKind Kind>
+struct Relaxation {
+  // Raw-moment order each model needs: BGK 1 (+ energy), ES-BGK 2, Shakhov 3.
+  static constexpr int kOrder = Kind == ModelKind::shakhov ? 3 : (Kind == ModelKind::esbgk ? 2 : 1);
+  static constexpr int kSums = kOrder == 1 ? 5 : (kOrder == 2 ? 10 : kRawMoments);
+  static constexpr int kReduceWidth = 30;  // the conservative Newton step is the widest
+
+  RelaxationParams params;
+
+  BOLT_HOST_DEVICE void accumulate(Sums<kSums>& s, const Velocities<Real>& vel, int v, Real f) const {
+    if constexpr (kOrder == 1) {
+      const double wf = double(vel.w[v]) * double(f);
+      const double x = vel.x[v], y = vel.y[v], z = vel.z[v];
+      s[0] += wf;
+      s[1] += wf * x;
+      s[2] += wf * y;
+      s[3] += wf * z;
+      s[4] += wf * (x * x + y * y + z * z);
+    } else {
+      accumulate_raw<kOrder>(s, vel, v, f);
+    }
+  }
+
+  template <class Team>
+  BOLT_HOST_DEVICE RelaxationTarget target(const Team& team, const Sums<kSums>& s,
+                                           const Velocities<Real>& vel) const {
+    Macroscopic m{};
+    double e;
+    const double m1[3] = {s[1], s[2], s[3]};
+    if constexpr (kOrder == 1) {
+      e = s[4];
+      density_velocity_temperature(s[0], m1, e, m);
+    } else {
+      e = s[kM2] + s[kM2 + 1] + s[kM2 + 2];
+      m = macroscopic_from_raw<kOrder>(s);
+    }
+    RelaxationTarget t{};
+    const double nu_scale = Kind == ModelKind::esbgk ? params.prandtl : 1.0;
+    const double nu = nu_scale * params.delta * m.n * pow(m.T, 1.0 - params.omega);
+    t.decay = exp(-nu * params.dt);
+    t.inv_T = 1.0 / m.T;
+    if constexpr (Kind == ModelKind::esbgk) {
+      // lambda = (1/Pr)(T/2) I + (1 - 1/Pr) P/n; L = lambda^-1 / 2.
+      const double ip = 1.0 / params.prandtl;
+      double lam[6];
+      for (int k = 0; k < 6; ++k) lam[k] = (1.0 - ip) * m.P[k] / m.n + (k < 3 ? ip * 0.5 * m.T : 0.0);
+      const double det = lam[0] * (lam[1] * lam[2] - lam[5] * lam[5]) -
+                         lam[3] * (lam[3] * lam[2] - lam[5] * lam[4]) +
+                         lam[4] * (lam[3] * lam[5] - lam[1] * lam[4]);
+      const double inv_half = 0.5 / det;
+      t.gauss.L[0] = inv_half * (lam[1] * lam[2] - lam[5] * lam[5]);
+      t.gauss.L[1] = inv_half * (lam[0] * lam[2] - lam[4] * lam[4]);
+      t.gauss.L[2] = inv_half * (lam[0] * lam[1] - lam[3] * lam[3]);
+      t.gauss.L[3] = inv_half * (lam[4] * lam[5] - lam[3] * lam[2]);
+      t.gauss.L[4] = inv_half * (lam[3] * lam[5] - lam[4] * lam[1]);
+      t.gauss.L[5] = inv_half * (lam[3] * lam[4] - lam[0] * lam[5]);
+      const double two_pi = 2.0 * 3.14159265358979323846;
+      t.gauss.a = m.n / sqrt(two_pi * two_pi * two_pi * det);
+      for (int i = 0; i < 3; ++i) t.gauss.u[i] = m.u[i];
+      t.gauss.beta = 1.0;
+    } else {
+      t.gauss = maxwellian_gaussian(m.n, m.u, m.T);
+    }
+    if constexpr (Kind == ModelKind::shakhov) {
+      const double c = (1.0 - params.prandtl) * 2.0 / (5.0 * m.n * m.T * m.T);
+      for (int i = 0; i < 3; ++i) t.shakhov[i] = c * m.q[i];
+    }
+    if (params.conservative_iterations > 0)
+      make_conservative(team, vel, t.gauss, s[0], m1, e, params.conservative_iterations);
+    const Gaussian fm = maxwellian_gaussian(m.n, m.u, m.T);
+    t.force_a = fm.a;
+    for (int i = 0; i < 3; ++i) t.force_dt[i] = 2.0 * params.force[i] * params.dt / m.T;
+    return t;
+  }
+
+  BOLT_HOST_DEVICE Real relax(const RelaxationTarget& t, const Velocities<Real>& vel, int v,
+                              Real f) const {
+    const Real x = vel.x[v], y = vel.y[v], z = vel.z[v];
+    Real F = t.gauss(x, y, z);
+    if constexpr (Kind == ModelKind::shakhov) {
+      const Real cx = x - Real(t.gauss.u[0]), cy = y - Real(t.gauss.u[1]), cz = z - Real(t.gauss.u[2]);
+      const Real cq = cx * Real(t.shakhov[0]) + cy * Real(t.shakhov[1]) + cz * Real(t.shakhov[2]);
+      F *= Real(1) + cq * (Real(2) * (cx * cx + cy * cy + cz * cz) * Real(t.inv_T) - Real(5));
+    }
+    Real result = F + (f - F) * Real(t.decay);
+    if (t.force_dt[0] != 0.0 || t.force_dt[1] != 0.0 || t.force_dt[2] != 0.0) {
+      const Real cx = x - Real(t.gauss.u[0]), cy = y - Real(t.gauss.u[1]), cz = z - Real(t.gauss.u[2]);
+      const Real fm = Real(t.force_a) * exp(-(cx * cx + cy * cy + cz * cz) * Real(t.inv_T));
+      result += (Real(t.force_dt[0]) * cx + Real(t.force_dt[1]) * cy + Real(t.force_dt[2]) * cz) * fm;
+    }
+    return result;
+  }
+};
+
+}  // namespace bolt

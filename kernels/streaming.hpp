@@ -1,0 +1,67 @@
+#pragma once
+// Free streaming d f/dt + xi . grad f = 0 over one time step, finite-volume upwind on the padded
+// grid (paper 002, Eqs. 11, 12, 15):
+//  * Courant numbers above one on uniform axes: the row is first translated by whole cells
+//    (shift), then the residual fraction r < 1 is advanced by the upwind scheme;
+//  * first order: f_c - sum_d r_d (f_b - f_{b-up_d});
+//  * second order: MUSCL with a limiter, fluxes through the faces of the base cell b:
+//    f_b - sum_d r_d (F_out - F_in), F = f + (1 - r)/2 * limited difference.
+// On stretched axes r = |xi_d| dt / dx(i) varies with the cell (no shifts there).
+#include <cstdint>
+
+#include "core/host_device.hpp"
+#include "views.hpp"
+
+namespace bolt {
+
+enum class Limiter { minmod, van_leer };
+
+template <class Real>
+BOLT_HOST_DEVICE inline Real limited_difference(Limiter limiter, Real upwind, Real downwind) {
+  const Real product = upwind * downwind;
+  if (product <= Real(0)) return Real(0);
+  if (limiter == Limiter::van_leer) return Real(2) * product / (upwind + downwind);
+  return fabs(upwind) < fabs(downwind) ? upwind : downwind;
+}
+
+template <class Real>
+struct StreamTables {
+  const std::int64_t* shift;  // [v] padded-index offset of the base cell
+  const signed char* step;    // [axis * nv + v] upwind direction in cells: -sign(xi), or 0
+  const Real* fraction;       // [axis * nv + v] residual Courant (uniform) or |xi| dt (stretched)
+  const Real* scale[3];       // [axis][padded coordinate] 1 (uniform) or 1 / dx (stretched)
+  std::int64_t stride[3];
+  bool active[3];
+  int nv;
+  int order;                  // 1 or 2
+  Limiter limiter;
+
+  // Post-streaming value of velocity v in the cell at padded index p, padded coordinates ip.
+  BOLT_HOST_DEVICE Real value(const Real* f, std::int64_t p, const int ip[3], int v) const {
+    const std::int64_t base = p + shift[v];
+    const Real fb = f[base * nv + v];
+    Real result = fb;
+    for (int d = 0; d < 3; ++d) {
+      if (!active[d]) continue;
+      const int s = step[d * nv + v];
+      if (s == 0) continue;
+      const std::int64_t up = s * stride[d];
+      const Real fraction_v = fraction[d * nv + v];
+      const Real r = fraction_v * scale[d][ip[d]];
+      const Real fu1 = f[(base + up) * nv + v];
+      if (order == 1) {
+        result -= r * (fb - fu1);
+      } else {
+        const Real fu2 = f[(base + 2 * up) * nv + v];
+        const Real fd1 = f[(base - up) * nv + v];
+        const Real r_up = fraction_v * scale[d][ip[d] + s];
+        const Real face_out = fb + Real(0.5) * (Real(1) - r) * limited_difference(limiter, fb - fu1, fd1 - fb);
+        const Real face_in = fu1 + Real(0.5) * (Real(1) - r_up) * limited_difference(limiter, fu1 - fu2, fb - fu1);
+        result -= r * (face_out - face_in);
+      }
+    }
+    return result;
+  }
+};
+
+}  // namespace bolt

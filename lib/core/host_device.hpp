@@ -1,0 +1,10 @@
+#pragma once
+// One qualifier for code that runs on the host and on the device: kernels are written once and
+// compiled by g++ for the OpenMP backend and by nvcc for the CUDA backend.
+#if defined(__CUDACC__)
+#define BOLT_HOST_DEVICE __host__ __device__
+#define BOLT_FORCE_INLINE __forceinline__
+#else
+#define BOLT_HOST_DEVICE
+#define BOLT_FORCE_INLINE inline __attribute__((always_inline))
+#endif

@@ -1,0 +1,56 @@
+#pragma once
+// The OpenMP backend of the launch API. Include only from backend translation units (.cpp
+// that instantiate kernels for the CPU); kernels see the API through the Team concept:
+//   team.for_each(n, f)     f(i) for i in [0, n), split over the team's threads
+//   team.reduce<K>(n, f)    Sums<K> of f(i, sums&) over [0, n), the same result on every thread
+//   team.row_scratch(p)     per-team scratch of one velocity row (here: the output row p itself)
+#include <cstdint>
+
+#include "sums.hpp"
+
+namespace bolt {
+
+struct CpuExec {};
+
+// One team = one OpenMP thread working on one item (a spatial cell) sequentially.
+struct CpuTeam {
+  template <class F>
+  void for_each(int n, F&& f) const {
+#pragma omp simd
+    for (int i = 0; i < n; ++i) f(i);
+  }
+  template <int K, class F>
+  Sums<K> reduce(int n, F&& f) const {
+    Sums<K> sums = Sums<K>::zero();
+    for (int i = 0; i < n; ++i) f(i, sums);
+    return sums;
+  }
+  template <class Real>
+  Real* row_scratch(Real* fallback) const {
+    return fallback;
+  }
+  void sync() const {}
+  bool leader() const { return true; }
+};
+
+template <class F>
+void parallel_for(CpuExec, std::int64_t n, const F& f, const char* /*label*/ = nullptr) {
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) f(i);
+}
+
+// Runs f(team, item) for every item in [0, items); ReduceWidth, team_size and scratch_bytes are
+// hints the CPU backend does not need.
+template <int ReduceWidth, class F>
+void for_each_team(CpuExec, std::int64_t items, int /*team_size*/, std::size_t /*scratch_bytes*/,
+                   const F& f, const char* /*label*/ = nullptr) {
+#pragma omp parallel for schedule(dynamic, 4)
+  for (std::int64_t item = 0; item < items; ++item) {
+    CpuTeam team;
+    f(team, item);
+  }
+}
+
+inline void synchronize(CpuExec) {}
+
+}  // namespace bolt

@@ -1,0 +1,115 @@
+#pragma once
+// The CUDA backend of the launch API (see launch_cpu.hpp for the Team concept). Include only
+// from .cu translation units. One team = one thread block working on one item (a spatial cell):
+// threads split the velocities, reductions go through warp shuffles and shared memory.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "error.hpp"
+#include "sums.hpp"
+
+namespace bolt {
+
+struct CudaExec {
+  cudaStream_t stream = nullptr;
+};
+
+inline void check_cuda_launch(const char* label) {
+  const cudaError_t status = cudaGetLastError();
+  if (status != cudaSuccess) fail("CUDA launch of ", label, " failed: ", cudaGetErrorString(status));
+}
+
+constexpr int kMaxWarpsPerTeam = 32;
+
+struct CudaTeam {
+  double* reduce_buffer;  // kMaxWarpsPerTeam * K doubles of shared memory
+  char* scratch;          // dynamic shared memory for a velocity row, or nullptr
+
+  template <class F>
+  __device__ void for_each(int n, F&& f) const {
+    for (int i = threadIdx.x; i < n; i += blockDim.x) f(i);
+  }
+
+  template <int K, class F>
+  __device__ Sums<K> reduce(int n, F&& f) const {
+    Sums<K> sums = Sums<K>::zero();
+    for (int i = threadIdx.x; i < n; i += blockDim.x) f(i, sums);
+    for (int k = 0; k < K; ++k)
+      for (int offset = 16; offset > 0; offset /= 2)
+        sums[k] += __shfl_down_sync(0xffffffffu, sums[k], offset);
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int warps = (blockDim.x + 31) / 32;
+    __syncthreads();  // the buffer may still be read by a previous reduction
+    if (lane == 0)
+      for (int k = 0; k < K; ++k) reduce_buffer[k * kMaxWarpsPerTeam + warp] = sums[k];
+    __syncthreads();
+    // Every thread sums the per-warp partials in the same order: identical results everywhere.
+    Sums<K> total = Sums<K>::zero();
+    for (int k = 0; k < K; ++k)
+      for (int w = 0; w < warps; ++w) total[k] += reduce_buffer[k * kMaxWarpsPerTeam + w];
+    return total;
+  }
+
+  template <class Real>
+  __device__ Real* row_scratch(Real* fallback) const {
+    return scratch ? reinterpret_cast<Real*>(scratch) : fallback;
+  }
+  __device__ void sync() const { __syncthreads(); }
+  __device__ bool leader() const { return threadIdx.x == 0; }
+};
+
+template <class F>
+__global__ void parallel_for_kernel(std::int64_t n, F f) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    f(i);
+}
+
+template <class F>
+void parallel_for(CudaExec exec, std::int64_t n, const F& f, const char* label = "parallel_for") {
+  if (n <= 0) return;
+  constexpr int threads = 256;
+  const std::int64_t blocks = std::min<std::int64_t>((n + threads - 1) / threads, 65535 * 16);
+  parallel_for_kernel<<<static_cast<unsigned>(blocks), threads, 0, exec.stream>>>(n, f);
+  check_cuda_launch(label);
+}
+
+template <int ReduceWidth, class F>
+__global__ void team_kernel(std::int64_t items, std::size_t scratch_bytes, F f) {
+  extern __shared__ double shared[];
+  CudaTeam team{shared, scratch_bytes ? reinterpret_cast<char*>(shared + kMaxWarpsPerTeam *
+                                                                              ReduceWidth)
+                                      : nullptr};
+  for (std::int64_t item = blockIdx.x; item < items; item += gridDim.x) {
+    f(team, item);
+    __syncthreads();  // the scratch row is reused by the next item
+  }
+}
+
+// Runs f(team, item) for every item; ReduceWidth is the widest Sums<K> the functor reduces.
+// scratch_bytes > 0 gives each team a velocity row in shared memory (row_scratch).
+template <int ReduceWidth, class F>
+void for_each_team(CudaExec exec, std::int64_t items, int team_size, std::size_t scratch_bytes,
+                   const F& f, const char* label = "team") {
+  if (items <= 0) return;
+  const std::size_t shared = kMaxWarpsPerTeam * ReduceWidth * sizeof(double) + scratch_bytes;
+  static bool configured = false;  // once per instantiation: allow > 48 KB of shared memory
+  if (!configured) {
+    cudaFuncSetAttribute(team_kernel<ReduceWidth, F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                         227 * 1024);
+    configured = true;
+  }
+  const std::int64_t blocks = std::min<std::int64_t>(items, 1 << 30);
+  team_kernel<ReduceWidth, F>
+      <<<static_cast<unsigned>(blocks), team_size, shared, exec.stream>>>(items, scratch_bytes, f);
+  check_cuda_launch(label);
+}
+
+inline void synchronize(CudaExec exec) {
+  const cudaError_t status = cudaStreamSynchronize(exec.stream);
+  if (status != cudaSuccess) fail("CUDA error: ", cudaGetErrorString(status));
+}
+
+}  // namespace bolt

@@ -1,0 +1,102 @@
+#include "memory.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "error.hpp"
+
+#ifdef BOLT_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace bolt {
+
+#ifdef BOLT_HAVE_CUDA
+namespace {
+void check_cuda(cudaError_t status, const char* what) {
+  if (status != cudaSuccess) fail("CUDA error in ", what, ": ", cudaGetErrorString(status));
+}
+}  // namespace
+#endif
+
+bool cuda_backend_compiled() {
+#ifdef BOLT_HAVE_CUDA
+  return true;
+#else
+  return false;
+#endif
+}
+
+int cuda_device_count() {
+#ifdef BOLT_HAVE_CUDA
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();  // no driver or no device: clear the sticky error, report none
+    return 0;
+  }
+  return count;
+#else
+  return 0;
+#endif
+}
+
+void* allocate_bytes(Backend where, std::size_t bytes) {
+  if (where == Backend::cpu) {
+    // 64-byte alignment keeps OpenMP SIMD loops on full cache lines.
+    void* pointer = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+    if (!pointer) fail("out of host memory allocating ", bytes, " bytes");
+    return pointer;
+  }
+#ifdef BOLT_HAVE_CUDA
+  void* pointer = nullptr;
+  const cudaError_t status = cudaMalloc(&pointer, bytes);
+  if (status != cudaSuccess)
+    fail("out of GPU memory allocating ", bytes / (1 << 20), " MiB: ", cudaGetErrorString(status));
+  return pointer;
+#else
+  fail("-backend cuda: this bolt was built without the CUDA backend");
+#endif
+}
+
+void free_bytes(Backend where, void* pointer) noexcept {
+  if (!pointer) return;
+  if (where == Backend::cpu) {
+    std::free(pointer);
+    return;
+  }
+#ifdef BOLT_HAVE_CUDA
+  cudaFree(pointer);
+#endif
+}
+
+void copy_bytes(void* destination, Backend destination_backend, const void* source,
+                Backend source_backend, std::size_t bytes) {
+  if (bytes == 0) return;
+  if (destination_backend == Backend::cpu && source_backend == Backend::cpu) {
+    std::memcpy(destination, source, bytes);
+    return;
+  }
+#ifdef BOLT_HAVE_CUDA
+  const cudaMemcpyKind kind =
+      destination_backend == Backend::cpu
+          ? cudaMemcpyDeviceToHost
+          : (source_backend == Backend::cpu ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice);
+  check_cuda(cudaMemcpy(destination, source, bytes, kind), "cudaMemcpy");
+#else
+  fail("copy to or from a GPU in a build without the CUDA backend");
+#endif
+}
+
+void fill_zero_bytes(Backend where, void* pointer, std::size_t bytes) {
+  if (bytes == 0) return;
+  if (where == Backend::cpu) {
+    std::memset(pointer, 0, bytes);
+    return;
+  }
+#ifdef BOLT_HAVE_CUDA
+  check_cuda(cudaMemset(pointer, 0, bytes), "cudaMemset");
+#endif
+}
+
+}  // namespace bolt

@@ -1,0 +1,25 @@
+#pragma once
+// A fixed-size vector of double accumulators: what a team reduction returns. Moments are always
+// accumulated in double, also in single-precision runs, so conservation is checked to round-off.
+#include "host_device.hpp"
+
+namespace bolt {
+
+template <int K>
+struct Sums {
+  double value[K];
+
+  BOLT_HOST_DEVICE static Sums zero() {
+    Sums s;
+    for (int k = 0; k < K; ++k) s.value[k] = 0.0;
+    return s;
+  }
+  BOLT_HOST_DEVICE double& operator[](int k) { return value[k]; }
+  BOLT_HOST_DEVICE const double& operator[](int k) const { return value[k]; }
+  BOLT_HOST_DEVICE Sums& operator+=(const Sums& other) {
+    for (int k = 0; k < K; ++k) value[k] += other.value[k];
+    return *this;
+  }
+};
+
+}  // namespace bolt

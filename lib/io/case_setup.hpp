@@ -1,0 +1,26 @@
+#pragma once
+// Turns the run options into what the engine needs: grids, the time step, the boundary faces,
+// and the initial distribution.
+#include <vector>
+
+#include "run_options.hpp"
+#include "solver/engine.hpp"
+#include "solver/time_step.hpp"
+
+namespace bolt {
+
+struct CaseSetup {
+  EngineConfig engine;
+  TimeStep time_step;
+};
+
+CaseSetup make_case_setup(const RunOptions& run);
+
+// f of the interior cells (cell-major, velocity fastest) for the initial state.
+std::vector<double> initial_distribution(const RunOptions& run, const PhysicalGrid& grid,
+                                         const VelocityGrid& velocities);
+
+// Largest collision frequency of the states a run starts from or lets in (time-step limit).
+double max_collision_frequency(const RunOptions& run);
+
+}  // namespace bolt

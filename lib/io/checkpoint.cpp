@@ -1,0 +1,270 @@
+#include "checkpoint.hpp"
+
+#include <hdf5.h>
+
+#include <filesystem>
+#include <utility>
+
+#include "core/error.hpp"
+
+namespace bolt {
+namespace {
+
+// Bumped when the layout changes so an old file is refused with a message, not misread.
+constexpr int kFormatVersion = 1;
+
+// Owns one HDF5 identifier; every call that makes one is checked where it is made.
+class Handle {
+ public:
+  Handle(hid_t id, herr_t (*close)(hid_t), const std::string& file, const char* what)
+      : id_(id), close_(close) {
+    if (id_ < 0) fail(file, ": HDF5 ", what, " failed");
+  }
+  Handle(Handle&& other) noexcept : id_(std::exchange(other.id_, -1)), close_(other.close_) {}
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle() {
+    if (id_ >= 0) close_(id_);
+  }
+  operator hid_t() const { return id_; }
+
+ private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+void check(herr_t status, const std::string& file, const char* what) {
+  if (status < 0) fail(file, ": HDF5 ", what, " failed");
+}
+
+// Runs `action` on rank 0 and makes every rank throw its error, so a failure there cannot leave
+// the other ranks waiting in the next collective call.
+template <class Action>
+void on_rank0(MPI_Comm comm, Action&& action) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string message;
+  if (rank == 0) try {
+      action();
+    } catch (const std::exception& e) {
+      message = e.what();
+    }
+  int length = static_cast<int>(message.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+  message.resize(length);
+  MPI_Bcast(message.data(), length, MPI_CHAR, 0, comm);
+  if (length > 0) throw Error(message);
+}
+
+Handle mpio_access(MPI_Comm comm, const std::string& path) {
+  Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, path, "file access list");
+  check(H5Pset_fapl_mpio(access, comm, MPI_INFO_NULL), path, "MPI-IO driver");
+  return access;
+}
+
+Handle collective_transfer(const std::string& path) {
+  Handle xfer(H5Pcreate(H5P_DATASET_XFER), H5Pclose, path, "transfer list");
+  check(H5Pset_dxpl_mpio(xfer, H5FD_MPIO_COLLECTIVE), path, "collective transfer");
+  return xfer;
+}
+
+void check_box(const OwnedBox& owned, const std::array<int, 3>& grid, const std::string& path) {
+  for (int a = 0; a < 3; ++a)
+    require(owned.lo[a] >= 0 && owned.size[a] >= 0 && owned.lo[a] + owned.size[a] <= grid[a], path,
+            ": owned box on axis ", a, " [", owned.lo[a], ", +", owned.size[a],
+            ") is outside the checkpoint grid of ", grid[a], " cells");
+}
+
+std::int64_t box_cells(const OwnedBox& box) {
+  return std::int64_t(box.size[0]) * box.size[1] * box.size[2];
+}
+
+// Selects the rows of the owned box in the [cells][nv] dataset. The rows of one z plane are
+// N_x apart, so each plane is one strided hyperslab and the box a union of N_z of them; the
+// library walks a selection in file order, which is the box's own x-fastest order.
+void select_box(hid_t space, const OwnedBox& owned, const std::array<int, 3>& grid, int nv,
+                const std::string& path) {
+  if (box_cells(owned) == 0) {
+    check(H5Sselect_none(space), path, "select none");
+    return;
+  }
+  for (int k = 0; k < owned.size[2]; ++k) {
+    const std::int64_t first =
+        owned.lo[0] +
+        std::int64_t(grid[0]) * (owned.lo[1] + std::int64_t(grid[1]) * (owned.lo[2] + k));
+    const hsize_t start[2] = {hsize_t(first), 0};
+    const hsize_t stride[2] = {hsize_t(grid[0]), 1};
+    const hsize_t count[2] = {hsize_t(owned.size[1]), 1};
+    const hsize_t block[2] = {hsize_t(owned.size[0]), hsize_t(nv)};
+    check(H5Sselect_hyperslab(space, k == 0 ? H5S_SELECT_SET : H5S_SELECT_OR, start, stride, count,
+                              block),
+          path, "hyperslab selection");
+  }
+}
+
+template <class T>
+void write_attribute(hid_t object, const std::string& path, const char* name, hid_t file_type,
+                     hid_t memory_type, const T* values, hsize_t count = 1) {
+  Handle space(count == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &count, nullptr), H5Sclose,
+               path, "dataspace");
+  Handle attribute(H5Acreate2(object, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+                   path, name);
+  check(H5Awrite(attribute, memory_type, values), path, name);
+}
+
+void write_string_attribute(hid_t object, const std::string& path, const char* name,
+                            const std::string& value) {
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose, path, "string type");
+  check(H5Tset_size(type, value.empty() ? 1 : value.size()), path, "string type");
+  check(H5Tset_strpad(type, H5T_STR_NULLPAD), path, "string type");
+  const std::string padded = value.empty() ? std::string(1, '\0') : value;
+  write_attribute(object, path, name, type, type, padded.data());
+}
+
+Handle open_attribute(hid_t object, const std::string& path, const char* name) {
+  const htri_t exists = H5Aexists(object, name);
+  check(exists, path, "attribute lookup");
+  if (exists == 0) fail(path, ": not a bolt checkpoint (attribute '", name, "' is missing)");
+  return Handle(H5Aopen(object, name, H5P_DEFAULT), H5Aclose, path, name);
+}
+
+template <class T>
+void read_attribute(hid_t object, const std::string& path, const char* name, hid_t memory_type,
+                    T* values, hssize_t count = 1) {
+  Handle attribute = open_attribute(object, path, name);
+  Handle space(H5Aget_space(attribute), H5Sclose, path, name);
+  const hssize_t stored = H5Sget_simple_extent_npoints(space);
+  if (stored != count)
+    fail(path, ": attribute '", name, "' has ", stored, " values, expected ", count);
+  check(H5Aread(attribute, memory_type, values), path, name);
+}
+
+std::string read_string_attribute(hid_t object, const std::string& path, const char* name) {
+  Handle attribute = open_attribute(object, path, name);
+  Handle type(H5Aget_type(attribute), H5Tclose, path, name);
+  if (H5Tget_class(type) != H5T_STRING || H5Tis_variable_str(type) != 0)
+    fail(path, ": attribute '", name, "' is not a fixed-length string");
+  std::string value(H5Tget_size(type), '\0');
+  check(H5Aread(attribute, type, value.data()), path, name);
+  value.resize(value.find_first_of('\0') == std::string::npos ? value.size()
+                                                              : value.find_first_of('\0'));
+  return value;
+}
+
+}  // namespace
+
+void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointInfo& info,
+                      const OwnedBox& owned, const std::vector<double>& f) {
+  check_box(owned, info.grid, path);
+  require(info.nv > 0, path, ": checkpoint with nv = ", info.nv, ", must be positive");
+  const std::int64_t rows = box_cells(owned);
+  require(f.size() == std::size_t(rows) * info.nv, path, ": ", f.size(), " values given for ", rows,
+          " owned cells, expected ", info.nv, " per cell");
+  const std::int64_t cells = std::int64_t(info.grid[0]) * info.grid[1] * info.grid[2];
+  const std::string temporary = path + ".tmp";
+
+  on_rank0(comm, [&] {
+    const auto parent = std::filesystem::path(path).parent_path();
+    std::error_code error;
+    if (!parent.empty()) std::filesystem::create_directories(parent, error);
+    if (error) fail(path, ": cannot create the checkpoint directory: ", error.message());
+  });
+  {
+    Handle access = mpio_access(comm, temporary);
+    Handle file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), H5Fclose,
+                temporary, "file create");
+    Handle xfer = collective_transfer(temporary);
+
+    const hsize_t dims[2] = {hsize_t(cells), hsize_t(info.nv)};
+    Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose, temporary, "dataspace");
+    Handle set(H5Dcreate2(file, "f", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+               H5Dclose, temporary, "create /f");
+    select_box(space, owned, info.grid, info.nv, temporary);
+    const hsize_t memory_size = rows > 0 ? hsize_t(f.size()) : 1;
+    Handle memory(H5Screate_simple(1, &memory_size, nullptr), H5Sclose, temporary, "dataspace");
+    if (rows == 0) check(H5Sselect_none(memory), temporary, "select none");
+    const double none = 0.0;  // a rank owning nothing still joins the collective write
+    check(H5Dwrite(set, H5T_NATIVE_DOUBLE, memory, space, xfer, rows > 0 ? f.data() : &none),
+          temporary, "write /f");
+
+    // Attributes are metadata: every rank passes the same values, the library writes them once.
+    write_attribute(file, temporary, "step", H5T_STD_I64LE, H5T_NATIVE_INT64, &info.step);
+    write_attribute(file, temporary, "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &info.time);
+    write_attribute(file, temporary, "dt", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &info.dt);
+    write_attribute(file, temporary, "cells", H5T_STD_I64LE, H5T_NATIVE_INT64, &cells);
+    write_attribute(file, temporary, "nv", H5T_STD_I32LE, H5T_NATIVE_INT, &info.nv);
+    write_attribute(file, temporary, "grid", H5T_STD_I32LE, H5T_NATIVE_INT, info.grid.data(), 3);
+    write_attribute(file, temporary, "format_version", H5T_STD_I32LE, H5T_NATIVE_INT,
+                    &kFormatVersion);
+    write_string_attribute(file, temporary, "model", info.model);
+    write_string_attribute(file, temporary, "precision", info.precision);
+  }
+  // The file is closed (flushed) on every rank; only then may the old checkpoint be replaced.
+  MPI_Barrier(comm);
+  on_rank0(comm, [&] {
+    std::error_code error;
+    std::filesystem::rename(temporary, path, error);
+    if (error) fail(path, ": cannot rename ", temporary, " into place: ", error.message());
+  });
+}
+
+CheckpointInfo read_checkpoint_info(MPI_Comm comm, const std::string& path) {
+  // Checked before HDF5 sees the file, so a wrong path gives one line instead of an error stack.
+  if (!std::filesystem::is_regular_file(path)) fail(path, ": checkpoint file not found");
+  if (H5Fis_hdf5(path.c_str()) <= 0) fail(path, ": not an HDF5 file");
+  Handle access = mpio_access(comm, path);
+  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access), H5Fclose, path, "file open");
+
+  int version = 0;
+  read_attribute(file, path, "format_version", H5T_NATIVE_INT, &version);
+  if (version != kFormatVersion)
+    fail(path, ": checkpoint format version ", version, ", this build reads ", kFormatVersion);
+  CheckpointInfo info;
+  read_attribute(file, path, "step", H5T_NATIVE_INT64, &info.step);
+  read_attribute(file, path, "time", H5T_NATIVE_DOUBLE, &info.time);
+  read_attribute(file, path, "dt", H5T_NATIVE_DOUBLE, &info.dt);
+  read_attribute(file, path, "nv", H5T_NATIVE_INT, &info.nv);
+  read_attribute(file, path, "grid", H5T_NATIVE_INT, info.grid.data(), 3);
+  std::int64_t cells = 0;
+  read_attribute(file, path, "cells", H5T_NATIVE_INT64, &cells);
+  if (cells != std::int64_t(info.grid[0]) * info.grid[1] * info.grid[2])
+    fail(path, ": attribute 'cells' = ", cells, " does not match the grid ", info.grid[0], " x ",
+         info.grid[1], " x ", info.grid[2]);
+  info.model = read_string_attribute(file, path, "model");
+  info.precision = read_string_attribute(file, path, "precision");
+  return info;
+}
+
+std::vector<double> read_checkpoint_state(MPI_Comm comm, const std::string& path,
+                                          const CheckpointInfo& info, const OwnedBox& owned) {
+  check_box(owned, info.grid, path);
+  if (!std::filesystem::is_regular_file(path)) fail(path, ": checkpoint file not found");
+  Handle access = mpio_access(comm, path);
+  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access), H5Fclose, path, "file open");
+  Handle xfer = collective_transfer(path);
+
+  const htri_t exists = H5Lexists(file, "f", H5P_DEFAULT);
+  check(exists, path, "dataset lookup");
+  if (exists == 0) fail(path, ": not a bolt checkpoint (dataset /f is missing)");
+  Handle set(H5Dopen2(file, "f", H5P_DEFAULT), H5Dclose, path, "open /f");
+  Handle space(H5Dget_space(set), H5Sclose, path, "dataspace of /f");
+  hsize_t dims[2] = {0, 0};
+  if (H5Sget_simple_extent_ndims(space) != 2 || H5Sget_simple_extent_dims(space, dims, nullptr) < 0)
+    fail(path, ": dataset /f is not two-dimensional");
+  const std::int64_t cells = std::int64_t(info.grid[0]) * info.grid[1] * info.grid[2];
+  if (dims[0] != hsize_t(cells) || dims[1] != hsize_t(info.nv))
+    fail(path, ": dataset /f is ", dims[0], " x ", dims[1], ", expected ", cells, " x ", info.nv);
+
+  select_box(space, owned, info.grid, info.nv, path);
+  const std::int64_t rows = box_cells(owned);
+  std::vector<double> f(std::size_t(rows) * info.nv);
+  const hsize_t memory_size = rows > 0 ? hsize_t(f.size()) : 1;
+  Handle memory(H5Screate_simple(1, &memory_size, nullptr), H5Sclose, path, "dataspace");
+  if (rows == 0) check(H5Sselect_none(memory), path, "select none");
+  double none = 0.0;  // a rank owning nothing still joins the collective read
+  check(H5Dread(set, H5T_NATIVE_DOUBLE, memory, space, xfer, rows > 0 ? f.data() : &none), path,
+        "read /f");
+  return f;
+}
+
+}  // namespace bolt

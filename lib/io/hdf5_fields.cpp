@@ -1,0 +1,237 @@
+#include "hdf5_fields.hpp"
+
+#include <hdf5.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include "core/error.hpp"
+#include "kernels/cell_moments.hpp"
+
+namespace bolt {
+namespace {
+
+// Field datasets in file order, each made from the kFieldCount values per cell that
+// Engine::fields() returns (n, u, T, P, q). The kernel stores the central second moment P; in
+// p0 units the pressure tensor is 2 P (kernels/macroscopic.hpp), so the P_ij datasets hold 2 P
+// and p = n T is added because it is the quantity plots and papers quote.
+struct FieldSpec {
+  const char* name;
+  int index;     // into the per-cell values; -1 for p = n T
+  double scale;  // 2 for the pressure tensor
+};
+constexpr FieldSpec kFields[] = {
+    {"n", 0, 1.0},   {"ux", 1, 1.0},   {"uy", 2, 1.0},  {"uz", 3, 1.0},  {"T", 4, 1.0},
+    {"p", -1, 1.0},  {"Pxx", 5, 2.0},  {"Pyy", 6, 2.0}, {"Pzz", 7, 2.0}, {"Pxy", 8, 2.0},
+    {"Pxz", 9, 2.0}, {"Pyz", 10, 2.0}, {"qx", 11, 1.0}, {"qy", 12, 1.0}, {"qz", 13, 1.0}};
+
+// Owns one HDF5 identifier; every call that makes one is checked where it is made.
+class Handle {
+ public:
+  Handle(hid_t id, herr_t (*close)(hid_t), const std::string& file, const char* what)
+      : id_(id), close_(close) {
+    if (id_ < 0) fail(file, ": HDF5 ", what, " failed");
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle() { close_(id_); }
+  operator hid_t() const { return id_; }
+
+ private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+void check(herr_t status, const std::string& file, const char* what) {
+  if (status < 0) fail(file, ": HDF5 ", what, " failed");
+}
+
+// Runs `action` on rank 0 and makes every rank throw its error, so a failure on rank 0 (disk
+// full, permissions) cannot leave the other ranks waiting in the next collective call.
+template <class Action>
+void on_rank0(MPI_Comm comm, Action&& action) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string message;
+  if (rank == 0) try {
+      action();
+    } catch (const std::exception& e) {
+      message = e.what();
+    }
+  int length = static_cast<int>(message.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+  message.resize(length);
+  MPI_Bcast(message.data(), length, MPI_CHAR, 0, comm);
+  if (length > 0) throw Error(message);
+}
+
+std::int64_t box_cells(const OwnedBox& box) {
+  return std::int64_t(box.size[0]) * box.size[1] * box.size[2];
+}
+
+void write_coordinates(hid_t file, const std::string& path, const char* name,
+                       const std::vector<double>& values, bool writer, hid_t xfer) {
+  const hsize_t n = values.size();
+  Handle space(H5Screate_simple(1, &n, nullptr), H5Sclose, path, "dataspace");
+  Handle set(H5Dcreate2(file, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+             H5Dclose, path, name);
+  // Collective write with rank 0 as the only writer: other ranks select nothing.
+  Handle memory(H5Screate_simple(1, &n, nullptr), H5Sclose, path, "dataspace");
+  if (!writer) {
+    check(H5Sselect_none(memory), path, "select none");
+    check(H5Sselect_none(space), path, "select none");
+  }
+  check(H5Dwrite(set, H5T_NATIVE_DOUBLE, memory, space, xfer, values.data()), path, name);
+}
+
+template <class T>
+void write_scalar_attribute(hid_t object, const std::string& path, const char* name,
+                            hid_t file_type, hid_t memory_type, const T& value) {
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose, path, "dataspace");
+  Handle attribute(H5Acreate2(object, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+                   path, name);
+  check(H5Awrite(attribute, memory_type, &value), path, name);
+}
+
+}  // namespace
+
+FieldWriter::FieldWriter(MPI_Comm comm, std::string directory, const PhysicalGrid& grid)
+    : comm_(comm), directory_(std::move(directory)), grid_(grid) {
+  on_rank0(comm_, [&] {
+    std::error_code error;
+    std::filesystem::create_directories(directory_, error);
+    if (error) fail("field output directory ", directory_, ": ", error.message());
+  });
+}
+
+std::string FieldWriter::write(std::int64_t step, double time, const OwnedBox& owned,
+                               const std::vector<double>& fields) {
+  require(step >= 0, "field output step ", step, ": must be non-negative");
+  for (int a = 0; a < 3; ++a)
+    require(owned.lo[a] >= 0 && owned.size[a] >= 0 && owned.lo[a] + owned.size[a] <= grid_.cells(a),
+            "field output: owned box on axis ", a, " [", owned.lo[a], ", +", owned.size[a],
+            ") is outside the grid of ", grid_.cells(a), " cells");
+  const std::int64_t cells = box_cells(owned);
+  require(fields.size() == std::size_t(cells) * kFieldCount, "field output: ", fields.size(),
+          " values given for ", cells, " owned cells, expected ", kFieldCount, " per cell");
+
+  char name[32];
+  std::snprintf(name, sizeof name, "fields_%06lld.h5", static_cast<long long>(step));
+  const std::string path = (std::filesystem::path(directory_) / name).string();
+  int rank = 0;
+  MPI_Comm_rank(comm_, &rank);
+
+  {
+    Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, path, "file access list");
+    check(H5Pset_fapl_mpio(access, comm_, MPI_INFO_NULL), path, "MPI-IO driver");
+    Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), H5Fclose, path,
+                "file create");
+    Handle xfer(H5Pcreate(H5P_DATASET_XFER), H5Pclose, path, "transfer list");
+    check(H5Pset_dxpl_mpio(xfer, H5FD_MPIO_COLLECTIVE), path, "collective transfer");
+
+    const char* centres[3] = {"x", "y", "z"};
+    const char* faces[3] = {"x_faces", "y_faces", "z_faces"};
+    for (int a = 0; a < 3; ++a) {
+      write_coordinates(file, path, centres[a], grid_.axes[a].centres, rank == 0, xfer);
+      write_coordinates(file, path, faces[a], grid_.axes[a].faces, rank == 0, xfer);
+    }
+    // Attributes are metadata: every rank passes the same value, the library writes it once.
+    write_scalar_attribute(file, path, "step", H5T_STD_I64LE, H5T_NATIVE_INT64, step);
+    write_scalar_attribute(file, path, "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, time);
+
+    // Global [N_z][N_y][N_x] array; the owned box is one hyperslab of it.
+    const hsize_t global[3] = {hsize_t(grid_.cells(2)), hsize_t(grid_.cells(1)),
+                               hsize_t(grid_.cells(0))};
+    const hsize_t start[3] = {hsize_t(owned.lo[2]), hsize_t(owned.lo[1]), hsize_t(owned.lo[0])};
+    const hsize_t count[3] = {hsize_t(owned.size[2]), hsize_t(owned.size[1]),
+                              hsize_t(owned.size[0])};
+    const hsize_t memory_size = cells > 0 ? hsize_t(cells) : 1;
+    std::vector<double> component(memory_size, 0.0);
+    for (const FieldSpec& spec : kFields) {
+      Handle space(H5Screate_simple(3, global, nullptr), H5Sclose, path, "dataspace");
+      Handle set(
+          H5Dcreate2(file, spec.name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+          H5Dclose, path, spec.name);
+      Handle memory(H5Screate_simple(1, &memory_size, nullptr), H5Sclose, path, "dataspace");
+      if (cells > 0) {
+        check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr), path,
+              "hyperslab selection");
+      } else {  // a rank owning nothing still joins the collective write
+        check(H5Sselect_none(space), path, "select none");
+        check(H5Sselect_none(memory), path, "select none");
+      }
+      for (std::int64_t c = 0; c < cells; ++c) {
+        const double* cell = fields.data() + c * kFieldCount;
+        component[c] = spec.index < 0 ? cell[0] * cell[4] : spec.scale * cell[spec.index];
+      }
+      check(H5Dwrite(set, H5T_NATIVE_DOUBLE, memory, space, xfer, component.data()), path,
+            spec.name);
+    }
+  }
+
+  // Every rank keeps the same list; rank 0 writes it out.
+  bool replaced = false;
+  for (auto& entry : written_) {
+    if (entry.second != name) continue;
+    entry.first = time;  // the same step written again, e.g. after a restart
+    replaced = true;
+  }
+  if (!replaced) written_.emplace_back(time, name);
+  on_rank0(comm_, [&] { write_xdmf(); });
+  return path;
+}
+
+// One uniform rectilinear grid per written file; the geometry points at the face coordinates
+// in each .h5 so cell widths of stretched grids are shown exactly. Paths are relative to the
+// .xmf, which lies in the same directory. Written to a temporary name and renamed so a viewer
+// reloading during a run never sees half a file.
+void FieldWriter::write_xdmf() const {
+  const int nx = grid_.cells(0), ny = grid_.cells(1), nz = grid_.cells(2);
+  std::ostringstream xml;
+  xml.precision(17);
+  xml << "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
+      << "<Xdmf Version=\"3.0\">\n <Domain>\n"
+      << "  <Grid Name=\"fields\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+  const auto item = [&](const std::string& dims, const std::string& file, const char* set) {
+    xml << "     <DataItem Dimensions=\"" << dims
+        << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file << ":/" << set
+        << "</DataItem>\n";
+  };
+  const std::string cell_dims =
+      std::to_string(nz) + " " + std::to_string(ny) + " " + std::to_string(nx);
+  for (const auto& [time, file] : written_) {
+    xml << "   <Grid Name=\"" << file << "\" GridType=\"Uniform\">\n"
+        << "    <Time Value=\"" << time << "\"/>\n"
+        << "    <Topology TopologyType=\"3DRectMesh\" Dimensions=\"" << nz + 1 << " " << ny + 1
+        << " " << nx + 1 << "\"/>\n"
+        << "    <Geometry GeometryType=\"VXVYVZ\">\n";
+    item(std::to_string(nx + 1), file, "x_faces");
+    item(std::to_string(ny + 1), file, "y_faces");
+    item(std::to_string(nz + 1), file, "z_faces");
+    xml << "    </Geometry>\n";
+    for (const FieldSpec& spec : kFields) {
+      xml << "    <Attribute Name=\"" << spec.name
+          << "\" AttributeType=\"Scalar\" Center=\"Cell\">\n";
+      item(cell_dims, file, spec.name);
+      xml << "    </Attribute>\n";
+    }
+    xml << "   </Grid>\n";
+  }
+  xml << "  </Grid>\n </Domain>\n</Xdmf>\n";
+
+  const std::filesystem::path target = std::filesystem::path(directory_) / "fields.xmf";
+  const std::filesystem::path temporary = target.string() + ".tmp";
+  {
+    std::ofstream out(temporary);
+    out << xml.str();
+    if (!out.flush()) fail(temporary.string(), ": cannot write the XDMF file");
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, target, error);
+  if (error) fail(target.string(), ": cannot rename the XDMF file: ", error.message());
+}
+
+}  // namespace bolt

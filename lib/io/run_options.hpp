@@ -1,0 +1,74 @@
+#pragma once
+// Everything a run is configured with, read from PETSc options (a YAML case file in inputs/ via
+// -options_file_yaml, overridden on the command line). docs/options.md lists every option.
+#include <array>
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+#include "core/backend.hpp"
+#include "grid/axis.hpp"
+#include "grid/velocity_grid.hpp"
+#include "kernels/relaxation.hpp"
+#include "kernels/streaming.hpp"
+#include "solver/engine.hpp"
+
+namespace bolt {
+
+enum class CaseKind { generic, cavity, shock, riemann, couette, heat, homogeneous };
+enum class InitKind { uniform, riemann, bimaxwellian };
+
+struct InitialState {
+  InitKind kind = InitKind::uniform;
+  double density = 1.0, velocity[3] = {0, 0, 0}, temperature = 1.0;
+  // Anisotropic (bi-)Maxwellian: per-axis temperatures of the first Maxwellian, and an optional
+  // second one added to it.
+  double temperature_axes[3] = {0, 0, 0};
+  double second_density = 0.0, second_velocity[3] = {0, 0, 0}, second_temperature = 1.0;
+  // Riemann: left/right states (n, u_x, T) split at x = interface.
+  double left[3] = {1, 0, 1}, right[3] = {1, 0, 1};
+  double interface = 0.5;
+};
+
+struct OutputOptions {
+  std::string directory = "bolt-output";
+  int monitor_every = 100;
+  int fields_every = 0;      // 0: final fields only
+  int checkpoint_every = 0;  // 0: only at the end and on a signal
+  std::string checkpoint;    // path; default <directory>/checkpoint.h5
+  std::string restart;       // checkpoint to continue from
+  std::string summary;       // JSON run summary
+};
+
+struct RunOptions {
+  Backend backend = Backend::cpu;
+  Precision precision = Precision::double_;
+  CaseKind case_kind = CaseKind::generic;
+  std::string case_name;
+  std::array<AxisSpec, 3> axes;
+  VelocityGridSpec velocity_grid;
+  ModelKind model = ModelKind::bgk;
+  RelaxationParams relaxation;
+  int order = 1;
+  Limiter limiter = Limiter::van_leer;
+  Splitting splitting = Splitting::lie;
+  double max_courant = 0.5;
+  double collision_fraction = 1.0;
+  double dt = 0.0;  // 0: from the two limits above
+  int max_steps = 1000;
+  double final_time = 0.0;  // 0: no time limit
+  double steady_tolerance = 0.0;
+  std::array<std::array<FaceSpec, 2>, 3> faces;
+  InitialState initial;
+  double shock_mach = 0.0;
+  int team_size = 256;
+  OutputOptions output;
+};
+
+RunOptions read_run_options(MPI_Comm comm);
+
+const char* to_string(CaseKind kind);
+const char* to_string(ModelKind kind);
+
+}  // namespace bolt

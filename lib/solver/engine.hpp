@@ -1,0 +1,64 @@
+#pragma once
+// The phase-space state and the explicit step of the model equations behind one interface, so that
+// host code (options, I/O, diagnostics) never sees a backend or a precision. One implementation,
+// ExplicitEngine<Real, Exec>, is compiled for the CPU (OpenMP) and for CUDA.
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "core/backend.hpp"
+#include "grid/physical_grid.hpp"
+#include "grid/velocity_grid.hpp"
+#include "kernels/boundary_fill.hpp"
+#include "kernels/relaxation.hpp"
+#include "kernels/streaming.hpp"
+
+namespace bolt {
+
+enum class Splitting { lie, strang };
+
+struct FaceSpec {
+  FaceKind kind = FaceKind::wall;
+  double accommodation = 1.0;
+  double velocity[3] = {0.0, 0.0, 0.0};  // wall velocity or inflow velocity
+  double temperature = 1.0;              // wall or inflow temperature
+  double density = 1.0;                  // inflow density
+};
+
+struct EngineConfig {
+  Backend backend = Backend::cpu;
+  Precision precision = Precision::double_;
+  PhysicalGrid grid;
+  VelocityGrid velocities;
+  ModelKind model = ModelKind::bgk;
+  RelaxationParams relaxation;  // relaxation.dt is the time step
+  int order = 1;
+  Limiter limiter = Limiter::van_leer;
+  Splitting splitting = Splitting::lie;
+  std::array<std::array<FaceSpec, 2>, 3> faces;  // [axis][side]; used on active axes only
+  int team_size = 256;                           // GPU threads per cell
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  // f of the interior cells, cell-major (interior numbering, x fastest), velocity fastest.
+  virtual void set_state(const std::vector<double>& f) = 0;
+  virtual std::vector<double> state() const = 0;
+  virtual void step(int count) = 0;
+  // kFieldCount macroscopic fields per interior cell (kernels/cell_moments.hpp).
+  virtual std::vector<double> fields() = 0;
+  // Fluxes through a face: 5 per interior position on the face (kernels/boundary_fill.hpp).
+  virtual std::vector<double> face_fluxes(int axis, int side) = 0;
+  virtual void synchronize() = 0;
+  // Bytes of f read + written by one fused step (the minimum traffic the benchmark counts).
+  virtual double bytes_per_step() const = 0;
+};
+
+std::unique_ptr<Engine> make_engine(const EngineConfig& config);
+
+// Backend factories (engine_cpu.cpp, engine_cuda.cu).
+std::unique_ptr<Engine> make_cpu_engine(const EngineConfig& config);
+std::unique_ptr<Engine> make_cuda_engine(const EngineConfig& config);
+
+}  // namespace bolt

@@ -1,0 +1,235 @@
+// Checkpoint and field output round trips through parallel HDF5. Runs at any rank count: the
+// 3 x 2 x 1 grid is cut into x slabs, so at 2 ranks the owned rows are not contiguous in the
+// global numbering and at 4 or more some ranks own nothing (both are cases the collective
+// selections must handle). Needs the MPI main in mpi_gtest_main.cpp.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <mpi.h>
+#include <unistd.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "io/checkpoint.hpp"
+#include "io/hdf5_fields.hpp"
+#include "kernels/cell_moments.hpp"
+
+namespace bolt {
+namespace {
+
+namespace fs = std::filesystem;
+
+int comm_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+int comm_size() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+// A 3 x 2 x 1 grid, stretched in x so coordinates are not trivially i + 1/2.
+PhysicalGrid small_grid() {
+  std::array<AxisSpec, 3> specs;
+  specs[0] = {3, 0.0, 1.0, 0.5, FineAt::low};
+  specs[1] = {2, -1.0, 1.0};
+  specs[2] = {1, 0.0, 1.0};
+  return make_physical_grid(specs, 1);
+}
+
+// This rank's x slab of the whole grid (empty when there are more ranks than x cells).
+OwnedBox slab(const PhysicalGrid& grid) {
+  const int n = grid.cells(0), rank = comm_rank(), size = comm_size();
+  const int lo = int(std::int64_t(n) * rank / size), hi = int(std::int64_t(n) * (rank + 1) / size);
+  OwnedBox box;
+  box.lo = {lo, 0, 0};
+  box.size = {hi - lo, grid.cells(1), grid.cells(2)};
+  return box;
+}
+
+// Values with full mantissas, so a round trip through float or text would show.
+double value(std::int64_t cell, int component, double shift) {
+  return std::sin(1.7 * double(cell) + 0.31 * component + shift) / 3.0 + 1.0;
+}
+
+// Per-cell values of `box`, x fastest, `width` per cell, as the engine hands them over.
+std::vector<double> box_values(const PhysicalGrid& grid, const OwnedBox& box, int width,
+                               double shift) {
+  std::vector<double> out;
+  for (int k = box.lo[2]; k < box.lo[2] + box.size[2]; ++k)
+    for (int j = box.lo[1]; j < box.lo[1] + box.size[1]; ++j)
+      for (int i = box.lo[0]; i < box.lo[0] + box.size[0]; ++i) {
+        const std::int64_t cell = i + grid.cells(0) * (j + std::int64_t(grid.cells(1)) * k);
+        for (int c = 0; c < width; ++c) out.push_back(value(cell, c, shift));
+      }
+  return out;
+}
+
+// A fresh directory shared by all ranks, named after rank 0's process id.
+class IoRoundTrip : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    long id = comm_rank() == 0 ? long(getpid()) : 0;
+    MPI_Bcast(&id, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    directory_ = fs::temp_directory_path() / ("bolt_io_test_" + std::to_string(id));
+    if (comm_rank() == 0) fs::remove_all(directory_);
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  void TearDown() override {
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (comm_rank() == 0) fs::remove_all(directory_);
+  }
+  fs::path directory_;
+};
+
+TEST_F(IoRoundTrip, CheckpointRestoresStateBitwise) {
+  const PhysicalGrid grid = small_grid();
+  const OwnedBox owned = slab(grid);
+  constexpr int nv = 5;
+  CheckpointInfo info;
+  info.step = 1234;
+  info.time = 0.1 + 0.2;  // not a short decimal
+  info.dt = 1.0 / 3.0;
+  info.grid = {grid.cells(0), grid.cells(1), grid.cells(2)};
+  info.nv = nv;
+  info.model = "shakhov";
+  info.precision = "float";
+  const std::string path = (directory_ / "restart" / "state.h5").string();
+  write_checkpoint(MPI_COMM_WORLD, path, info, owned, box_values(grid, owned, nv, 0.0));
+  EXPECT_TRUE(fs::exists(path));
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+
+  const CheckpointInfo read = read_checkpoint_info(MPI_COMM_WORLD, path);
+  EXPECT_EQ(read.step, info.step);
+  EXPECT_EQ(std::bit_cast<std::uint64_t>(read.time), std::bit_cast<std::uint64_t>(info.time));
+  EXPECT_EQ(std::bit_cast<std::uint64_t>(read.dt), std::bit_cast<std::uint64_t>(info.dt));
+  EXPECT_EQ(read.grid, info.grid);
+  EXPECT_EQ(read.nv, nv);
+  EXPECT_EQ(read.model, "shakhov");
+  EXPECT_EQ(read.precision, "float");
+
+  // Own rows, and the whole grid on every rank: the second checks the global layout, not just
+  // that a decomposition reads back what it wrote.
+  OwnedBox everything;
+  everything.size = read.grid;
+  for (const OwnedBox& box : {owned, everything}) {
+    const std::vector<double> expected = box_values(grid, box, nv, 0.0);
+    const std::vector<double> got = read_checkpoint_state(MPI_COMM_WORLD, path, read, box);
+    ASSERT_EQ(got.size(), expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i)
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(got[i]), std::bit_cast<std::uint64_t>(expected[i]))
+          << "value " << i;
+  }
+
+  // A second checkpoint replaces the first through the .tmp rename.
+  info.step = 1300;
+  write_checkpoint(MPI_COMM_WORLD, path, info, owned, box_values(grid, owned, nv, 0.5));
+  EXPECT_EQ(read_checkpoint_info(MPI_COMM_WORLD, path).step, 1300);
+}
+
+TEST_F(IoRoundTrip, CheckpointErrorsNameTheFile) {
+  const std::string missing = (directory_ / "no_such_checkpoint.h5").string();
+  try {
+    read_checkpoint_info(MPI_COMM_WORLD, missing);
+    FAIL() << "no error for a missing file";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(missing), std::string::npos) << e.what();
+  }
+
+  // An HDF5 file without the checkpoint attributes.
+  const std::string bare = (directory_ / "bare.h5").string();
+  if (comm_rank() == 0) {
+    fs::create_directories(directory_);
+    const hid_t file = H5Fcreate(bare.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    EXPECT_GE(file, 0);  // not ASSERT: returning here would leave the others at the barrier
+    H5Fclose(file);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  try {
+    read_checkpoint_info(MPI_COMM_WORLD, bare);
+    FAIL() << "no error for a file without attributes";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("missing"), std::string::npos) << e.what();
+  }
+}
+
+// Reads a whole double dataset with the serial API, returning its shape in `dims`.
+std::vector<double> read_dataset(hid_t file, const char* name, std::vector<hsize_t>& dims) {
+  const hid_t set = H5Dopen2(file, name, H5P_DEFAULT);
+  EXPECT_GE(set, 0) << name;
+  const hid_t space = H5Dget_space(set);
+  dims.assign(H5Sget_simple_extent_ndims(space), 0);
+  H5Sget_simple_extent_dims(space, dims.data(), nullptr);
+  std::vector<double> data(H5Sget_simple_extent_npoints(space));
+  EXPECT_GE(H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()), 0);
+  H5Sclose(space);
+  H5Dclose(set);
+  return data;
+}
+
+TEST_F(IoRoundTrip, FieldsHaveShapeValuesAndXdmf) {
+  const PhysicalGrid grid = small_grid();
+  const OwnedBox owned = slab(grid);
+  FieldWriter writer(MPI_COMM_WORLD, (directory_ / "out").string(), grid);
+  const std::string first = writer.write(0, 0.0, owned, box_values(grid, owned, kFieldCount, 0.0));
+  const std::string second =
+      writer.write(10, 0.25, owned, box_values(grid, owned, kFieldCount, 1.0));
+  EXPECT_EQ(fs::path(first).filename(), "fields_000000.h5");
+  EXPECT_EQ(fs::path(second).filename(), "fields_000010.h5");
+
+  OwnedBox everything;
+  everything.size = {grid.cells(0), grid.cells(1), grid.cells(2)};
+  const std::vector<double> expected = box_values(grid, everything, kFieldCount, 1.0);
+  const hid_t file = H5Fopen(second.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  std::vector<hsize_t> dims;
+  // Dataset = scale * per-cell value at index, or n T for p (index -1).
+  const struct {
+    const char* name;
+    int index;
+    double scale;
+  } checks[] = {{"n", 0, 1.0},   {"uy", 2, 1.0},   {"T", 4, 1.0},  {"p", -1, 1.0},
+                {"Pxx", 5, 2.0}, {"Pyz", 10, 2.0}, {"qz", 13, 1.0}};
+  for (const auto& check : checks) {
+    const std::vector<double> data = read_dataset(file, check.name, dims);
+    EXPECT_EQ(dims, (std::vector<hsize_t>{1, 2, 3})) << check.name;
+    ASSERT_EQ(data.size(), 6u);
+    for (std::size_t c = 0; c < data.size(); ++c) {
+      const double* cell = expected.data() + c * kFieldCount;
+      const double want = check.index < 0 ? cell[0] * cell[4] : check.scale * cell[check.index];
+      EXPECT_EQ(data[c], want) << check.name << " cell " << c;
+    }
+  }
+  EXPECT_EQ(read_dataset(file, "x_faces", dims), grid.axes[0].faces);
+  EXPECT_EQ(read_dataset(file, "y", dims), grid.axes[1].centres);
+  EXPECT_EQ(read_dataset(file, "z_faces", dims).size(), 2u);
+  std::int64_t step = 0;
+  const hid_t attribute = H5Aopen(file, "step", H5P_DEFAULT);
+  ASSERT_GE(attribute, 0);
+  H5Aread(attribute, H5T_NATIVE_INT64, &step);
+  H5Aclose(attribute);
+  EXPECT_EQ(step, 10);
+  H5Fclose(file);
+
+  std::ifstream xmf(directory_ / "out" / "fields.xmf");
+  ASSERT_TRUE(xmf.good());
+  std::stringstream text;
+  text << xmf.rdbuf();
+  for (const char* needle : {"CollectionType=\"Temporal\"", "fields_000000.h5:/n",
+                             "fields_000010.h5:/qz", "fields_000010.h5:/x_faces", "Center=\"Cell\"",
+                             "Dimensions=\"1 2 3\"", "Dimensions=\"2 3 4\""})
+    EXPECT_NE(text.str().find(needle), std::string::npos) << needle;
+}
+
+}  // namespace
+}  // namespace bolt
