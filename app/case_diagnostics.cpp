@@ -101,6 +101,8 @@ nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& gr
     j["upstream"] = d.upstream;
     j["downstream"] = d.downstream;
     j["rankine_hugoniot_downstream"] = {down.n, down.u, down.T};
+    const FaceSpec& inflow = run.faces[0][1];  // corrected for the discrete velocity grid
+    j["discrete_downstream"] = {inflow.density, inflow.velocity[0], inflow.temperature};
     // lambda_HS = (16/5) mu / (rho sqrt(2 pi R T)) = 8 / (5 sqrt(pi)) lambda0.
     j["reciprocal_thickness_hs_mfp"] = d.reciprocal_thickness * 8.0 / (5.0 * std::sqrt(M_PI)) /
                                        run.relaxation.delta;

@@ -61,12 +61,13 @@ int run_simulation(MPI_Comm comm) {
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   require(size == 1, "this bolt runs on one rank (the decomposition is not built yet); got ", size);
-  const RunOptions run = read_run_options(comm);
+  const RunOptions options = read_run_options(comm);
   PetscBool help = PETSC_FALSE;
   PetscOptionsHasName(nullptr, nullptr, "-help", &help);
   if (help) return 0;  // PETSc printed every option with its default while they were read
   reject_unused_options();
-  const CaseSetup setup = make_case_setup(run);
+  const CaseSetup setup = make_case_setup(options);
+  const RunOptions& run = setup.run;
   const PhysicalGrid& grid = setup.engine.grid;
   const VelocityGrid& velocities = setup.engine.velocities;
   const double dt = setup.time_step.dt;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "boundary/discrete_shock_states.hpp"
 #include "core/error.hpp"
 #include "kernels/maxwellian.hpp"
 
@@ -26,12 +27,25 @@ double max_collision_frequency(const RunOptions& run) {
   return worst;
 }
 
-CaseSetup make_case_setup(const RunOptions& run) {
+CaseSetup make_case_setup(const RunOptions& options) {
   CaseSetup setup;
+  setup.run = options;
+  RunOptions& run = setup.run;
   EngineConfig& e = setup.engine;
   e.backend = run.backend;
   e.precision = run.precision;
   e.velocities = make_cartesian_velocity_grid(run.velocity_grid);
+  if (run.case_kind == CaseKind::shock) {
+    // The downstream inflow state that the discrete upstream fluxes require.
+    const GasState up{run.initial.left[0], run.initial.left[1], run.initial.left[2]};
+    const GasState rh{run.initial.right[0], run.initial.right[1], run.initial.right[2]};
+    const GasState down = discrete_downstream(e.velocities, up, rh);
+    const double right[3] = {down.n, down.u, down.T};
+    for (int i = 0; i < 3; ++i) run.initial.right[i] = right[i];
+    run.faces[0][1].density = down.n;
+    run.faces[0][1].velocity[0] = down.u;
+    run.faces[0][1].temperature = down.T;
+  }
   // Build the grid once with the scheme's own ghost depth to measure Courant numbers, then again
   // with the depth the chosen time step needs.
   const PhysicalGrid probe = make_physical_grid(run.axes, run.order);

@@ -10,11 +10,12 @@
 namespace bolt {
 
 struct CaseSetup {
+  RunOptions run;  // the options with what the set-up derived (e.g. discrete shock states)
   EngineConfig engine;
   TimeStep time_step;
 };
 
-CaseSetup make_case_setup(const RunOptions& run);
+CaseSetup make_case_setup(const RunOptions& options);
 
 // f of the interior cells (cell-major, velocity fastest) for the initial state.
 std::vector<double> initial_distribution(const RunOptions& run, const PhysicalGrid& grid,
