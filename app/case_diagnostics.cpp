@@ -63,7 +63,7 @@ NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
       const auto d = shock_diagnostics(grid, fields);
       return {{"reciprocal_thickness", d.reciprocal_thickness},
               {"centre", d.centre},
-              {"flux_variation", std::max({d.flux_variation[0], d.flux_variation[1],
+              {"cell_flux_variation", std::max({d.flux_variation[0], d.flux_variation[1],
                                            d.flux_variation[2]})}};
     }
     case CaseKind::couette: return {{"minus_pxy", couette_shear(run, engine)}};
@@ -83,7 +83,8 @@ NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
   return {};
 }
 
-nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& grid, Engine& engine,
+nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
+                                   const VelocityGrid& velocities, double dt, Engine& engine,
                                    const std::vector<double>& fields, double time) {
   nlohmann::json j;
   for (const auto& [name, value] : monitor_diagnostics(run, grid, engine, fields, time)) j[name] = value;
@@ -97,7 +98,12 @@ nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& gr
     const GasState up{1.0, run.shock_mach * sound_speed(1.0), 1.0};
     const GasState down = rankine_hugoniot_downstream(run.shock_mach, up);
     j["mach"] = run.shock_mach;
-    j["flux_variation_components"] = d.flux_variation;
+    j["cell_flux_variation_components"] = d.flux_variation;
+    if (run.order == 1 && grid.axes[0].uniform) {
+      const auto v = interface_flux_variation(grid, velocities, engine.state(), dt);
+      j["interface_flux_variation_components"] = v;
+      j["flux_variation"] = std::max({v[0], v[1], v[2]});
+    }
     j["upstream"] = d.upstream;
     j["downstream"] = d.downstream;
     j["rankine_hugoniot_downstream"] = {down.n, down.u, down.T};

@@ -20,7 +20,8 @@ NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
                                 const std::vector<double>& fields, double time);
 
 // Everything for the final summary (adds profiles where the case has them).
-nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& grid, Engine& engine,
+nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
+                                   const VelocityGrid& velocities, double dt, Engine& engine,
                                    const std::vector<double>& fields, double time);
 
 }  // namespace bolt

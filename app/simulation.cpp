@@ -237,7 +237,7 @@ int run_simulation(MPI_Comm comm) {
                        {"ms_per_step", 1e3 * seconds_per_step},
                        {"updates_per_second", updates_per_step / seconds_per_step},
                        {"bytes_per_step", engine->bytes_per_step()}};
-  summary["diagnostics"] = summary_diagnostics(run, grid, *engine, fields, time_at(step));
+  summary["diagnostics"] = summary_diagnostics(run, grid, velocities, dt, *engine, fields, time_at(step));
   summary["fields_file"] = fields_file;
   summary["checkpoint"] = run.output.checkpoint;
   if (rank == 0) {

@@ -32,6 +32,22 @@ struct Gaussian {
   }
 };
 
+// The Shakhov correction 1 + (c . s)(2 |c|^2 / T - 5), c = xi - u0, with u0 and T the analytic
+// moments (fixed while the conservative Newton step adjusts the Gaussian). s = 0: identity.
+struct ShakhovFactor {
+  double u0[3];
+  double s[3];
+  double inv_T;
+
+  BOLT_HOST_DEVICE bool identity() const { return s[0] == 0.0 && s[1] == 0.0 && s[2] == 0.0; }
+  template <class Real>
+  BOLT_HOST_DEVICE Real operator()(Real x, Real y, Real z) const {
+    const Real cx = x - Real(u0[0]), cy = y - Real(u0[1]), cz = z - Real(u0[2]);
+    const Real cs = cx * Real(s[0]) + cy * Real(s[1]) + cz * Real(s[2]);
+    return Real(1) + cs * (Real(2) * (cx * cx + cy * cy + cz * cz) * Real(inv_T) - Real(5));
+  }
+};
+
 BOLT_HOST_DEVICE inline Gaussian maxwellian_gaussian(double n, const double u[3], double T) {
   const double pi = 3.14159265358979323846;
   Gaussian g{};
@@ -42,12 +58,14 @@ BOLT_HOST_DEVICE inline Gaussian maxwellian_gaussian(double n, const double u[3]
   return g;
 }
 
-// Newton iterations on (a, u, beta) so that the discrete moments of g match m0, m1 and e
-// (e = sum w f |xi|^2). `iterations` is fixed, so every backend does the same work.
+// Newton iterations on (a, u, beta) so that the discrete moments of the target g * factor match
+// m0, m1 and e (e = sum w f |xi|^2). The factor does not depend on (a, u, beta), so the Jacobian
+// is exact. `iterations` is fixed, so every backend does the same work.
 template <class Team, class Real>
 BOLT_HOST_DEVICE inline void make_conservative(const Team& team, const Velocities<Real>& vel,
-                                               Gaussian& g, double m0, const double m1[3],
-                                               double e, int iterations) {
+                                               Gaussian& g, const ShakhovFactor& factor,
+                                               double m0, const double m1[3], double e,
+                                               int iterations) {
   for (int it = 0; it < iterations; ++it) {
     // Sums: 0..4 the moments of g, 5 + 5 a + b the Jacobian d(moment a)/d(parameter b).
     const Sums<30> s = team.template reduce<30>(vel.n, [&](int v, Sums<30>& acc) {
@@ -55,7 +73,8 @@ BOLT_HOST_DEVICE inline void make_conservative(const Team& team, const Velocitie
       const double cx = x - g.u[0], cy = y - g.u[1], cz = z - g.u[2];
       const double Q = g.L[0] * cx * cx + g.L[1] * cy * cy + g.L[2] * cz * cz +
                        2.0 * (g.L[3] * cx * cy + g.L[4] * cx * cz + g.L[5] * cy * cz);
-      const double G = w * g.a * exp(-g.beta * Q);
+      const double P = factor.identity() ? 1.0 : factor(x, y, z);
+      const double G = w * g.a * exp(-g.beta * Q) * P;
       const double phi[5] = {1.0, x, y, z, x * x + y * y + z * z};
       // dG/da = G/a, dG/du_i = G beta 2 (L c)_i, dG/dbeta = -G Q
       const double Lc[3] = {g.L[0] * cx + g.L[3] * cy + g.L[4] * cz,

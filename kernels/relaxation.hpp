@@ -31,11 +31,10 @@ struct RelaxationParams {
 
 struct RelaxationTarget {
   Gaussian gauss;
-  double decay;        // exp(-nu dt)
-  double shakhov[3];   // (1-Pr) 2 q / (5 n T^2) for Shakhov; 0 otherwise
-  double inv_T;        // 1 / T for the Shakhov polynomial and the force term
-  double force_dt[3];  // 2 g dt / T: the force term is force_dt . c * f_M
-  double force_a;      // prefactor of the Maxwellian in the force term
+  ShakhovFactor shakhov;  // s = (1-Pr) 2 q / (5 n T^2) for Shakhov; identity otherwise
+  double decay;           // exp(-nu dt)
+  double force_dt[3];     // 2 g dt / T: the force term is force_dt . c * f_M
+  double force_a;         // prefactor of the Maxwellian in the force term
 };
 
 template <class Real, ModelKind Kind>
@@ -43,7 +42,8 @@ struct Relaxation {
   // Raw-moment order each model needs: BGK 1 (+ energy), ES-BGK 2, Shakhov 3.
   static constexpr int kOrder = Kind == ModelKind::shakhov ? 3 : (Kind == ModelKind::esbgk ? 2 : 1);
   static constexpr int kSums = kOrder == 1 ? 5 : (kOrder == 2 ? 10 : kRawMoments);
-  static constexpr int kReduceWidth = 30;  // the conservative Newton step is the widest
+  // Widest team reduction: the conservative Newton step reduces 30 sums.
+  static constexpr int kConservativeReduceWidth = 30;
 
   RelaxationParams params;
 
@@ -78,7 +78,8 @@ struct Relaxation {
     const double nu_scale = Kind == ModelKind::esbgk ? params.prandtl : 1.0;
     const double nu = nu_scale * params.delta * m.n * pow(m.T, 1.0 - params.omega);
     t.decay = exp(-nu * params.dt);
-    t.inv_T = 1.0 / m.T;
+    for (int i = 0; i < 3; ++i) t.shakhov.u0[i] = m.u[i];
+    t.shakhov.inv_T = 1.0 / m.T;
     if constexpr (Kind == ModelKind::esbgk) {
       // lambda = (1/Pr)(T/2) I + (1 - 1/Pr) P/n; L = lambda^-1 / 2.
       const double ip = 1.0 / params.prandtl;
@@ -103,10 +104,10 @@ struct Relaxation {
     }
     if constexpr (Kind == ModelKind::shakhov) {
       const double c = (1.0 - params.prandtl) * 2.0 / (5.0 * m.n * m.T * m.T);
-      for (int i = 0; i < 3; ++i) t.shakhov[i] = c * m.q[i];
+      for (int i = 0; i < 3; ++i) t.shakhov.s[i] = c * m.q[i];
     }
     if (params.conservative_iterations > 0)
-      make_conservative(team, vel, t.gauss, s[0], m1, e, params.conservative_iterations);
+      make_conservative(team, vel, t.gauss, t.shakhov, s[0], m1, e, params.conservative_iterations);
     const Gaussian fm = maxwellian_gaussian(m.n, m.u, m.T);
     t.force_a = fm.a;
     for (int i = 0; i < 3; ++i) t.force_dt[i] = 2.0 * params.force[i] * params.dt / m.T;
@@ -117,15 +118,12 @@ struct Relaxation {
                               Real f) const {
     const Real x = vel.x[v], y = vel.y[v], z = vel.z[v];
     Real F = t.gauss(x, y, z);
-    if constexpr (Kind == ModelKind::shakhov) {
-      const Real cx = x - Real(t.gauss.u[0]), cy = y - Real(t.gauss.u[1]), cz = z - Real(t.gauss.u[2]);
-      const Real cq = cx * Real(t.shakhov[0]) + cy * Real(t.shakhov[1]) + cz * Real(t.shakhov[2]);
-      F *= Real(1) + cq * (Real(2) * (cx * cx + cy * cy + cz * cz) * Real(t.inv_T) - Real(5));
-    }
+    if constexpr (Kind == ModelKind::shakhov) F *= t.shakhov(x, y, z);
     Real result = F + (f - F) * Real(t.decay);
     if (t.force_dt[0] != 0.0 || t.force_dt[1] != 0.0 || t.force_dt[2] != 0.0) {
-      const Real cx = x - Real(t.gauss.u[0]), cy = y - Real(t.gauss.u[1]), cz = z - Real(t.gauss.u[2]);
-      const Real fm = Real(t.force_a) * exp(-(cx * cx + cy * cy + cz * cz) * Real(t.inv_T));
+      const double* u0 = t.shakhov.u0;
+      const Real cx = x - Real(u0[0]), cy = y - Real(u0[1]), cz = z - Real(u0[2]);
+      const Real fm = Real(t.force_a) * exp(-(cx * cx + cy * cy + cz * cz) * Real(t.shakhov.inv_T));
       result += (Real(t.force_dt[0]) * cx + Real(t.force_dt[1]) * cy + Real(t.force_dt[2]) * cz) * fm;
     }
     return result;

@@ -53,4 +53,7 @@ void for_each_team(CpuExec, std::int64_t items, int /*team_size*/, std::size_t /
 
 inline void synchronize(CpuExec) {}
 
+// Fast per-team scratch memory: none on the CPU (the output row serves).
+inline std::size_t shared_memory_per_team(CpuExec) { return 0; }
+
 }  // namespace bolt

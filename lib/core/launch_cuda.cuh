@@ -4,6 +4,7 @@
 // threads split the velocities, reductions go through warp shuffles and shared memory.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -95,16 +96,28 @@ void for_each_team(CudaExec exec, std::int64_t items, int team_size, std::size_t
                    const F& f, const char* label = "team") {
   if (items <= 0) return;
   const std::size_t shared = kMaxWarpsPerTeam * ReduceWidth * sizeof(double) + scratch_bytes;
-  static bool configured = false;  // once per instantiation: allow > 48 KB of shared memory
-  if (!configured) {
-    cudaFuncSetAttribute(team_kernel<ReduceWidth, F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                         227 * 1024);
-    configured = true;
+  if (shared > 48 * 1024) {  // above the default: opt in, within what the device allows
+    int device = 0, limit = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    if (shared > std::size_t(limit))
+      fail(label, ": needs ", shared, " bytes of shared memory per block, the device allows ", limit);
+    const cudaError_t status = cudaFuncSetAttribute(
+        team_kernel<ReduceWidth, F>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
+    if (status != cudaSuccess) fail(label, ": cannot reserve shared memory: ", cudaGetErrorString(status));
   }
   const std::int64_t blocks = std::min<std::int64_t>(items, 1 << 30);
   team_kernel<ReduceWidth, F>
       <<<static_cast<unsigned>(blocks), team_size, shared, exec.stream>>>(items, scratch_bytes, f);
   check_cuda_launch(label);
+}
+
+// Shared memory a block may opt in to on the current device.
+inline std::size_t shared_memory_per_team(CudaExec) {
+  int device = 0, limit = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  return std::size_t(limit);
 }
 
 inline void synchronize(CudaExec exec) {

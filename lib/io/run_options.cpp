@@ -119,7 +119,7 @@ void read_model(MPI_Comm comm, RunOptions& run) {
       "conservative discrete equilibrium: effective n, u, T by Newton so discrete moments match",
       false);
   const int iterations =
-      o.integer("model_newton_iterations", "Newton steps of the conservative equilibrium", 3, 1, 20);
+      o.integer("model_newton_iterations", "Newton steps of the conservative equilibrium", 4, 1, 20);
   r.conservative_iterations = conservative ? iterations : 0;
   const auto force = o.reals("model_force", "uniform body-force acceleration (units c0^2/L)", {0, 0, 0});
   for (int a = 0; a < 3; ++a) r.force[a] = force[a];

@@ -45,6 +45,7 @@ class ExplicitEngine final : public Engine {
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s)
         if (grid.active[a]) setup_face(a, s);
+    scratch_bytes_ = row_scratch_bytes();
   }
 
   void set_state(const std::vector<double>& f) override {
@@ -227,9 +228,16 @@ class ExplicitEngine final : public Engine {
     relax.params.dt = relax_dt;
     FusedStep<Real, Relax, Stream> kernel{f_[current_].data(), destination, velocities(),
                                           stream_tables(), indexer(), relax};
-    const std::size_t scratch = row_scratch_bytes();
-    for_each_team<Relax::kReduceWidth>(exec_, config_.grid.interior_cells(), config_.team_size,
-                                       scratch, kernel, Stream ? "fused_step" : "relaxation");
+    const std::size_t scratch = scratch_bytes_;
+    const char* label = Stream ? "fused_step" : "relaxation";
+    // The reduction buffer is sized for the widest reduction: keep it small (more resident
+    // teams) unless the conservative Newton step needs it.
+    if (config_.relaxation.conservative_iterations > 0)
+      for_each_team<Relax::kConservativeReduceWidth>(exec_, config_.grid.interior_cells(),
+                                                     config_.team_size, scratch, kernel, label);
+    else
+      for_each_team<Relax::kSums>(exec_, config_.grid.interior_cells(), config_.team_size,
+                                  scratch, kernel, label);
   }
 
   template <ModelKind Kind>
@@ -248,11 +256,11 @@ class ExplicitEngine final : public Engine {
     }
   }
 
-  // The post-streaming row lives in shared memory on the GPU when it fits next to the reduction
-  // buffer; otherwise in the output row itself.
+  // The post-streaming row lives in shared memory on the GPU when it fits (with the reduction
+  // buffer) in what the device allows a block; otherwise in the output row itself.
   std::size_t row_scratch_bytes() const {
     const std::size_t bytes = std::size_t(nv_) * sizeof(Real);
-    return bytes <= 160 * 1024 ? bytes : 0;
+    return bytes + 16 * 1024 <= shared_memory_per_team(exec_) ? bytes : 0;
   }
 
   EngineConfig config_;
@@ -263,6 +271,7 @@ class ExplicitEngine final : public Engine {
   Buffer<Real> weight_;
   std::array<Buffer<Real>, 2> f_;
   int current_ = 0;
+  std::size_t scratch_bytes_ = 0;
   Buffer<double> fields_;
   Buffer<std::int64_t> shift_;
   Buffer<signed char> step_;

@@ -50,11 +50,11 @@ def main():
         if check == "cavity_coarse":
             ok &= check_gold(check, s, ["D", "G"])
         elif check == "shock":
-            # Steady shock: the scheme is conservative, so at steady state the fluxes of mass,
-            # momentum and energy agree cell to cell; what remains is the BGK relaxation's
-            # quadrature error of the discrete Maxwellian (conservative option off) and the
-            # unconverged transient: 1e-4 is the acceptance bound of the issue.
-            variation = max(d["flux_variation_components"])
+            # Steady shock: the scheme is conservative (upwind fluxes, conservative discrete
+            # equilibrium), so at steady state its interface fluxes of mass, momentum and energy
+            # agree along x up to the unconverged transient; 1e-4 is the issue's bound. (The
+            # cell-centred moment fluxes differ by the O(dx) numerical diffusion: reported only.)
+            variation = d["flux_variation"]
             print(f"flux variation {variation:.3e}")
             ok &= variation < 1e-4
             # Far states: the inflow faces impose Rankine-Hugoniot states; the first and last

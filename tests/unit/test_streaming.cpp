@@ -1,11 +1,13 @@
-// Free streaming through the engine (kernels/streaming.hpp, lib/solver/stream_tables.*): exact
-// translation at integer Courant numbers (whole-cell shifts, also above one), and one upwind step
-// at fractional Courant numbers against the scheme's formula evaluated here by hand.
+// Free streaming through the engine (kernels/streaming.hpp,
+// lib/solver/stream_tables.*): exact translation at integer Courant numbers
+// (whole-cell shifts, also above one), and one upwind step at fractional
+// Courant numbers against the scheme's formula evaluated here by hand.
 //
-// Collisions are switched off with delta = 0: then exp(-nu dt) = 1 exactly and the relaxation
-// returns F + (f - F), which differs from f only by round-off of size eps (|f| + |F|), where
-// |F| <= n (pi T)^(-3/2) is the peak of the (unused) Maxwellian target. Tolerances below are
-// 4 eps (max|f| + max|F|) per step.
+// Collisions are switched off with delta = 0: then exp(-nu dt) = 1 exactly and
+// the relaxation returns F + (f - F), which differs from f only by round-off of
+// size eps (|f| + |F|), where |F| <= n (pi T)^(-3/2) is the peak of the
+// (unused) Maxwellian target. Tolerances below are 4 eps (max|f| + max|F|) per
+// step.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include "core/error.hpp"
 #include "kernels/cell_moments.hpp"
 #include "solver/stream_tables.hpp"
+#include "solver/time_step.hpp"
 #include "unit_helpers.hpp"
 
 namespace bolt {
@@ -23,7 +26,7 @@ namespace {
 using test::kEps;
 
 // A hand-built set of velocities along x (y = z = 0), unit weights.
-VelocityGrid line_velocities(const std::vector<double>& xs) {
+VelocityGrid line_velocities(const std::vector<double> &xs) {
   VelocityGrid vg;
   const int n = int(xs.size());
   vg.xi[0] = xs;
@@ -37,54 +40,62 @@ VelocityGrid line_velocities(const std::vector<double>& xs) {
   for (int v = 0; v < n; ++v) {
     vg.node[0][v] = v;
     for (int r = 0; r < n; ++r)
-      if (xs[r] == -xs[v]) vg.reflect[0][v] = r;
+      if (xs[r] == -xs[v])
+        vg.reflect[0][v] = r;
     vg.reflect[1][v] = vg.reflect[2][v] = v;
   }
   return vg;
 }
 
 PhysicalGrid periodic_line(int cells, double length, int ghost) {
-  std::array<AxisSpec, 3> specs{AxisSpec{cells, 0.0, length}, AxisSpec{1, 0.0, 1.0},
-                                AxisSpec{1, 0.0, 1.0}};
+  std::array<AxisSpec, 3> specs{AxisSpec{cells, 0.0, length},
+                                AxisSpec{1, 0.0, 1.0}, AxisSpec{1, 0.0, 1.0}};
   return make_physical_grid(specs, ghost);
 }
 
-EngineConfig streaming_only(const PhysicalGrid& grid, const VelocityGrid& vg, double dt, int order) {
+EngineConfig streaming_only(const PhysicalGrid &grid, const VelocityGrid &vg,
+                            double dt, int order) {
   EngineConfig c = test::cpu_config(grid, vg, ModelKind::bgk, dt);
-  c.relaxation.delta = 0.0;  // nu = 0: no collisions
+  c.relaxation.delta = 0.0; // nu = 0: no collisions
   c.order = order;
   for (int a = 0; a < 3; ++a)
-    for (int s = 0; s < 2; ++s) c.faces[a][s].kind = FaceKind::periodic;
+    for (int s = 0; s < 2; ++s)
+      c.faces[a][s].kind = FaceKind::periodic;
   return c;
 }
 
-std::vector<double> random_state(std::int64_t cells, int nv, std::uint64_t seed) {
+std::vector<double> random_state(std::int64_t cells, int nv,
+                                 std::uint64_t seed) {
   std::vector<double> f(std::size_t(cells) * nv);
-  for (std::size_t k = 0; k < f.size(); ++k) f[k] = 0.5 + test::hash01(seed * 1000003 + k);
+  for (std::size_t k = 0; k < f.size(); ++k)
+    f[k] = 0.5 + test::hash01(seed * 1000003 + k);
   return f;
 }
 
 // Upper bound of the Maxwellian target's peak over the cells: n (pi T)^(-3/2).
-double max_target(Engine& engine) {
+double max_target(Engine &engine) {
   const std::vector<double> fields = engine.fields();
   double worst = 0.0;
   for (std::size_t c = 0; c < fields.size() / kFieldCount; ++c) {
-    const double n = fields[c * kFieldCount + 0], T = fields[c * kFieldCount + 4];
+    const double n = fields[c * kFieldCount + 0],
+                 T = fields[c * kFieldCount + 4];
     worst = std::max(worst, maxwellian_prefactor(n, T));
   }
   return worst;
 }
 
-double max_abs(const std::vector<double>& f) {
+double max_abs(const std::vector<double> &f) {
   double m = 0.0;
-  for (double x : f) m = std::max(m, std::abs(x));
+  for (double x : f)
+    m = std::max(m, std::abs(x));
   return m;
 }
 
-// Streams `steps` steps and compares with the initial profile translated by courant[v] * steps
-// cells (periodically). Returns the worst deviation.
-double translation_error(const EngineConfig& config, const std::vector<int>& cells_per_step,
-                         int steps, double* tolerance) {
+// Streams `steps` steps and compares with the initial profile translated by
+// courant[v] * steps cells (periodically). Returns the worst deviation.
+double translation_error(const EngineConfig &config,
+                         const std::vector<int> &cells_per_step, int steps,
+                         double *tolerance) {
   const int n = config.grid.cells(0), nv = config.velocities.size();
   auto engine = make_engine(config);
   const std::vector<double> f0 = random_state(n, nv, 7);
@@ -96,81 +107,121 @@ double translation_error(const EngineConfig& config, const std::vector<int>& cel
   for (int i = 0; i < n; ++i)
     for (int v = 0; v < nv; ++v) {
       const int from = (((i - cells_per_step[v] * steps) % n) + n) % n;
-      worst = std::max(worst, std::abs(f[std::size_t(i) * nv + v] - f0[std::size_t(from) * nv + v]));
+      worst = std::max(worst, std::abs(f[std::size_t(i) * nv + v] -
+                                       f0[std::size_t(from) * nv + v]));
     }
   return worst;
 }
 
-// Courant numbers 1, 2, 3 (both signs), dt and dx binary fractions so the Courant numbers are
-// exact: whole-cell shifts only, for order 1 and 2 (the limited slope is multiplied by r = 0).
+// Courant numbers 1, 2, 3 (both signs), dt and dx binary fractions so the
+// Courant numbers are exact: whole-cell shifts only, for order 1 and 2 (the
+// limited slope is multiplied by r = 0).
 TEST(Streaming, IntegerCourantTranslatesExactly) {
   const std::vector<double> xs{-3.0, -2.0, -1.0, 1.0, 2.0, 3.0};
   const std::vector<int> shift{-3, -2, -1, 1, 2, 3};
   for (int order : {1, 2}) {
     const double dx = 1.0 / 16.0, dt = dx;
     const PhysicalGrid grid = periodic_line(16, 1.0, 3 + order);
-    const EngineConfig config = streaming_only(grid, line_velocities(xs), dt, order);
+    const EngineConfig config =
+        streaming_only(grid, line_velocities(xs), dt, order);
     double tol = 0.0;
     const double err = translation_error(config, shift, 21, &tol);
-    std::printf("  order %d, Courant 1..3, 21 steps: max |f - f0(x - k s)| = %.2e (tol %.2e)\n",
+    std::printf("  order %d, Courant 1..3, 21 steps: max |f - f0(x - k s)| = "
+                "%.2e (tol %.2e)\n",
                 order, err, tol);
     EXPECT_LE(err, tol) << "order " << order;
   }
 }
 
-// The same with dx = 0.07, xi = k * 0.35, dt = 0.2: the Courant numbers k are integers only up to
-// rounding, so the floor may give (k - 1) whole cells and a residual r = 1 - O(eps), which must
-// still translate to round-off.
+// The same with dx = 0.07, xi = k * 0.35, dt = 0.2: the Courant numbers k are
+// integers only up to rounding, so the floor may give (k - 1) whole cells and a
+// residual r = 1 - O(eps), which must still translate to round-off.
 TEST(Streaming, IntegerCourantRobustToRounding) {
-  const std::vector<double> xs{-3 * 0.35, -2 * 0.35, -0.35, 0.35, 2 * 0.35, 3 * 0.35};
+  const std::vector<double> xs{-3 * 0.35, -2 * 0.35, -0.35,
+                               0.35,      2 * 0.35,  3 * 0.35};
   const std::vector<int> shift{-3, -2, -1, 1, 2, 3};
   for (int order : {1, 2}) {
     const PhysicalGrid grid = periodic_line(10, 0.7, 3 + order);
-    const EngineConfig config = streaming_only(grid, line_velocities(xs), 0.2, order);
+    const EngineConfig config =
+        streaming_only(grid, line_velocities(xs), 0.2, order);
     double tol = 0.0;
     const double err = translation_error(config, shift, 13, &tol);
-    std::printf("  order %d, inexact Courant 1..3, 13 steps: err = %.2e (tol %.2e)\n", order, err,
-                tol);
+    std::printf(
+        "  order %d, inexact Courant 1..3, 13 steps: err = %.2e (tol %.2e)\n",
+        order, err, tol);
     EXPECT_LE(err, tol) << "order " << order;
   }
 }
 
-// A real Cartesian velocity grid: 8 x-nodes on [-4, 4] are +-0.5, 1.5, 2.5, 3.5; with dt = 2 dx
-// the Courant numbers are 1, 3, 5, 7 (exact), so make_case_setup-style ghost depth 7 + order.
+// A real Cartesian velocity grid: 8 x-nodes on [-4, 4] are
+// +-0.5, 1.5, 2.5, 3.5; with dt = 2 dx the Courant numbers are 1, 3, 5, 7
+// (exact), so make_case_setup-style ghost depth 7 + order.
 TEST(Streaming, CartesianGridIntegerCourantUpToSeven) {
   VelocityGridSpec spec;
   spec.nodes = {8, 1, 1};
   spec.half_width = 4.0;
   const VelocityGrid vg = make_cartesian_velocity_grid(spec);
   std::vector<int> shift(vg.size());
-  for (int v = 0; v < vg.size(); ++v) shift[v] = int(std::lround(2.0 * vg.xi[0][v]));
+  for (int v = 0; v < vg.size(); ++v)
+    shift[v] = int(std::lround(2.0 * vg.xi[0][v]));
   const double dx = 1.0 / 16.0;
   const HostStreamTables tables =
       make_stream_tables(periodic_line(16, 1.0, 8), vg, 2.0 * dx);
   EXPECT_EQ(tables.max_shift, 7);
-  for (double r : tables.fraction) EXPECT_EQ(r, 0.0);
+  for (double r : tables.fraction)
+    EXPECT_EQ(r, 0.0);
   for (int order : {1, 2}) {
     const PhysicalGrid grid = periodic_line(16, 1.0, 7 + order);
     const EngineConfig config = streaming_only(grid, vg, 2.0 * dx, order);
     double tol = 0.0;
     const double err = translation_error(config, shift, 5, &tol);
-    std::printf("  order %d, Courant 1,3,5,7: err = %.2e (tol %.2e)\n", order, err, tol);
+    std::printf("  order %d, Courant 1,3,5,7: err = %.2e (tol %.2e)\n", order,
+                err, tol);
     EXPECT_LE(err, tol);
   }
   // Too few ghost layers for the shift is refused.
-  EXPECT_THROW(make_engine(streaming_only(periodic_line(16, 1.0, 7), vg, 2.0 * dx, 1)), Error);
+  EXPECT_THROW(
+      make_engine(streaming_only(periodic_line(16, 1.0, 7), vg, 2.0 * dx, 1)),
+      Error);
 }
 
-// 2-D periodic box, diagonal velocities with integer Courant numbers on both axes: the unsplit
-// scheme shifts along x and y together (corner ghost cells are used) and must translate exactly.
+// The time-step chooser gives the ghost depth the shifts need (order + whole
+// cells of the fastest velocity) on a 1-D uniform grid, and refuses Courant > 1
+// in 2-D.
+TEST(Streaming, TimeStepGhostDepthForLargeCourant) {
+  VelocityGridSpec spec;
+  spec.nodes = {8, 1, 1};
+  spec.half_width = 4.0;
+  const VelocityGrid vg = make_cartesian_velocity_grid(spec);
+  TimeStepLimits limits;
+  limits.fixed_dt = 2.0 / 16.0; // Courant 7 for xi = 3.5, dx = 1/16
+  for (int order : {1, 2}) {
+    const TimeStep step =
+        choose_time_step(periodic_line(16, 1.0, order), vg, limits, order);
+    EXPECT_EQ(step.ghost, 7 + order);
+    EXPECT_DOUBLE_EQ(step.courant, 7.0);
+  }
+  std::array<AxisSpec, 3> specs{AxisSpec{16, 0.0, 1.0}, AxisSpec{16, 0.0, 1.0},
+                                AxisSpec{1, 0.0, 1.0}};
+  VelocityGridSpec spec2 = spec;
+  spec2.nodes = {8, 8, 1};
+  EXPECT_THROW(choose_time_step(make_physical_grid(specs, 1),
+                                make_cartesian_velocity_grid(spec2), limits, 1),
+               Error);
+}
+
+// 2-D periodic box, diagonal velocities with integer Courant numbers on both
+// axes: the unsplit scheme shifts along x and y together (corner ghost cells
+// are used) and must translate exactly.
 TEST(Streaming, TwoDimensionalIntegerShifts) {
   VelocityGridSpec spec;
   spec.nodes = {4, 4, 1};
-  spec.half_width = 2.0;  // nodes +-0.5, +-1.5
+  spec.half_width = 2.0; // nodes +-0.5, +-1.5
   const VelocityGrid vg = make_cartesian_velocity_grid(spec);
   const int n = 8;
-  const double dx = 1.0 / n, dt = 2.0 * dx;  // Courant 1 and 3 per axis
-  std::array<AxisSpec, 3> specs{AxisSpec{n, 0.0, 1.0}, AxisSpec{n, 0.0, 1.0}, AxisSpec{1, 0.0, 1.0}};
+  const double dx = 1.0 / n, dt = 2.0 * dx; // Courant 1 and 3 per axis
+  std::array<AxisSpec, 3> specs{AxisSpec{n, 0.0, 1.0}, AxisSpec{n, 0.0, 1.0},
+                                AxisSpec{1, 0.0, 1.0}};
   const PhysicalGrid grid = make_physical_grid(specs, 4);
   const EngineConfig config = streaming_only(grid, vg, dt, 1);
   auto engine = make_engine(config);
@@ -187,44 +238,53 @@ TEST(Streaming, TwoDimensionalIntegerShifts) {
         const int sx = int(std::lround(2.0 * vg.xi[0][v])) * 3;
         const int sy = int(std::lround(2.0 * vg.xi[1][v])) * 3;
         const int fi = (((i - sx) % n) + n) % n, fj = (((j - sy) % n) + n) % n;
-        worst = std::max(worst, std::abs(f[(std::size_t(j) * n + i) * nv + v] -
-                                         f0[(std::size_t(fj) * n + fi) * nv + v]));
+        worst =
+            std::max(worst, std::abs(f[(std::size_t(j) * n + i) * nv + v] -
+                                     f0[(std::size_t(fj) * n + fi) * nv + v]));
       }
   EXPECT_LE(worst, tol);
 }
 
 double minmod(double a, double b) {
-  if (a * b <= 0.0) return 0.0;
+  if (a * b <= 0.0)
+    return 0.0;
   return std::abs(a) < std::abs(b) ? a : b;
 }
 double van_leer(double a, double b) {
-  if (a * b <= 0.0) return 0.0;
+  if (a * b <= 0.0)
+    return 0.0;
   return 2.0 * a * b / (a + b);
 }
 
-// One step at fractional Courant numbers 0.25 and 1.5 against the formulas of paper 002 written
-// out here: with C = m + r (m whole cells, r < 1), upstream neighbour u = i - sign(xi) and
-// base b = i - sign(xi) m,
+// One step at fractional Courant numbers 0.25 and 1.5 against the formulas of
+// paper 002 written out here: with C = m + r (m whole cells, r < 1), upstream
+// neighbour u = i - sign(xi) and base b = i - sign(xi) m,
 //   order 1:  f_b - r (f_b - f_{b-s})
-//   order 2:  f_b - r (F_out - F_in), F_out = f_b + (1-r)/2 L(f_b - f_{b-s}, f_{b+s} - f_b),
-//             F_in = f_{b-s} + (1-r)/2 L(f_{b-s} - f_{b-2s}, f_b - f_{b-s})   (s = sign(xi)).
+//   order 2:  f_b - r (F_out - F_in), F_out = f_b + (1-r)/2 L(f_b - f_{b-s},
+//   f_{b+s} - f_b),
+//             F_in = f_{b-s} + (1-r)/2 L(f_{b-s} - f_{b-2s}, f_b - f_{b-s}) (s
+//             = sign(xi)).
 TEST(Streaming, FractionalCourantMatchesUpwindFormula) {
   const std::vector<double> xs{-1.5, -0.25, 0.25, 1.5};
   const int n = 8, nv = 4;
-  const double dx = 1.0 / n, dt = dx;  // C = |xi| exactly
+  const double dx = 1.0 / n, dt = dx; // C = |xi| exactly
   for (int order : {1, 2}) {
     for (Limiter limiter : {Limiter::minmod, Limiter::van_leer}) {
-      if (order == 1 && limiter == Limiter::van_leer) continue;
-      EngineConfig config =
-          streaming_only(periodic_line(n, 1.0, 1 + order), line_velocities(xs), dt, order);
+      if (order == 1 && limiter == Limiter::van_leer)
+        continue;
+      EngineConfig config = streaming_only(periodic_line(n, 1.0, 1 + order),
+                                           line_velocities(xs), dt, order);
       config.limiter = limiter;
       auto engine = make_engine(config);
       const std::vector<double> f0 = random_state(n, nv, 3);
       engine->set_state(f0);
-      const double tol = 4 * kEps * (max_abs(f0) + max_target(*engine)) + 8 * kEps * max_abs(f0);
+      const double tol = 4 * kEps * (max_abs(f0) + max_target(*engine)) +
+                         8 * kEps * max_abs(f0);
       engine->step(1);
       const std::vector<double> f = engine->state();
-      auto at = [&](int i, int v) { return f0[std::size_t(((i % n) + n) % n) * nv + v]; };
+      auto at = [&](int i, int v) {
+        return f0[std::size_t(((i % n) + n) % n) * nv + v];
+      };
       for (int v = 0; v < nv; ++v) {
         const double courant = std::abs(xs[v]) * dt / dx;
         const int m = int(std::floor(courant));
@@ -239,10 +299,13 @@ TEST(Streaming, FractionalCourantMatchesUpwindFormula) {
             auto L = [&](double a, double c) {
               return limiter == Limiter::minmod ? minmod(a, c) : van_leer(a, c);
             };
-            const double out = at(b, v) + 0.5 * (1 - r) * L(at(b, v) - at(b - s, v),
-                                                             at(b + s, v) - at(b, v));
-            const double in = at(b - s, v) + 0.5 * (1 - r) * L(at(b - s, v) - at(b - 2 * s, v),
-                                                               at(b, v) - at(b - s, v));
+            const double out = at(b, v) + 0.5 * (1 - r) *
+                                              L(at(b, v) - at(b - s, v),
+                                                at(b + s, v) - at(b, v));
+            const double in =
+                at(b - s, v) +
+                0.5 * (1 - r) *
+                    L(at(b - s, v) - at(b - 2 * s, v), at(b, v) - at(b - s, v));
             expected = at(b, v) - r * (out - in);
           }
           EXPECT_NEAR(f[std::size_t(i) * nv + v], expected, tol)
@@ -253,18 +316,19 @@ TEST(Streaming, FractionalCourantMatchesUpwindFormula) {
   }
 }
 
-// Both schemes are monotone/TVD for C <= 1: a step profile stays within its bounds (to round-off)
-// and the total variation does not grow, over many steps.
+// Both schemes are monotone/TVD for C <= 1: a step profile stays within its
+// bounds (to round-off) and the total variation does not grow, over many steps.
 TEST(Streaming, UpwindAndLimitedSchemesStayBounded) {
   const std::vector<double> xs{-0.7, 0.3, 0.9};
   const int n = 32, nv = 3;
   for (int order : {1, 2}) {
-    const EngineConfig config =
-        streaming_only(periodic_line(n, 1.0, 1 + order), line_velocities(xs), 1.0 / n, order);
+    const EngineConfig config = streaming_only(
+        periodic_line(n, 1.0, 1 + order), line_velocities(xs), 1.0 / n, order);
     auto engine = make_engine(config);
     std::vector<double> f0(n * nv);
     for (int i = 0; i < n; ++i)
-      for (int v = 0; v < nv; ++v) f0[i * nv + v] = (i >= 8 && i < 20) ? 2.0 : 1.0;
+      for (int v = 0; v < nv; ++v)
+        f0[i * nv + v] = (i >= 8 && i < 20) ? 2.0 : 1.0;
     engine->set_state(f0);
     const double tol = 40 * 4 * kEps * (2.0 + max_target(*engine));
     engine->step(40);
@@ -282,5 +346,5 @@ TEST(Streaming, UpwindAndLimitedSchemesStayBounded) {
   }
 }
 
-}  // namespace
-}  // namespace bolt
+} // namespace
+} // namespace bolt

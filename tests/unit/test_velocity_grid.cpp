@@ -1,5 +1,6 @@
-// The Cartesian velocity grid (lib/grid/velocity_grid.*): quadrature of a Maxwellian's moments on
-// uniform and centre-stretched grids, weights, node ordering by sign octant, reflection maps.
+// The Cartesian velocity grid (lib/grid/velocity_grid.*): quadrature of a
+// Maxwellian's moments on uniform and centre-stretched grids, weights, node
+// ordering by sign octant, reflection maps.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,23 +20,30 @@ namespace {
 using test::kEps;
 
 struct MomentErrors {
-  double n, u, T;  // |n_h - n| / n, max_a |u_h - u|, |T_h - T| / T
+  double n, u, T; // |n_h - n| / n, max_a |u_h - u|, |T_h - T| / T
 };
 
-MomentErrors maxwellian_errors(const VelocityGrid& vg, double n, const double u[3], double T) {
+MomentErrors maxwellian_errors(const VelocityGrid &vg, double n,
+                               const double u[3], double T) {
   const std::vector<double> f = test::maxwellian_row(vg, n, u, T);
   const test::RowMoments m = test::row_moments(vg, f.data());
   MomentErrors e{std::abs(m.n - n) / n, 0.0, std::abs(m.T - T) / T};
-  for (int a = 0; a < 3; ++a) e.u = std::max(e.u, std::abs(m.u[a] - u[a]));
+  for (int a = 0; a < 3; ++a)
+    e.u = std::max(e.u, std::abs(m.u[a] - u[a]));
   return e;
 }
 
 const double kN = 1.3, kU[3] = {0.3, -0.2, 0.1}, kT = 0.9, kHalf = 5.0;
 
-// Uniform grid: the midpoint rule on a Gaussian converges spectrally. Two error sources per axis
-// (Poisson summation / tail integral): aliasing ~ 2 exp(-pi^2 T / h^2) and truncation of the
-// tails outside [-a, a], ~ erfc((a - |u|) / sqrt(T)), amplified for the second moment by about
-// a^2 / T. The test asserts each error below 10x that estimate (+ 100 eps for round-off).
+// Uniform grid: the midpoint rule on a Gaussian converges spectrally. Error
+// sources per axis (Poisson summation, Gaussian variance T/2): aliasing, the k
+// = 1 image of the Fourier transform, 2 exp(-pi^2 T / h^2) for the zeroth
+// moment, amplified for the second moment by the second derivative of the
+// transform at 2 pi / h, relative factor 1 + 2 pi^2 T / h^2 (first moment: pi T
+// / h, smaller); and truncation of the tails outside [-a, a], ~ erfc((a - |u|)
+// / sqrt(T)), amplified for the second moment by about a^2 / T. Asserted: each
+// error below 4x that estimate
+// (+ 100 eps for round-off).
 TEST(VelocityGrid, UniformMaxwellianMomentsConvergeSpectrally) {
   double previous = 1.0;
   for (int N : {8, 16, 24}) {
@@ -45,11 +53,14 @@ TEST(VelocityGrid, UniformMaxwellianMomentsConvergeSpectrally) {
     const VelocityGrid vg = make_cartesian_velocity_grid(spec);
     const MomentErrors e = maxwellian_errors(vg, kN, kU, kT);
     const double h = 2.0 * kHalf / N;
-    const double aliasing = 2.0 * std::exp(-M_PI * M_PI * kT / (h * h));
-    const double truncation = std::erfc((kHalf - 0.3) / std::sqrt(kT)) * kHalf * kHalf / kT;
-    const double bound = 10.0 * (aliasing + truncation) + 100.0 * kEps;
-    std::printf("  uniform N=%2d h=%.3f: |dn|/n=%.2e |du|=%.2e |dT|/T=%.2e (estimate %.2e)\n", N,
-                h, e.n, e.u, e.T, aliasing + truncation);
+    const double aliasing = 2.0 * std::exp(-M_PI * M_PI * kT / (h * h)) *
+                            (1.0 + 2.0 * M_PI * M_PI * kT / (h * h));
+    const double truncation =
+        std::erfc((kHalf - 0.3) / std::sqrt(kT)) * kHalf * kHalf / kT;
+    const double bound = 4.0 * (aliasing + truncation) + 100.0 * kEps;
+    std::printf("  uniform N=%2d h=%.3f: |dn|/n=%.2e |du|=%.2e |dT|/T=%.2e "
+                "(estimate %.2e)\n",
+                N, h, e.n, e.u, e.T, aliasing + truncation);
     EXPECT_LE(e.n, bound) << "N=" << N;
     EXPECT_LE(e.u, bound) << "N=" << N;
     EXPECT_LE(e.T, bound) << "N=" << N;
@@ -57,14 +68,19 @@ TEST(VelocityGrid, UniformMaxwellianMomentsConvergeSpectrally) {
     EXPECT_LT(worst, previous) << "no convergence at N=" << N;
     previous = worst;
   }
-  // At N = 24 the error is at the truncation level, far below the 1e-9 a solver needs.
+  // At N = 24 the error is at the truncation level, far below the 1e-9 a solver
+  // needs.
   EXPECT_LT(previous, 1e-9);
 }
 
-// Centre-stretched grid (ratio 0.9, finest cells at the origin): cell-centred nodes on a graded
-// mesh make the rule algebraic, O(h_max^2), not spectral. The test asserts the error falls by at
-// least the second-order factor (N1/N2)^2 (within a factor 2 for the pre-asymptotic range) from
-// N = 16 to 24 and records the observed numbers.
+// Centre-stretched grid (ratio 0.9, finest cells at the origin): weights are
+// cell widths and nodes cell midpoints, so each cell carries the midpoint-rule
+// error w^3 f''/24; on a graded mesh these no longer cancel (they do on a
+// uniform one), and the total is ~ (1/24) int w(x)^2 f''(x) dx = O(h_max^2),
+// not spectral. With the ratio fixed, h_max falls slowly with N (0.88 -> 0.70
+// from N = 16 to 24). Asserted: the error falls at least like h_max^2 (25%
+// margin for the pre-asymptotic range): err(24)/err(16) <= 1.25
+// (h_max(24)/h_max(16))^2.
 TEST(VelocityGrid, StretchedMaxwellianMomentsConverge) {
   std::vector<double> worst;
   std::vector<double> hmax;
@@ -76,21 +92,24 @@ TEST(VelocityGrid, StretchedMaxwellianMomentsConverge) {
     const VelocityGrid vg = make_cartesian_velocity_grid(spec);
     ASSERT_FALSE(vg.axes[0].uniform);
     const MomentErrors e = maxwellian_errors(vg, kN, kU, kT);
-    const double widest = *std::max_element(vg.axes[0].widths.begin(), vg.axes[0].widths.end());
-    std::printf("  stretched(0.9) N=%2d h_max=%.3f h_min=%.3f: |dn|/n=%.2e |du|=%.2e "
-                "|dT|/T=%.2e\n",
-                N, widest, vg.axes[0].min_width(), e.n, e.u, e.T);
+    const double widest =
+        *std::max_element(vg.axes[0].widths.begin(), vg.axes[0].widths.end());
+    std::printf(
+        "  stretched(0.9) N=%2d h_max=%.3f h_min=%.3f: |dn|/n=%.2e |du|=%.2e "
+        "|dT|/T=%.2e\n",
+        N, widest, vg.axes[0].min_width(), e.n, e.u, e.T);
     worst.push_back(std::max({e.n, e.u, e.T}));
     hmax.push_back(widest);
   }
   EXPECT_LT(worst[1], worst[0]);
   EXPECT_LT(worst[2], worst[1]);
-  EXPECT_LT(worst[2], 2.0 * worst[1] * std::pow(16.0 / 24.0, 2));
+  EXPECT_LE(worst[2] / worst[1], 1.25 * std::pow(hmax[2] / hmax[1], 2));
   RecordProperty("stretched_N24_worst_error", std::to_string(worst[2]));
 }
 
-// Weights are the velocity-cell volumes: they tile the box [c - a, c + a]^3 exactly, so their sum
-// is (2a)^3 up to summation round-off (bound: nv * eps * volume).
+// Weights are the velocity-cell volumes: they tile the box [c - a, c + a]^3
+// exactly, so their sum is (2a)^3 up to summation round-off (bound: nv * eps *
+// volume).
 TEST(VelocityGrid, WeightsSumToBoxVolume) {
   for (double ratio : {1.0, 0.85}) {
     for (int N : {7, 8, 12}) {
@@ -107,7 +126,8 @@ TEST(VelocityGrid, WeightsSumToBoxVolume) {
         sum += w;
       }
       const double volume = std::pow(2.0 * spec.half_width, 3);
-      EXPECT_NEAR(double(sum), volume, vg.size() * kEps * volume) << "ratio " << ratio;
+      EXPECT_NEAR(double(sum), volume, vg.size() * kEps * volume)
+          << "ratio " << ratio;
       // Nodes lie inside the box, on the axis centres they were built from.
       for (int a = 0; a < 3; ++a)
         for (int v = 0; v < vg.size(); ++v) {
@@ -118,12 +138,14 @@ TEST(VelocityGrid, WeightsSumToBoxVolume) {
   }
 }
 
-int octant_of(const VelocityGrid& vg, int v) {
-  return (vg.xi[0][v] < 0 ? 1 : 0) | (vg.xi[1][v] < 0 ? 2 : 0) | (vg.xi[2][v] < 0 ? 4 : 0);
+int octant_of(const VelocityGrid &vg, int v) {
+  return (vg.xi[0][v] < 0 ? 1 : 0) | (vg.xi[1][v] < 0 ? 2 : 0) |
+         (vg.xi[2][v] < 0 ? 4 : 0);
 }
 
-// Each sign octant is one contiguous block (odd N puts xi = 0 in the non-negative octant), and
-// every (i, j, k) node of the tensor grid appears exactly once.
+// Each sign octant is one contiguous block (odd N puts xi = 0 in the
+// non-negative octant), and every (i, j, k) node of the tensor grid appears
+// exactly once.
 TEST(VelocityGrid, NodesAreOctantOrdered) {
   for (int N : {6, 7}) {
     for (double ratio : {1.0, 0.8}) {
@@ -137,7 +159,8 @@ TEST(VelocityGrid, NodesAreOctantOrdered) {
       for (int v = 1; v < vg.size(); ++v) {
         const int o = octant_of(vg, v);
         if (o != current) {
-          EXPECT_EQ(finished.count(o), 0u) << "octant " << o << " split, v=" << v;
+          EXPECT_EQ(finished.count(o), 0u)
+              << "octant " << o << " split, v=" << v;
           finished.insert(current);
           current = o;
         }
@@ -150,9 +173,10 @@ TEST(VelocityGrid, NodesAreOctantOrdered) {
   }
 }
 
-// reflect[a] is an involution that negates xi_a and keeps the other components and the weight.
-// Centres come from accumulated faces, so -xi_a is met to a few ulps of the half width (bound
-// 8 eps a), not bit-exactly; the weights of mirrored cells agree to 8 eps relative.
+// reflect[a] is an involution that negates xi_a and keeps the other components
+// and the weight. Centres come from accumulated faces, so -xi_a is met to a few
+// ulps of the half width (bound 8 eps a), not bit-exactly; the weights of
+// mirrored cells agree to 8 eps relative.
 TEST(VelocityGrid, ReflectMapsAreInvolutions) {
   for (double ratio : {1.0, 0.8}) {
     for (int N : {6, 9}) {
@@ -170,20 +194,24 @@ TEST(VelocityGrid, ReflectMapsAreInvolutions) {
           EXPECT_EQ(vg.reflect[a][r], v);
           EXPECT_NEAR(vg.xi[a][r], -vg.xi[a][v], 8 * kEps * spec.half_width);
           for (int b = 0; b < 3; ++b)
-            if (b != a) EXPECT_EQ(vg.xi[b][r], vg.xi[b][v]);
+            if (b != a) {
+              EXPECT_EQ(vg.xi[b][r], vg.xi[b][v]);
+            }
           EXPECT_NEAR(vg.weight[r], vg.weight[v], 8 * kEps * vg.weight[v]);
         }
       }
     }
   }
-  // A box not centred on zero has no reflection on that axis (reflect = -1 there).
+  // A box not centred on zero has no reflection on that axis (reflect = -1
+  // there).
   VelocityGridSpec shifted;
   shifted.nodes = {6, 6, 6};
   shifted.centre = {0.5, 0.0, 0.0};
   const VelocityGrid vg = make_cartesian_velocity_grid(shifted);
   EXPECT_FALSE(vg.symmetric(0));
   EXPECT_TRUE(vg.symmetric(1));
-  EXPECT_TRUE(std::all_of(vg.reflect[0].begin(), vg.reflect[0].end(), [](int r) { return r == -1; }));
+  EXPECT_TRUE(std::all_of(vg.reflect[0].begin(), vg.reflect[0].end(),
+                          [](int r) { return r == -1; }));
 }
 
 TEST(VelocityGrid, RejectsImpossibleSpecs) {
@@ -199,5 +227,5 @@ TEST(VelocityGrid, RejectsImpossibleSpecs) {
   EXPECT_THROW(make_cartesian_velocity_grid(spec), Error);
 }
 
-}  // namespace
-}  // namespace bolt
+} // namespace
+} // namespace bolt

@@ -1,7 +1,8 @@
 #pragma once
-// Small builders shared by the unit tests: a CPU double-precision engine configuration on a given
-// grid, discrete moments of a row of f computed independently of the kernels, and a deterministic
-// "random-ish" positive perturbation.
+// Small builders shared by the unit tests: a CPU double-precision engine
+// configuration on a given grid, discrete moments of a row of f computed
+// independently of the kernels, and a deterministic "random-ish" positive
+// perturbation.
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -20,12 +21,14 @@ constexpr double kEps = std::numeric_limits<double>::epsilon();
 // A homogeneous gas: one cell on every axis, no boundaries.
 inline PhysicalGrid homogeneous_grid() {
   std::array<AxisSpec, 3> specs;
-  for (auto& s : specs) s = AxisSpec{1, 0.0, 1.0};
+  for (auto &s : specs)
+    s = AxisSpec{1, 0.0, 1.0};
   return make_physical_grid(specs, 1);
 }
 
-inline EngineConfig cpu_config(const PhysicalGrid& grid, const VelocityGrid& velocities,
-                               ModelKind model, double dt) {
+inline EngineConfig cpu_config(const PhysicalGrid &grid,
+                               const VelocityGrid &velocities, ModelKind model,
+                               double dt) {
   EngineConfig c;
   c.backend = Backend::cpu;
   c.precision = Precision::double_;
@@ -36,14 +39,16 @@ inline EngineConfig cpu_config(const PhysicalGrid& grid, const VelocityGrid& vel
   return c;
 }
 
-// Discrete moments of one row, summed here in long double so they serve as a reference for the
-// kernels' double sums: n, u, T (bolt units: T = (2/3)(sum w f |c|^2)/n).
+// Discrete moments of one row, summed here in long double so they serve as a
+// reference for the kernels' double sums: n, u, T (bolt units: T = (2/3)(sum w
+// f |c|^2)/n).
 struct RowMoments {
   double n = 0, u[3] = {0, 0, 0}, T = 0;
-  double mass = 0, momentum[3] = {0, 0, 0}, energy = 0;  // raw sums: w f {1, xi, |xi|^2}
+  double mass = 0, momentum[3] = {0, 0, 0},
+         energy = 0; // raw sums: w f {1, xi, |xi|^2}
 };
 
-inline RowMoments row_moments(const VelocityGrid& vg, const double* f) {
+inline RowMoments row_moments(const VelocityGrid &vg, const double *f) {
   long double m0 = 0, m1[3] = {0, 0, 0}, e = 0;
   for (int v = 0; v < vg.size(); ++v) {
     const long double wf = (long double)vg.weight[v] * f[v];
@@ -70,16 +75,18 @@ inline RowMoments row_moments(const VelocityGrid& vg, const double* f) {
 }
 
 // f_M(n, u, T) sampled on the velocity nodes.
-inline std::vector<double> maxwellian_row(const VelocityGrid& vg, double n, const double u[3],
-                                          double T) {
+inline std::vector<double> maxwellian_row(const VelocityGrid &vg, double n,
+                                          const double u[3], double T) {
   std::vector<double> f(vg.size());
   const double a = maxwellian_prefactor(n, T);
   for (int v = 0; v < vg.size(); ++v)
-    f[v] = maxwellian<double>(a, 1.0 / T, u, vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]);
+    f[v] = maxwellian<double>(a, 1.0 / T, u, vg.xi[0][v], vg.xi[1][v],
+                              vg.xi[2][v]);
   return f;
 }
 
-// Deterministic value in [0, 1) from an integer (a hash, so neighbouring cells differ a lot).
+// Deterministic value in [0, 1) from an integer (a hash, so neighbouring cells
+// differ a lot).
 inline double hash01(std::uint64_t k) {
   k ^= k >> 33;
   k *= 0xff51afd7ed558ccdULL;
@@ -89,4 +96,4 @@ inline double hash01(std::uint64_t k) {
   return double(k >> 11) * (1.0 / 9007199254740992.0);
 }
 
-}  // namespace bolt::test
+} // namespace bolt::test
