@@ -20,7 +20,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("summaries", nargs="+", help="summary.json files of shock runs")
     ap.add_argument("--hs-mfp", action="store_true",
-                    help="x in hard-sphere mean free paths lambda_HS = 8/(5 sqrt(pi)) lambda0 / delta... (x L / lambda_HS)")
+                    help="x in upstream hard-sphere mean free paths: x delta / (8 / (5 sqrt(pi)))")
     ap.add_argument("-o", "--output", default="shock.png", help="output PNG")
     args = ap.parse_args()
 

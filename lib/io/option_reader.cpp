@@ -163,8 +163,8 @@ void reject_unused_options() {
     unused += std::string(i ? ", " : "") + "-" + names[i];
     if (values[i]) unused += std::string(" ") + values[i];
   }
-  PetscOptionsLeftRestore(nullptr, &count, &names, &values);
-  require(count == 0, "unknown or unused option(s): ", unused,
+  PetscOptionsLeftRestore(nullptr, &count, &names, &values);  // zeroes count
+  require(unused.empty(), "unknown or unused option(s): ", unused,
           " (misspelled? run with -help to list every option)");
 }
 
