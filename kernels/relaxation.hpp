@@ -37,13 +37,15 @@ struct RelaxationTarget {
   double force_a;         // prefactor of the Maxwellian in the force term
 };
 
-template <class Real, ModelKind Kind>
+// Conservative: compile the Newton step of the conservative equilibrium in (a separate kernel:
+// its 5 x 5 solve and 30-wide reduction would otherwise cost every run registers and occupancy).
+template <class Real, ModelKind Kind, bool Conservative>
 struct Relaxation {
   // Raw-moment order each model needs: BGK 1 (+ energy), ES-BGK 2, Shakhov 3.
   static constexpr int kOrder = Kind == ModelKind::shakhov ? 3 : (Kind == ModelKind::esbgk ? 2 : 1);
   static constexpr int kSums = kOrder == 1 ? 5 : (kOrder == 2 ? 10 : kRawMoments);
   // Widest team reduction: the conservative Newton step reduces 30 sums.
-  static constexpr int kConservativeReduceWidth = 30;
+  static constexpr int kReduceWidth = Conservative ? 30 : kSums;
 
   RelaxationParams params;
 
@@ -106,7 +108,7 @@ struct Relaxation {
       const double c = (1.0 - params.prandtl) * 2.0 / (5.0 * m.n * m.T * m.T);
       for (int i = 0; i < 3; ++i) t.shakhov.s[i] = c * m.q[i];
     }
-    if (params.conservative_iterations > 0)
+    if constexpr (Conservative)
       make_conservative(team, vel, t.gauss, t.shakhov, s[0], m1, e, params.conservative_iterations);
     const Gaussian fm = maxwellian_gaussian(m.n, m.u, m.T);
     t.force_a = fm.a;

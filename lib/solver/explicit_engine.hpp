@@ -221,23 +221,23 @@ class ExplicitEngine final : public Engine {
     }
   }
 
-  template <ModelKind Kind, bool Stream>
+  template <ModelKind Kind, bool Stream, bool Conservative>
   void pass(double relax_dt, Real* destination) {
-    using Relax = Relaxation<Real, Kind>;
+    using Relax = Relaxation<Real, Kind, Conservative>;
     Relax relax{config_.relaxation};
     relax.params.dt = relax_dt;
     FusedStep<Real, Relax, Stream> kernel{f_[current_].data(), destination, velocities(),
                                           stream_tables(), indexer(), relax};
-    const std::size_t scratch = scratch_bytes_;
-    const char* label = Stream ? "fused_step" : "relaxation";
-    // The reduction buffer is sized for the widest reduction: keep it small (more resident
-    // teams) unless the conservative Newton step needs it.
+    for_each_team<Relax::kReduceWidth>(exec_, config_.grid.interior_cells(), config_.team_size,
+                                       scratch_bytes_, kernel, Stream ? "fused_step" : "relaxation");
+  }
+
+  template <ModelKind Kind, bool Stream>
+  void pass(double relax_dt, Real* destination) {
     if (config_.relaxation.conservative_iterations > 0)
-      for_each_team<Relax::kConservativeReduceWidth>(exec_, config_.grid.interior_cells(),
-                                                     config_.team_size, scratch, kernel, label);
+      pass<Kind, Stream, true>(relax_dt, destination);
     else
-      for_each_team<Relax::kSums>(exec_, config_.grid.interior_cells(), config_.team_size,
-                                  scratch, kernel, label);
+      pass<Kind, Stream, false>(relax_dt, destination);
   }
 
   template <ModelKind Kind>
