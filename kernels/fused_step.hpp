@@ -31,14 +31,17 @@ struct FusedStep {
     const int nv = vel.n;
     Real* row_out = f_out + p * nv;
     Real* fs = team.row_scratch(row_out);
-    team.for_each(nv, [&](int v) {
+    // Stream and accumulate the moments in one sweep: the velocity tables are read once for
+    // both, and the post-streaming value goes to the scratch row for the relaxation sweep.
+    const auto sums = team.template reduce<Relax::kSums>(nv, [&](int v, Sums<Relax::kSums>& s) {
+      Real value;
       if constexpr (Stream)
-        fs[v] = stream.value(f_in, p, ip, v);
+        value = stream.value(f_in, p, ip, v);
       else
-        fs[v] = f_in[p * nv + v];
+        value = f_in[p * nv + v];
+      fs[v] = value;
+      relax.accumulate(s, vel, v, value);
     });
-    const auto sums = team.template reduce<Relax::kSums>(
-        nv, [&](int v, Sums<Relax::kSums>& s) { relax.accumulate(s, vel, v, fs[v]); });
     const auto target = relax.target(team, sums, vel);
     team.for_each(nv, [&](int v) { row_out[v] = relax.relax(target, vel, v, fs[v]); });
   }

@@ -26,7 +26,7 @@ BOLT_HOST_DEVICE inline Real limited_difference(Limiter limiter, Real upwind, Re
 
 template <class Real>
 struct StreamTables {
-  const std::int64_t* shift;  // [v] padded-index offset of the base cell
+  const int* shift;           // [v] padded-index offset of the base cell
   const signed char* step;    // [axis * nv + v] upwind direction in cells: -sign(xi), or 0
   const Real* fraction;       // [axis * nv + v] residual Courant (uniform) or |xi| dt (stretched)
   const Real* scale[3];       // [axis][padded coordinate] 1 (uniform) or 1 / dx (stretched)

@@ -37,7 +37,7 @@ class ExplicitEngine final : public Engine {
     const HostStreamTables t = make_stream_tables(grid, vg, config.relaxation.dt);
     require(t.max_shift + config.order <= grid.ghost, "time step: Courant number needs ",
             t.max_shift + config.order, " ghost layers, the grid has ", grid.ghost);
-    shift_ = Buffer<std::int64_t>(where_, t.shift);
+    shift_ = Buffer<int>(where_, t.shift);
     step_ = Buffer<signed char>(where_, t.step);
     fraction_ = Buffer<Real>(where_, convert(t.fraction));
     for (int d = 0; d < 3; ++d) scale_[d] = Buffer<Real>(where_, convert(t.scale[d]));
@@ -273,7 +273,7 @@ class ExplicitEngine final : public Engine {
   int current_ = 0;
   std::size_t scratch_bytes_ = 0;
   Buffer<double> fields_;
-  Buffer<std::int64_t> shift_;
+  Buffer<int> shift_;
   Buffer<signed char> step_;
   Buffer<Real> fraction_;
   std::array<Buffer<Real>, 3> scale_;

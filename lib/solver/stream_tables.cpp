@@ -33,7 +33,10 @@ HostStreamTables make_stream_tables(const PhysicalGrid& grid, const VelocityGrid
         const double courant = std::abs(xi) * dt / axis.widths[0];
         const int whole = static_cast<int>(std::floor(courant));
         t.fraction[d * nv + v] = courant - whole;
-        t.shift[v] -= std::int64_t(sign) * whole * stride[d];
+        const std::int64_t offset = t.shift[v] - std::int64_t(sign) * whole * stride[d];
+        require(std::abs(offset) < (std::int64_t(1) << 31), "time step: whole-cell shift of ",
+                whole, " cells does not fit the grid numbering; lower -ts_max_courant");
+        t.shift[v] = static_cast<int>(offset);
         t.max_shift = std::max(t.max_shift, whole);
       } else {
         t.fraction[d * nv + v] = std::abs(xi) * dt;

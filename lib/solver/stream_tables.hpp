@@ -12,7 +12,7 @@
 namespace bolt {
 
 struct HostStreamTables {
-  std::vector<std::int64_t> shift;
+  std::vector<int> shift;  // 32 bits: fewer bytes per update; checked against the grid size
   std::vector<signed char> step;                 // [axis * nv + v]
   std::vector<double> fraction;                  // [axis * nv + v]
   std::array<std::vector<double>, 3> scale;      // [axis][padded coordinate]
