@@ -36,7 +36,7 @@ struct FusedStep {
     const auto sums = team.template reduce<Relax::kSums>(nv, [&](int v, Sums<Relax::kSums>& s) {
       Real value;
       if constexpr (Stream)
-        value = stream.value(f_in, p, ip, v);
+        value = stream.value(f_in + p * nv + v, ip, v);
       else
         value = f_in[p * nv + v];
       fs[v] = value;

@@ -26,21 +26,23 @@ BOLT_HOST_DEVICE inline Real limited_difference(Limiter limiter, Real upwind, Re
 
 template <class Real>
 struct StreamTables {
-  const int* shift;           // [v] padded-index offset of the base cell
+  const int* shift;           // [v] offset of the base cell's value, in elements (cells * nv)
   const signed char* step;    // [axis * nv + v] upwind direction in cells: -sign(xi), or 0
   const Real* fraction;       // [axis * nv + v] residual Courant (uniform) or |xi| dt (stretched)
   const Real* scale[3];       // [axis][padded coordinate] 1 (uniform) or 1 / dx (stretched)
-  std::int64_t stride[3];
+  std::int64_t stride[3];     // padded strides in elements (cells * nv)
   bool active[3];
   int nv;
   int order;                  // 1 or 2
   Limiter limiter;
 
-  // Post-streaming value of velocity v in the cell at padded index p, padded coordinates ip.
-  BOLT_HOST_DEVICE Real value(const Real* f, std::int64_t p, const int ip[3], int v) const {
-    const std::int64_t base = p + shift[v];
-    const Real fb = f[base * nv + v];
+  // Post-streaming value of velocity v; fv points at f[p * nv + v] of the cell at padded
+  // coordinates ip. All neighbour addresses are fixed offsets from it.
+  BOLT_HOST_DEVICE Real value(const Real* fv, const int ip[3], int v) const {
+    const Real* base = fv + shift[v];
+    const Real fb = *base;
     Real result = fb;
+#pragma unroll
     for (int d = 0; d < 3; ++d) {
       if (!active[d]) continue;
       const int s = step[d * nv + v];
@@ -48,12 +50,12 @@ struct StreamTables {
       const std::int64_t up = s * stride[d];
       const Real fraction_v = fraction[d * nv + v];
       const Real r = fraction_v * scale[d][ip[d]];
-      const Real fu1 = f[(base + up) * nv + v];
+      const Real fu1 = base[up];
       if (order == 1) {
         result -= r * (fb - fu1);
       } else {
-        const Real fu2 = f[(base + 2 * up) * nv + v];
-        const Real fd1 = f[(base - up) * nv + v];
+        const Real fu2 = base[2 * up];
+        const Real fd1 = base[-up];
         const Real r_up = fraction_v * scale[d][ip[d] + s];
         const Real face_out = fb + Real(0.5) * (Real(1) - r) * limited_difference(limiter, fb - fu1, fd1 - fb);
         const Real face_in = fu1 + Real(0.5) * (Real(1) - r_up) * limited_difference(limiter, fu1 - fu2, fb - fu1);

@@ -28,14 +28,18 @@ struct CudaTeam {
   double* reduce_buffer;  // kMaxWarpsPerTeam * K doubles of shared memory
   char* scratch;          // dynamic shared memory for a velocity row, or nullptr
 
+  // Unrolled so that a thread has several velocities' loads in flight: the loop body is a chain
+  // of dependent loads, and one iteration at a time leaves the memory system idle.
   template <class F>
   __device__ void for_each(int n, F&& f) const {
+#pragma unroll 4
     for (int i = threadIdx.x; i < n; i += blockDim.x) f(i);
   }
 
   template <int K, class F>
   __device__ Sums<K> reduce(int n, F&& f) const {
     Sums<K> sums = Sums<K>::zero();
+#pragma unroll 4
     for (int i = threadIdx.x; i < n; i += blockDim.x) f(i, sums);
     for (int k = 0; k < K; ++k)
       for (int offset = 16; offset > 0; offset /= 2)

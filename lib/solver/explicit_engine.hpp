@@ -37,7 +37,14 @@ class ExplicitEngine final : public Engine {
     const HostStreamTables t = make_stream_tables(grid, vg, config.relaxation.dt);
     require(t.max_shift + config.order <= grid.ghost, "time step: Courant number needs ",
             t.max_shift + config.order, " ghost layers, the grid has ", grid.ghost);
-    shift_ = Buffer<int>(where_, t.shift);
+    std::vector<int> shift_elements(nv_);
+    for (int v = 0; v < nv_; ++v) {
+      const std::int64_t elements = std::int64_t(t.shift[v]) * nv_;
+      require(std::abs(elements) < (std::int64_t(1) << 31), "time step: whole-cell shift of ",
+              t.shift[v], " cells is too far for the 32-bit offsets; lower -ts_max_courant");
+      shift_elements[v] = static_cast<int>(elements);
+    }
+    shift_ = Buffer<int>(where_, shift_elements);
     step_ = Buffer<signed char>(where_, t.step);
     fraction_ = Buffer<Real>(where_, convert(t.fraction));
     for (int d = 0; d < 3; ++d) scale_[d] = Buffer<Real>(where_, convert(t.scale[d]));
@@ -156,7 +163,7 @@ class ExplicitEngine final : public Engine {
     const auto s = config_.grid.strides();
     for (int d = 0; d < 3; ++d) {
       t.scale[d] = scale_[d].data();
-      t.stride[d] = s[d];
+      t.stride[d] = s[d] * nv_;
       t.active[d] = config_.grid.active[d];
     }
     t.nv = nv_;
