@@ -29,8 +29,8 @@ struct FusedStep {
     const std::int64_t p = cells.padded(c);
     const int ip[3] = {c.i[0] + cells.offset[0], c.i[1] + cells.offset[1], c.i[2] + cells.offset[2]};
     const int nv = vel.n;
-    Real* row_out = f_out + p * nv;
-    Real* fs = team.row_scratch(row_out);
+    Real* BOLT_RESTRICT row_out = f_out + p * nv;
+    Real* BOLT_RESTRICT fs = team.row_scratch(row_out);
     // Stream and accumulate the moments in one sweep: the velocity tables are read once for
     // both, and the post-streaming value goes to the scratch row for the relaxation sweep.
     const auto sums = team.template reduce<Relax::kSums>(nv, [&](int v, Sums<Relax::kSums>& s) {

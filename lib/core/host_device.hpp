@@ -8,3 +8,6 @@
 #define BOLT_HOST_DEVICE
 #define BOLT_FORCE_INLINE inline __attribute__((always_inline))
 #endif
+// No-alias promise for the rows a kernel writes: without it every store may alias the next
+// iteration's loads, and the compiler cannot overlap iterations.
+#define BOLT_RESTRICT __restrict__

@@ -1,73 +1,398 @@
 #!/usr/bin/env python3
-"""Runs one bolt case (a YAML file of inputs/ with command-line overrides) and checks its JSON
-summary. Used by ctest (tests/regression/CMakeLists.txt); each check states its tolerance and why.
+"""Runs bolt cases (a YAML file of inputs/ with command-line overrides) and checks their JSON
+summaries, monitor files and checkpoints. Used by ctest (tests/regression/CMakeLists.txt); each
+check states its tolerance and why.
 
 usage: run_case.py BOLT CHECK [bolt options...]
+
+The bolt options are the case's base options; checks that need several runs (convergence
+trends, restarts, the bad-input table) add their own options after them (PETSc: the last
+occurrence of an option wins).
+
+Environment:
+  BOLT_REFDATA      folder of the reference data (default: <repo>/../shared/refdata)
+  BOLT_UPDATE_GOLD  when 1, write the gold values of this check into gold.json instead of
+                    comparing (after a deliberate change of the numerics; review the diff)
+  BOLT_RUN_TIMEOUT  seconds one bolt run may take before it counts as hung (default 300)
 """
+import csv
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-REFDATA = os.path.join(os.path.dirname(ROOT), "shared", "refdata")
-GOLD = json.load(open(os.path.join(HERE, "gold.json")))
+REFDATA = os.environ.get("BOLT_REFDATA") or os.path.join(os.path.dirname(ROOT), "shared", "refdata")
+GOLD_PATH = os.path.join(HERE, "gold.json")
+GOLD = json.load(open(GOLD_PATH)) if os.path.exists(GOLD_PATH) else {}
+UPDATE_GOLD = os.environ.get("BOLT_UPDATE_GOLD") == "1"
+RUN_TIMEOUT = float(os.environ.get("BOLT_RUN_TIMEOUT", "300"))
 
 
-def run(bolt, args, outdir):
-    cmd = [bolt, "-backend", "cpu", "-out_dir", outdir, "-summary", os.path.join(outdir, "summary.json")] + args
+# --------------------------------------------------------------------------------------------
+# helpers
+
+def run(bolt, args, outdir, summary=True):
+    """Runs bolt on the CPU backend with its outputs in outdir; returns the summary."""
+    os.makedirs(outdir, exist_ok=True)
+    cmd = [bolt, "-backend", "cpu"] + args + ["-out_dir", outdir]
+    if summary:
+        cmd += ["-summary", os.path.join(outdir, "summary.json")]
     print("+", " ".join(cmd), flush=True)
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    print(done.stdout[-4000:])
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise SystemExit(f"bolt did not finish within {RUN_TIMEOUT:g} s")
+    lines = done.stdout.splitlines()
+    print("\n".join(lines[:3] + (["..."] if len(lines) > 6 else []) + lines[max(3, len(lines) - 3):]))
     if done.returncode != 0:
         print(done.stderr)
         raise SystemExit(f"bolt failed with status {done.returncode}")
-    return json.load(open(os.path.join(outdir, "summary.json")))
+    return json.load(open(os.path.join(outdir, "summary.json"))) if summary else None
 
 
-def close(name, value, expected, rel):
-    ok = abs(value - expected) <= rel * abs(expected)
-    print(f"{'ok  ' if ok else 'FAIL'} {name}: {value:.8g} vs {expected:.8g} (rel. tol. {rel:g})")
+def read_monitor(outdir):
+    with open(os.path.join(outdir, "monitor.csv")) as f:
+        return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
+
+
+def report(ok, text):
+    print(f"{'ok  ' if ok else 'FAIL'} {text}")
     return ok
 
 
-def check_gold(name, summary, keys, rel=1e-9):
+def close(name, value, expected, rel):
+    return report(abs(value - expected) <= rel * abs(expected),
+                  f"{name}: {value:.10g} vs {expected:.10g} (rel. tol. {rel:g}, "
+                  f"rel. diff. {abs(value - expected) / abs(expected):.2e})")
+
+
+def check_gold(check, label, diagnostics, keys, rel=1e-9):
     """Regression against values this code produced before (same options, CPU backend). The CPU
-    reductions run in a fixed order, so results repeat to round-off: 1e-9 catches any change."""
-    gold = GOLD[name]
-    return all(close(f"{name} {k} (gold)", summary["diagnostics"][k], gold[k], rel) for k in keys)
+    reductions run in a fixed order, so results repeat to round-off (verified: bit-identical
+    D, G and f between two runs and between OMP_NUM_THREADS=1 and 2): 1e-9 catches any change
+    of the numerics while leaving room for compiler differences in the last bits."""
+    if UPDATE_GOLD:
+        GOLD.setdefault(check, {})[label] = {k: diagnostics[k] for k in keys}
+        with open(GOLD_PATH, "w") as f:
+            json.dump(GOLD, f, indent=2, sort_keys=True)
+            f.write("\n")
+        print(f"gold {check}/{label} written: {GOLD[check][label]}")
+        return True
+    if check not in GOLD or label not in GOLD[check]:
+        return report(False, f"no gold values for {check}/{label} in {GOLD_PATH} "
+                             "(run once with BOLT_UPDATE_GOLD=1)")
+    gold = GOLD[check][label]
+    return all([close(f"{check}/{label} {k} (gold)", diagnostics[k], gold[k], rel) for k in keys])
+
+
+def refdata(name):
+    path = os.path.join(REFDATA, name)
+    if not os.path.exists(path):
+        raise SystemExit(f"reference data {path} not found (set BOLT_REFDATA or CMake BOLT_REFDATA)")
+    with open(path) as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
+def monotone_towards(name, values, low, high, min_ratio):
+    """values: [(label, value)] from coarse to fine. Each must lie outside or inside the band
+    [low, high]; the distance to the band must shrink at each refinement by at least min_ratio."""
+    dist = [max(low - v, v - high, 0.0) for _, v in values]
+    ok = True
+    for (la, va), (lb, vb), da, db in zip(values, values[1:], dist, dist[1:]):
+        ratio = da / db if db > 0 else math.inf
+        ok &= report(db == 0.0 or (db < da and ratio >= min_ratio),
+                     f"{name}: {la} {va:.6g} (distance to [{low}, {high}]: {da:.3e}) -> "
+                     f"{lb} {vb:.6g} ({db:.3e}); shrinks by {ratio:.2f} (need >= {min_ratio})")
+    return ok
+
+
+# --------------------------------------------------------------------------------------------
+# checks; each gets (bolt, base options, scratch folder) and returns True when all checks pass
+
+def check_cavity_coarse(bolt, args, tmp):
+    s = run(bolt, args, os.path.join(tmp, "run"))
+    return check_gold("cavity_coarse", "16x16_v12", s["diagnostics"], ["D", "G"])
+
+
+def check_cavity_convergence(bolt, args, tmp):
+    """Physics check of D and G (steady state, BGK, delta = 1) against the reference range of
+    Frezzotti et al. 2011 Table 1 (linearised BGKW, Varoutis et al. 2008).
+
+    Measured (16x16 uniform cells, 12^3 velocities on [-4, 4]^3 unless said, to steady state):
+      G: 16x16 0.09290, 24x24 0.09955, 32x32 0.10310 -> towards [0.104, 0.105] (physical grid)
+      D: v12 0.65881, v16 0.64463 (16x16) -> towards [0.625, 0.631] (velocity grid); the 48x48
+         stretched 20^3 stretched-velocity case file's velocity grid on 16x16 cells gives 0.6295.
+    D is dominated by the velocity grid (it moves *away* from the band with the physical grid at
+    12^3 velocities: 0.6588, 0.6621, 0.6637 for 16, 24, 32 cells: the ray effect of the coarse
+    velocity grid), G by the physical grid. These coarse runs are far from the band, so the check
+    is monotone convergence towards it, with the distance shrinking by at least 1.5 per
+    refinement (measured: 2.5 for G, 2.0 for D) and bounded (G: 0.0045 at 24x24, D: 0.0136 at
+    16^3 velocities, both checked at about twice that)."""
+    ref = next(r for r in refdata("cavity_frezzotti2011_table1.csv") if float(r["delta"]) == 1.0)
+    d_lo, d_hi = float(ref["D_ref_low"]), float(ref["D_ref_high"])
+    g_lo, g_hi = float(ref["G_ref_low"]), float(ref["G_ref_high"])
+    runs = {}
+    for label, extra in [("16x16_v12", ["-grid_n", "16,16,1", "-vgrid_n", "12"]),
+                         ("24x24_v12", ["-grid_n", "24,24,1", "-vgrid_n", "12"]),
+                         ("16x16_v16", ["-grid_n", "16,16,1", "-vgrid_n", "16"])]:
+        s = run(bolt, args + extra, os.path.join(tmp, label))
+        ok = report(s["steady"], f"{label} reached the steady tolerance ({s['steps']} steps, "
+                                 f"D {s['diagnostics']['D']:.6f}, G {s['diagnostics']['G']:.6f})")
+        if not ok:
+            return False
+        runs[label] = s["diagnostics"]
+    ok = monotone_towards("G (physical grid)", [(k, runs[k]["G"]) for k in ("16x16_v12", "24x24_v12")],
+                          g_lo, g_hi, 1.5)
+    ok &= report(g_lo - runs["24x24_v12"]["G"] < 0.01, "G at 24x24 within 0.01 of the band")
+    ok &= monotone_towards("D (velocity grid)", [(k, runs[k]["D"]) for k in ("16x16_v12", "16x16_v16")],
+                           d_lo, d_hi, 1.5)
+    ok &= report(runs["16x16_v16"]["D"] - d_hi < 0.03, "D with 16^3 velocities within 0.03 of the band")
+    return ok
+
+
+def check_shock(bolt, args, tmp):
+    out = os.path.join(tmp, "run")
+    s = run(bolt, args, out)
+    d = s["diagnostics"]
+    ok = True
+    # Steady shock: the scheme is conservative (upwind fluxes, conservative discrete
+    # equilibrium), so at steady state its interface fluxes of mass, momentum and energy agree
+    # along x up to the unconverged transient; 1e-4 is the issue's bound. (The cell-centred
+    # moment fluxes differ by the O(dx) numerical diffusion: reported only.)
+    variation = d["flux_variation"]
+    ok &= report(variation < 1e-4, f"interface flux variation {variation:.3e} < 1e-4 "
+                                   f"(cell-moment flux variation {d['cell_flux_variation']:.3e}, reported only)")
+    # Far state: the x-high inflow face imposes the discrete downstream state (the state whose
+    # discrete fluxes equal the upstream ones on this velocity grid); the last cell sits 10+
+    # mean free paths behind the shock, where the profile is flat to 1e-3.
+    for got, want, name in zip(d["downstream"], d["discrete_downstream"], "nuT"):
+        ok &= close(f"last cell {name} vs discrete downstream", got, want, 1e-3)
+    # The discrete downstream state differs from the continuous Rankine-Hugoniot one by the
+    # quadrature error of the velocity grid. The transverse axes (10 midpoint nodes on [-5, 5],
+    # h = 1) dominate: the second moment of a Maxwellian with T = 1 has the midpoint-rule error
+    # ~ (2 pi^2 T / h^2) 2 exp(-pi^2 T / h^2) = 2e-3. Measured: 1.3e-3 (n), 1.1e-3 (u),
+    # 1.6e-4 (T) with 10 transverse nodes; 1.8e-6 with 14 (spectral convergence). Tolerance 3e-3.
+    for got, want, name in zip(d["discrete_downstream"], d["rankine_hugoniot_downstream"], "nuT"):
+        ok &= close(f"discrete downstream {name} vs Rankine-Hugoniot", got, want, 3e-3)
+    # Shock centre drift: with the discrete far states the shock stands still; over the second
+    # half of the run its centre (where n = (n1 + n2)/2) may move by < 0.1 mean free paths
+    # (measured: 0.002 over steps 1000-2000).
+    rows = read_monitor(out)
+    half = rows[-1]["step"] / 2
+    centres = [r["centre"] for r in rows if r["step"] >= half]
+    ok &= report(len(centres) >= 5 and max(centres) - min(centres) < 0.1,
+                 f"shock centre range over steps >= {half:g}: {max(centres) - min(centres):.3e} "
+                 f"({len(centres)} monitor rows) < 0.1")
+    ok &= check_gold("shock", "mach1p5_120", d, ["reciprocal_thickness"])
+    return ok
+
+
+def check_couette(bolt, args, tmp):
+    """minus_pxy at delta = 1 on 12 and 24 cells (8,24,8 velocities, conservative, steady
+    tolerance 1e-7) against BGK_TAB delta = 1 (0.33891). Measured: 12 cells 0.347739 (+2.61%),
+    24 cells 0.344176 (+1.55%): the error halves with the cell size (first-order upwind);
+    the first-order Richardson extrapolation 2 m(24) - m(12) = 0.34061 is +0.50% from the
+    reference (the velocity-grid error: 0.35% with 12,24,12 velocities, 48 cells 0.34186).
+    Checks: the error shrinks by at least 1.5 from 12 to 24 cells, the 24-cell error < 2%, and
+    the extrapolated value within 1% (twice the measured 0.5%)."""
+    ref = next(r for r in refdata("couette_plane_shear_stress.csv")
+               if r["source_id"] == "BGK_TAB" and float(r["delta"]) == 1.0)
+    want = float(ref["minus_pxy"])
+    m = {}
+    ok = True
+    for n in (12, 24):
+        label = f"ny{n}"
+        s = run(bolt, args + ["-grid_n", f"1,{n},1"], os.path.join(tmp, label))
+        ok &= report(s["steady"], f"{label} steady after {s['steps']} steps")
+        m[n] = s["diagnostics"]["minus_pxy"]
+        ok &= check_gold("couette", label, s["diagnostics"], ["minus_pxy"])
+    e12, e24 = (m[12] - want) / want, (m[24] - want) / want
+    ok &= report(abs(e24) * 1.5 <= abs(e12),
+                 f"minus_pxy error {e12:+.3%} (12 cells) -> {e24:+.3%} (24 cells), shrinks by "
+                 f"{abs(e12 / e24):.2f} (need >= 1.5)")
+    ok &= close("minus_pxy, 24 cells, vs BGK reference", m[24], want, 0.02)
+    ok &= close("minus_pxy, Richardson 2 m(24) - m(12), vs BGK reference", 2 * m[24] - m[12], want, 0.01)
+    return ok
+
+
+def check_sod(bolt, args, tmp):
+    """density_l1_vs_euler at t = 0.2 for delta = 10, 100, 1000 (100 cells, 24,8,8 velocities):
+    the kinetic solution approaches the Euler one as delta grows (measured 0.0909, 0.0699,
+    0.0469; at 1000 the remainder is the numerical diffusion of the first-order scheme)."""
+    ok = True
+    errors = []
+    for delta in (10, 100, 1000):
+        label = f"delta{delta}"
+        s = run(bolt, args + ["-model_delta", str(delta)], os.path.join(tmp, label))
+        errors.append((delta, s["diagnostics"]["density_l1_vs_euler"]))
+        ok &= check_gold("sod", label, s["diagnostics"], ["density_l1_vs_euler"])
+    for (da, ea), (db, eb) in zip(errors, errors[1:]):
+        ok &= report(eb < 0.9 * ea, f"density L1 error vs Euler: delta {da} {ea:.4f} -> delta {db} "
+                                    f"{eb:.4f} (must fall by > 10%)")
+    return ok
+
+
+def check_relaxation(bolt, args, tmp):
+    """Homogeneous BGK relaxation: each step is f <- F + (f - F) exp(-nu dt) with F the discrete
+    Maxwellian (isotropic, P_xx - P_yy = 0 up to its quadrature error), nu = delta n T^(1-omega)
+    fixed (n, T conserved), so between monitor rows P_xx - P_yy falls by exactly
+    exp(-nu (t_b - t_a)). Deviations come only from the 12-digit CSV (1e-11 on the rate) and
+    the quadrature error of the discrete Maxwellian (~5e-12 relative, as the mass error per step
+    shows), which once the stress has decayed to 3e-3 shifts the measured rate by ~1e-8
+    (measured max 1.3e-8 relative). Tolerance 1e-6 per pair of rows."""
+    import h5py
+    out = os.path.join(tmp, "run")
+    s = run(bolt, args, out)
+    rows = read_monitor(out)
+    n = float(h5py.File(s["fields_file"], "r")["n"][...].ravel()[0])
+    delta, omega = s["delta"], s["omega"]
+    worst = 0.0
+    for a, b in zip(rows, rows[1:]):
+        T = 0.5 * (a["T"] + b["T"])
+        nu = delta * n * T ** (1 - omega)
+        rate = -math.log(b["pxx_minus_pyy"] / a["pxx_minus_pyy"]) / (b["time"] - a["time"])
+        worst = max(worst, abs(rate - nu) / nu)
+    ok = report(len(rows) >= 10, f"{len(rows)} monitor rows, P_xx - P_yy from "
+                                 f"{rows[0]['pxx_minus_pyy']:.4g} to {rows[-1]['pxx_minus_pyy']:.4g}")
+    ok &= report(rows[-1]["pxx_minus_pyy"] < 0.1 * rows[0]["pxx_minus_pyy"], "the stress decays by > 10x")
+    ok &= report(worst < 1e-6, f"decay rate of P_xx - P_yy vs delta n T^(1-omega) = "
+                               f"{delta} * {n:.10f} * T^{1 - omega:g}: max rel. error {worst:.2e} < 1e-6")
+    pxy = max(abs(r["pxy"]) for r in rows)
+    ok &= report(pxy < 1e-12, f"P_xy stays zero (max |P_xy| {pxy:.1e} < 1e-12)")
+    return ok
+
+
+def check_restart(bolt, args, tmp):
+    """A run of 200 steps (checkpoint every 100) against a run of 100 steps whose checkpoint
+    (copied aside) is continued with -restart to step 200: the final checkpoints' /f must be
+    bit-identical (output.md promises a bit-identical restart on the same backend)."""
+    import h5py
+    import numpy as np
+    full, first, second = (os.path.join(tmp, d) for d in ("full", "first", "second"))
+    common = args + ["-out_checkpoint_every", "100"]
+    s_full = run(bolt, common + ["-ts_max_steps", "200", "-out_checkpoint", full + ".h5"], full)
+    run(bolt, common + ["-ts_max_steps", "100", "-out_checkpoint", first + ".h5"], first)
+    saved = os.path.join(tmp, "step100.h5")
+    shutil.copyfile(first + ".h5", saved)
+    s_second = run(bolt, common + ["-ts_max_steps", "200", "-out_checkpoint", second + ".h5",
+                                   "-restart", saved], second)
+    ok = True
+    with h5py.File(full + ".h5", "r") as a, h5py.File(second + ".h5", "r") as b, \
+            h5py.File(saved, "r") as c:
+        ok &= report(int(c.attrs["step"]) == 100, f"saved checkpoint at step {int(c.attrs['step'])}")
+        for key in ("step", "time", "dt"):
+            ok &= report(a.attrs[key] == b.attrs[key], f"attribute {key}: {a.attrs[key]} vs {b.attrs[key]}")
+        fa, fb = a["f"][...], b["f"][...]
+        same = fa.shape == fb.shape and fa.dtype == fb.dtype and np.array_equal(
+            fa.view(np.uint8), fb.view(np.uint8))
+        diff = float(np.max(np.abs(fa - fb))) if fa.shape == fb.shape else math.nan
+        ok &= report(same, f"/f {fa.shape} {fa.dtype} bit-identical after restart (max |diff| {diff:.3e})")
+    for k in ("D", "G"):
+        ok &= report(s_full["diagnostics"][k] == s_second["diagnostics"][k],
+                     f"{k} identical: {s_full['diagnostics'][k]!r} vs {s_second['diagnostics'][k]!r}")
+    rows = read_monitor(second)
+    ok &= report(rows[0]["step"] > 100 and rows[-1]["step"] == 200,
+                 f"restarted monitor continues the step count ({rows[0]['step']:g} .. {rows[-1]['step']:g})")
+    return ok
+
+
+# Bad command lines (after the base options of a tiny case). Each must stop with status 2 and
+# exactly one stderr line "bolt: error: ..." containing the given text (the option's name).
+# known_bug: a bolt bug reported but not yet fixed; the row is checked and printed as XFAIL, and
+# an XPASS asks for the mark to be removed (it does not fail the test).
+BAD_INPUTS = [
+    (["-grid_nn", "3"], "-grid_nn", None),
+    (["-ts_max_step", "3"], "-ts_max_step", None),
+    (["-model_delta", "abc"], "-model_delta", None),
+    (["-model_delta", "-1"], "-model_delta", None),
+    (["-model_omega", "3"], "-model_omega", None),
+    (["-vgrid_stretch", "1.5"], "-vgrid_stretch", None),
+    (["-ts_max_courant", "-1"], "-ts_max_courant", None),
+    (["-grid_n", "0,4,1"], "-grid_n", "message names '-grid_x cells', not the option -grid_n "
+                                      "(lib/grid/physical_grid.cpp names[])"),
+    (["-grid_n", "4,4"], "-grid_n", None),
+    (["-grid_n", "4,a,1"], "-grid_n", None),
+    (["-vgrid_n", "12,12"], "-vgrid_n", None),
+    (["-model_type", "foo"], "-model_type", None),
+    (["-model_conservative", "maybe"], "-model_conservative", None),
+    (["-backend", "gpu"], "-backend", None),
+    (["-ts_max_steps", "4294967297"], "-ts_max_steps",
+     "parse_int (lib/io/option_reader.cpp) casts long to int without a range check: "
+     "4294967297 becomes 1 and the run succeeds"),
+    (["-restart", "/nonexistent.h5"], "/nonexistent.h5", None),
+    (["-bc_x_low", "periodic"], "periodic", None),
+    (["-options_file_yaml", "/nonexistent.yaml"], "/nonexistent.yaml",
+     "a missing YAML file fails inside PetscInitialize: status 1 and a 14-line PETSc error"),
+    (["-out_dir", "/proc/bolt-cannot-create"], "/proc/bolt-cannot-create",
+     "an output folder that cannot be created is reported as 'bolt: internal error' with status 3"),
+]
+
+
+def bad_input_row(bolt, cmd, expect):
+    """Runs one bad command line; returns the list of problems (empty when it behaves)."""
+    print("+", " ".join(cmd), flush=True)
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        return ["hung (no exit within 60 s)"]
+    err = done.stderr.strip().splitlines()
+    problems = []
+    if done.returncode != 2:
+        problems.append(f"exit status {done.returncode}, expected 2")
+    if len(err) != 1:
+        problems.append(f"{len(err)} stderr lines, expected 1")
+    if not err or not err[0].startswith("bolt: error:"):
+        problems.append("stderr does not start with 'bolt: error:'")
+    if not err or expect not in err[0]:
+        problems.append(f"stderr does not name {expect!r}")
+    print("   stderr: " + " | ".join(err)[:400])
+    return problems
+
+
+def check_bad_input(bolt, args, tmp):
+    ok = True
+    cases = [(args + bad, " ".join(bad), expect, bug) for bad, expect, bug in BAD_INPUTS]
+    # A Courant number above one is allowed on 1-D uniform grids only: a 2-D cavity with 2.
+    cavity = ["-options_file_yaml", os.path.join(ROOT, "inputs", "cavity.yaml"), "-grid_n", "8,8,1",
+              "-vgrid_n", "8", "-ts_max_steps", "1", "-ts_max_courant", "2"]
+    cases.append((cavity, "2-D cavity -ts_max_courant 2", "-ts_max_courant", None))
+    for i, (options, label, expect, bug) in enumerate(cases):
+        cmd = [bolt, "-backend", "cpu"] + options
+        if "-out_dir" not in options:
+            cmd += ["-out_dir", os.path.join(tmp, f"bad{i}")]
+        problems = bad_input_row(bolt, cmd, expect)
+        if bug is None:
+            ok &= report(not problems, label + (": " + "; ".join(problems) if problems else ""))
+        elif problems:
+            print(f"XFAIL {label} (known bolt bug: {bug}): " + "; ".join(problems))
+        else:
+            print(f"XPASS {label} (known bolt bug seems fixed, remove its mark in BAD_INPUTS): {bug}")
+    return ok
+
+
+CHECKS = {
+    "cavity_coarse": check_cavity_coarse,
+    "cavity_convergence": check_cavity_convergence,
+    "shock": check_shock,
+    "couette": check_couette,
+    "sod": check_sod,
+    "relaxation": check_relaxation,
+    "restart": check_restart,
+    "bad_input": check_bad_input,
+}
 
 
 def main():
+    if len(sys.argv) < 3 or sys.argv[2] not in CHECKS:
+        raise SystemExit(__doc__ + "\nchecks: " + ", ".join(CHECKS))
     bolt, check, args = sys.argv[1], sys.argv[2], sys.argv[3:]
-    with tempfile.TemporaryDirectory(prefix=f"bolt-{check}-") as outdir:
-        s = run(bolt, args, outdir)
-        d = s["diagnostics"]
-        ok = True
-        if check == "cavity_coarse":
-            ok &= check_gold(check, s, ["D", "G"])
-        elif check == "shock":
-            # Steady shock: the scheme is conservative (upwind fluxes, conservative discrete
-            # equilibrium), so at steady state its interface fluxes of mass, momentum and energy
-            # agree along x up to the unconverged transient; 1e-4 is the issue's bound. (The
-            # cell-centred moment fluxes differ by the O(dx) numerical diffusion: reported only.)
-            variation = d["flux_variation"]
-            print(f"flux variation {variation:.3e}")
-            ok &= variation < 1e-4
-            # Far states: the inflow faces impose Rankine-Hugoniot states; the first and last
-            # cells sit 10+ mean free paths from the shock, where the profile is flat to 1e-3.
-            for got, want, name in zip(d["downstream"], d["rankine_hugoniot_downstream"], "nuT"):
-                ok &= close(f"downstream {name}", got, want, 1e-3)
-            ok &= check_gold(check, s, ["reciprocal_thickness"])
-        elif check == "couette":
-            ok &= check_gold(check, s, ["minus_pxy"])
-        elif check == "sod":
-            ok &= check_gold(check, s, ["density_l1_vs_euler"])
-        else:
-            raise SystemExit(f"unknown check {check}")
+    with tempfile.TemporaryDirectory(prefix=f"bolt-{check}-") as tmp:
+        ok = CHECKS[check](bolt, args, tmp)
     if not ok:
         raise SystemExit(1)
     print("passed")
