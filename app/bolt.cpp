@@ -3,6 +3,8 @@
 #include <petscsys.h>
 
 #include <cstdio>
+#include <fstream>
+#include <string>
 
 #include "core/error.hpp"
 #include "simulation.hpp"
@@ -11,7 +13,22 @@ static const char help[] =
     "bolt: rarefied gas flows by the BGK, Shakhov and ES-BGK model equations.\n"
     "Run a case with -options_file_yaml inputs/<case>.yaml; -help lists every option.\n";
 
+// PETSc reads the YAML file inside PetscInitialize and answers a missing one with a traceback;
+// check it first so the user gets one line.
+static bool case_files_readable(int argc, char** argv) {
+  for (int i = 1; i + 1 < argc; ++i) {
+    const std::string option = argv[i];
+    if (option != "-options_file_yaml" && option != "-options_file") continue;
+    if (!std::ifstream(argv[i + 1]).good()) {
+      std::fprintf(stderr, "bolt: error: %s %s: cannot open the file\n", argv[i], argv[i + 1]);
+      return false;
+    }
+  }
+  return true;
+}
+
 int main(int argc, char** argv) {
+  if (!case_files_readable(argc, argv)) return 2;
   if (PetscInitialize(&argc, &argv, nullptr, help) != 0) return 1;
   int status = 0;
   try {

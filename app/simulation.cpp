@@ -10,6 +10,7 @@
 
 #include "case_diagnostics.hpp"
 #include "core/error.hpp"
+#include "decomposition/owned_box.hpp"
 #include "diagnostics/conservation.hpp"
 #include "io/case_setup.hpp"
 #include "io/checkpoint.hpp"
@@ -48,10 +49,6 @@ class Scoped {
   PetscLogEvent event_;
 };
 
-OwnedBox whole_grid(const PhysicalGrid& grid) {
-  return {{0, 0, 0}, {grid.cells(0), grid.cells(1), grid.cells(2)}};
-}
-
 std::string precision_name(Precision p) { return std::string(to_string(p)); }
 
 }  // namespace
@@ -69,10 +66,15 @@ int run_simulation(MPI_Comm comm) {
   const CaseSetup setup = make_case_setup(options);
   const RunOptions& run = setup.run;
   const PhysicalGrid& grid = setup.engine.grid;
+  // One rank owns the whole grid until the space decomposition is built.
+  const OwnedBox owned = whole_grid({grid.cells(0), grid.cells(1), grid.cells(2)});
   const VelocityGrid& velocities = setup.engine.velocities;
   const double dt = setup.time_step.dt;
   const Events events;
-  std::filesystem::create_directories(run.output.directory);
+  std::error_code directory_error;
+  std::filesystem::create_directories(run.output.directory, directory_error);
+  require(!directory_error, "-out_dir ", run.output.directory, ": cannot create the directory (",
+          directory_error.message(), ")");
 
   std::printf("bolt: case %s (%s), model %s, backend %s, precision %s\n", run.case_name.c_str(),
               to_string(run.case_kind), to_string(run.model), std::string(to_string(run.backend)).c_str(),
@@ -95,7 +97,7 @@ int run_simulation(MPI_Comm comm) {
             "x", info.grid[2], " with ", info.nv, " velocities does not match this run");
     require(info.dt == dt, "-restart ", run.output.restart, ": checkpoint time step ", info.dt,
             " differs from this run's ", dt, " (same options needed)");
-    engine->set_state(read_checkpoint_state(comm, run.output.restart, info, whole_grid(grid)));
+    engine->set_state(read_checkpoint_state(comm, run.output.restart, info, owned));
     step = info.step;
     start_time = info.time - info.step * dt;
     std::printf("bolt: restarted from %s at step %lld\n", run.output.restart.c_str(),
@@ -125,7 +127,7 @@ int run_simulation(MPI_Comm comm) {
     info.nv = velocities.size();
     info.model = to_string(run.model);
     info.precision = precision_name(run.precision);
-    write_checkpoint(comm, run.output.checkpoint, info, whole_grid(grid), engine->state());
+    write_checkpoint(comm, run.output.checkpoint, info, owned, engine->state());
     std::printf("bolt: checkpoint (%s) at step %lld: %s\n", why, static_cast<long long>(step),
                 run.output.checkpoint.c_str());
   };
@@ -195,7 +197,7 @@ int run_simulation(MPI_Comm comm) {
     }
     if (run.output.fields_every > 0 && step % run.output.fields_every == 0) {
       Scoped scope(events.fields);
-      writer.write(step, time_at(step), whole_grid(grid), engine->fields());
+      writer.write(step, time_at(step), owned, engine->fields());
     }
     if (run.output.checkpoint_every > 0 && step % run.output.checkpoint_every == 0)
       checkpoint("periodic");
@@ -207,7 +209,7 @@ int run_simulation(MPI_Comm comm) {
   std::string fields_file;
   {
     Scoped scope(events.fields);
-    fields_file = writer.write(step, time_at(step), whole_grid(grid), fields);
+    fields_file = writer.write(step, time_at(step), owned, fields);
   }
   checkpoint("final");
   const Totals now = totals(grid, fields);

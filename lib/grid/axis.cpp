@@ -41,12 +41,13 @@ std::vector<double> progression(int count, double ratio) {
 
 }  // namespace
 
-Axis make_axis(const AxisSpec& spec, const std::string& option) {
-  require(spec.cells >= 1, option, " cells ", spec.cells, ": must be at least 1");
-  require(spec.hi > spec.lo, option, " extent [", spec.lo, ", ", spec.hi,
-          "]: the upper end must exceed the lower end");
-  require(spec.ratio > 0.0 && spec.ratio <= 1.0, option, " stretch ratio ", spec.ratio,
-          ": must be in (0, 1] (1 = uniform)");
+Axis make_axis(const AxisSpec& spec, const std::string& prefix, const std::string& label) {
+  require(spec.cells >= 1, "-", prefix, "_n: ", spec.cells, " cells on axis ", label,
+          ": must be at least 1");
+  require(spec.hi > spec.lo, "-", prefix, "_lo/-", prefix, "_hi: extent [", spec.lo, ", ",
+          spec.hi, "] on axis ", label, ": the upper end must exceed the lower end");
+  require(spec.ratio > 0.0 && spec.ratio <= 1.0, "-", prefix, "_stretch: ratio ", spec.ratio,
+          " on axis ", label, ": must be in (0, 1] (1 = uniform)");
   const int n = spec.cells;
   std::vector<double> relative(n, 1.0);
   const bool stretched = spec.ratio < 1.0 && spec.fine_at != FineAt::none && n > 1;

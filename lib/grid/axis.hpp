@@ -29,7 +29,8 @@ struct Axis {
   double min_width() const;
 };
 
-// Builds the axis; throws bolt::Error naming `option` for impossible specs.
-Axis make_axis(const AxisSpec& spec, const std::string& option);
+// Builds the axis; throws bolt::Error for impossible specs, naming the options they came from:
+// <prefix>_n (cells), <prefix>_lo/_hi (extent), <prefix>_stretch (ratio), and the axis label.
+Axis make_axis(const AxisSpec& spec, const std::string& prefix, const std::string& label);
 
 }  // namespace bolt

@@ -28,15 +28,15 @@ PhysicalGrid make_physical_grid(const std::array<AxisSpec, 3>& specs, int ghost)
   PhysicalGrid grid;
   grid.ghost = ghost;
   grid.dim = 0;
-  const char* names[3] = {"-grid_x", "-grid_y", "-grid_z"};
+  const char* names[3] = {"x", "y", "z"};
   for (int a = 0; a < 3; ++a) {
-    grid.axes[a] = make_axis(specs[a], names[a]);
+    grid.axes[a] = make_axis(specs[a], "grid", names[a]);
     grid.active[a] = specs[a].cells > 1;
     if (grid.active[a]) ++grid.dim;
   }
   for (int a = 0; a < 3; ++a)
     if (grid.active[a])
-      require(specs[a].cells >= ghost, names[a], " cells ", specs[a].cells, ": must be at least ",
+      require(specs[a].cells >= ghost, "-grid_n: ", specs[a].cells, " cells on axis ", names[a], ": must be at least ",
               ghost, " (the ghost-layer depth of the streaming scheme)");
   return grid;
 }

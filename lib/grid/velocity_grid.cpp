@@ -39,7 +39,7 @@ VelocityGrid make_cartesian_velocity_grid(const VelocityGridSpec& spec) {
     axis.hi = spec.centre[a] + spec.half_width;
     axis.ratio = spec.ratio;
     axis.fine_at = spec.ratio < 1.0 ? FineAt::centre : FineAt::none;
-    grid.axes[a] = make_axis(axis, "-vgrid_stretch");
+    grid.axes[a] = make_axis(axis, "vgrid", std::string(1, "xyz"[a]));
   }
   struct Node {
     int octant;

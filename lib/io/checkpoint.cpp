@@ -1,11 +1,9 @@
 #include "checkpoint.hpp"
 
-#include <hdf5.h>
-
 #include <filesystem>
-#include <utility>
 
 #include "core/error.hpp"
+#include "hdf5_support.hpp"
 
 namespace bolt {
 namespace {
@@ -13,60 +11,7 @@ namespace {
 // Bumped when the layout changes so an old file is refused with a message, not misread.
 constexpr int kFormatVersion = 1;
 
-// Owns one HDF5 identifier; every call that makes one is checked where it is made.
-class Handle {
- public:
-  Handle(hid_t id, herr_t (*close)(hid_t), const std::string& file, const char* what)
-      : id_(id), close_(close) {
-    if (id_ < 0) fail(file, ": HDF5 ", what, " failed");
-  }
-  Handle(Handle&& other) noexcept : id_(std::exchange(other.id_, -1)), close_(other.close_) {}
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  ~Handle() {
-    if (id_ >= 0) close_(id_);
-  }
-  operator hid_t() const { return id_; }
-
- private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
-
-void check(herr_t status, const std::string& file, const char* what) {
-  if (status < 0) fail(file, ": HDF5 ", what, " failed");
-}
-
-// Runs `action` on rank 0 and makes every rank throw its error, so a failure there cannot leave
-// the other ranks waiting in the next collective call.
-template <class Action>
-void on_rank0(MPI_Comm comm, Action&& action) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  std::string message;
-  if (rank == 0) try {
-      action();
-    } catch (const std::exception& e) {
-      message = e.what();
-    }
-  int length = static_cast<int>(message.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
-  message.resize(length);
-  MPI_Bcast(message.data(), length, MPI_CHAR, 0, comm);
-  if (length > 0) throw Error(message);
-}
-
-Handle mpio_access(MPI_Comm comm, const std::string& path) {
-  Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, path, "file access list");
-  check(H5Pset_fapl_mpio(access, comm, MPI_INFO_NULL), path, "MPI-IO driver");
-  return access;
-}
-
-Handle collective_transfer(const std::string& path) {
-  Handle xfer(H5Pcreate(H5P_DATASET_XFER), H5Pclose, path, "transfer list");
-  check(H5Pset_dxpl_mpio(xfer, H5FD_MPIO_COLLECTIVE), path, "collective transfer");
-  return xfer;
-}
+using namespace hdf5;  // Handle, check, on_rank0, ...: lib/io/hdf5_support.hpp
 
 void check_box(const OwnedBox& owned, const std::array<int, 3>& grid, const std::string& path) {
   for (int a = 0; a < 3; ++a)
@@ -75,16 +20,12 @@ void check_box(const OwnedBox& owned, const std::array<int, 3>& grid, const std:
             ") is outside the checkpoint grid of ", grid[a], " cells");
 }
 
-std::int64_t box_cells(const OwnedBox& box) {
-  return std::int64_t(box.size[0]) * box.size[1] * box.size[2];
-}
-
 // Selects the rows of the owned box in the [cells][nv] dataset. The rows of one z plane are
 // N_x apart, so each plane is one strided hyperslab and the box a union of N_z of them; the
 // library walks a selection in file order, which is the box's own x-fastest order.
 void select_box(hid_t space, const OwnedBox& owned, const std::array<int, 3>& grid, int nv,
                 const std::string& path) {
-  if (box_cells(owned) == 0) {
+  if (owned.cells() == 0) {
     check(H5Sselect_none(space), path, "select none");
     return;
   }
@@ -100,16 +41,6 @@ void select_box(hid_t space, const OwnedBox& owned, const std::array<int, 3>& gr
                               block),
           path, "hyperslab selection");
   }
-}
-
-template <class T>
-void write_attribute(hid_t object, const std::string& path, const char* name, hid_t file_type,
-                     hid_t memory_type, const T* values, hsize_t count = 1) {
-  Handle space(count == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &count, nullptr), H5Sclose,
-               path, "dataspace");
-  Handle attribute(H5Acreate2(object, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-                   path, name);
-  check(H5Awrite(attribute, memory_type, values), path, name);
 }
 
 void write_string_attribute(hid_t object, const std::string& path, const char* name,
@@ -157,7 +88,7 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointIn
                       const OwnedBox& owned, const std::vector<double>& f) {
   check_box(owned, info.grid, path);
   require(info.nv > 0, path, ": checkpoint with nv = ", info.nv, ", must be positive");
-  const std::int64_t rows = box_cells(owned);
+  const std::int64_t rows = owned.cells();
   require(f.size() == std::size_t(rows) * info.nv, path, ": ", f.size(), " values given for ", rows,
           " owned cells, expected ", info.nv, " per cell");
   const std::int64_t cells = std::int64_t(info.grid[0]) * info.grid[1] * info.grid[2];
@@ -256,7 +187,7 @@ std::vector<double> read_checkpoint_state(MPI_Comm comm, const std::string& path
     fail(path, ": dataset /f is ", dims[0], " x ", dims[1], ", expected ", cells, " x ", info.nv);
 
   select_box(space, owned, info.grid, info.nv, path);
-  const std::int64_t rows = box_cells(owned);
+  const std::int64_t rows = owned.cells();
   std::vector<double> f(std::size_t(rows) * info.nv);
   const hsize_t memory_size = rows > 0 ? hsize_t(f.size()) : 1;
   Handle memory(H5Screate_simple(1, &memory_size, nullptr), H5Sclose, path, "dataspace");

@@ -1,7 +1,5 @@
 #include "hdf5_fields.hpp"
 
-#include <hdf5.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +7,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "hdf5_support.hpp"
 #include "kernels/cell_moments.hpp"
 
 namespace bolt {
@@ -28,49 +27,7 @@ constexpr FieldSpec kFields[] = {
     {"p", -1, 1.0},  {"Pxx", 5, 2.0},  {"Pyy", 6, 2.0}, {"Pzz", 7, 2.0}, {"Pxy", 8, 2.0},
     {"Pxz", 9, 2.0}, {"Pyz", 10, 2.0}, {"qx", 11, 1.0}, {"qy", 12, 1.0}, {"qz", 13, 1.0}};
 
-// Owns one HDF5 identifier; every call that makes one is checked where it is made.
-class Handle {
- public:
-  Handle(hid_t id, herr_t (*close)(hid_t), const std::string& file, const char* what)
-      : id_(id), close_(close) {
-    if (id_ < 0) fail(file, ": HDF5 ", what, " failed");
-  }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  ~Handle() { close_(id_); }
-  operator hid_t() const { return id_; }
-
- private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
-
-void check(herr_t status, const std::string& file, const char* what) {
-  if (status < 0) fail(file, ": HDF5 ", what, " failed");
-}
-
-// Runs `action` on rank 0 and makes every rank throw its error, so a failure on rank 0 (disk
-// full, permissions) cannot leave the other ranks waiting in the next collective call.
-template <class Action>
-void on_rank0(MPI_Comm comm, Action&& action) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  std::string message;
-  if (rank == 0) try {
-      action();
-    } catch (const std::exception& e) {
-      message = e.what();
-    }
-  int length = static_cast<int>(message.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
-  message.resize(length);
-  MPI_Bcast(message.data(), length, MPI_CHAR, 0, comm);
-  if (length > 0) throw Error(message);
-}
-
-std::int64_t box_cells(const OwnedBox& box) {
-  return std::int64_t(box.size[0]) * box.size[1] * box.size[2];
-}
+using namespace hdf5;  // Handle, check, on_rank0, ...: lib/io/hdf5_support.hpp
 
 void write_coordinates(hid_t file, const std::string& path, const char* name,
                        const std::vector<double>& values, bool writer, hid_t xfer) {
@@ -85,15 +42,6 @@ void write_coordinates(hid_t file, const std::string& path, const char* name,
     check(H5Sselect_none(space), path, "select none");
   }
   check(H5Dwrite(set, H5T_NATIVE_DOUBLE, memory, space, xfer, values.data()), path, name);
-}
-
-template <class T>
-void write_scalar_attribute(hid_t object, const std::string& path, const char* name,
-                            hid_t file_type, hid_t memory_type, const T& value) {
-  Handle space(H5Screate(H5S_SCALAR), H5Sclose, path, "dataspace");
-  Handle attribute(H5Acreate2(object, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-                   path, name);
-  check(H5Awrite(attribute, memory_type, &value), path, name);
 }
 
 }  // namespace
@@ -114,7 +62,7 @@ std::string FieldWriter::write(std::int64_t step, double time, const OwnedBox& o
     require(owned.lo[a] >= 0 && owned.size[a] >= 0 && owned.lo[a] + owned.size[a] <= grid_.cells(a),
             "field output: owned box on axis ", a, " [", owned.lo[a], ", +", owned.size[a],
             ") is outside the grid of ", grid_.cells(a), " cells");
-  const std::int64_t cells = box_cells(owned);
+  const std::int64_t cells = owned.cells();
   require(fields.size() == std::size_t(cells) * kFieldCount, "field output: ", fields.size(),
           " values given for ", cells, " owned cells, expected ", kFieldCount, " per cell");
 
@@ -125,12 +73,10 @@ std::string FieldWriter::write(std::int64_t step, double time, const OwnedBox& o
   MPI_Comm_rank(comm_, &rank);
 
   {
-    Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, path, "file access list");
-    check(H5Pset_fapl_mpio(access, comm_, MPI_INFO_NULL), path, "MPI-IO driver");
+    Handle access = mpio_access(comm_, path);
     Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), H5Fclose, path,
                 "file create");
-    Handle xfer(H5Pcreate(H5P_DATASET_XFER), H5Pclose, path, "transfer list");
-    check(H5Pset_dxpl_mpio(xfer, H5FD_MPIO_COLLECTIVE), path, "collective transfer");
+    Handle xfer = collective_transfer(path);
 
     const char* centres[3] = {"x", "y", "z"};
     const char* faces[3] = {"x_faces", "y_faces", "z_faces"};
@@ -139,8 +85,8 @@ std::string FieldWriter::write(std::int64_t step, double time, const OwnedBox& o
       write_coordinates(file, path, faces[a], grid_.axes[a].faces, rank == 0, xfer);
     }
     // Attributes are metadata: every rank passes the same value, the library writes it once.
-    write_scalar_attribute(file, path, "step", H5T_STD_I64LE, H5T_NATIVE_INT64, step);
-    write_scalar_attribute(file, path, "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, time);
+    write_attribute(file, path, "step", H5T_STD_I64LE, H5T_NATIVE_INT64, &step);
+    write_attribute(file, path, "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &time);
 
     // Global [N_z][N_y][N_x] array; the owned box is one hyperslab of it.
     const hsize_t global[3] = {hsize_t(grid_.cells(2)), hsize_t(grid_.cells(1)),

@@ -18,15 +18,10 @@
 
 #include <mpi.h>
 
+#include "decomposition/owned_box.hpp"
 #include "grid/physical_grid.hpp"
 
 namespace bolt {
-
-// The block of the global grid a rank owns (interior numbering): lower corner and extent.
-struct OwnedBox {
-  std::array<int, 3> lo{0, 0, 0};
-  std::array<int, 3> size{1, 1, 1};
-};
 
 class FieldWriter {
  public:

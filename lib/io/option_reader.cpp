@@ -1,5 +1,7 @@
 #include "option_reader.hpp"
 
+#include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -42,8 +44,11 @@ double parse_real(const std::string& name, const std::string& text) {
 
 int parse_int(const std::string& name, const std::string& text) {
   char* end = nullptr;
-  const long value = std::strtol(text.c_str(), &end, 10);
+  errno = 0;
+  const long long value = std::strtoll(text.c_str(), &end, 10);
   if (text.empty() || *end != '\0') fail("-", name, " ", text, ": not an integer");
+  if (errno == ERANGE || value < INT_MIN || value > INT_MAX)
+    fail("-", name, " ", text, ": out of the integer range [", INT_MIN, ", ", INT_MAX, "]");
   return static_cast<int>(value);
 }
 

@@ -1,6 +1,7 @@
 #include "run_options.hpp"
 
 #include "core/error.hpp"
+#include "models/model_registry.hpp"
 #include "option_reader.hpp"
 #include "physics/rankine_hugoniot.hpp"
 
@@ -19,14 +20,7 @@ const char* to_string(CaseKind kind) {
   return "?";
 }
 
-const char* to_string(ModelKind kind) {
-  switch (kind) {
-    case ModelKind::bgk: return "bgk";
-    case ModelKind::shakhov: return "shakhov";
-    case ModelKind::esbgk: return "esbgk";
-  }
-  return "?";
-}
+const char* to_string(ModelKind kind) { return model_name(kind).data(); }
 
 namespace {
 
@@ -101,10 +95,7 @@ void read_velocity_grid(MPI_Comm comm, RunOptions& run) {
 
 void read_model(MPI_Comm comm, RunOptions& run) {
   OptionReader o(comm, "Collision model (-model_)");
-  const std::string type =
-      o.choice("model_type", "collision model", "bgk", {"bgk", "shakhov", "esbgk"});
-  run.model = type == "shakhov" ? ModelKind::shakhov
-                                : (type == "esbgk" ? ModelKind::esbgk : ModelKind::bgk);
+  run.model = model_entry(o.choice("model_type", "collision model", "bgk", model_names())).kind;
   RelaxationParams& r = run.relaxation;
   r.delta = o.positive_real("model_delta", "rarefaction parameter delta = p0 L / (mu0 c0)", 1.0);
   r.omega = o.real("model_omega", "viscosity exponent, mu = mu0 (T/T0)^omega", 0.5);

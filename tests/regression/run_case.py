@@ -313,23 +313,18 @@ BAD_INPUTS = [
     (["-model_omega", "3"], "-model_omega", None),
     (["-vgrid_stretch", "1.5"], "-vgrid_stretch", None),
     (["-ts_max_courant", "-1"], "-ts_max_courant", None),
-    (["-grid_n", "0,4,1"], "-grid_n", "message names '-grid_x cells', not the option -grid_n "
-                                      "(lib/grid/physical_grid.cpp names[])"),
+    (["-grid_n", "0,4,1"], "-grid_n", None),
     (["-grid_n", "4,4"], "-grid_n", None),
     (["-grid_n", "4,a,1"], "-grid_n", None),
     (["-vgrid_n", "12,12"], "-vgrid_n", None),
     (["-model_type", "foo"], "-model_type", None),
     (["-model_conservative", "maybe"], "-model_conservative", None),
     (["-backend", "gpu"], "-backend", None),
-    (["-ts_max_steps", "4294967297"], "-ts_max_steps",
-     "parse_int (lib/io/option_reader.cpp) casts long to int without a range check: "
-     "4294967297 becomes 1 and the run succeeds"),
+    (["-ts_max_steps", "4294967297"], "-ts_max_steps", None),
     (["-restart", "/nonexistent.h5"], "/nonexistent.h5", None),
     (["-bc_x_low", "periodic"], "periodic", None),
-    (["-options_file_yaml", "/nonexistent.yaml"], "/nonexistent.yaml",
-     "a missing YAML file fails inside PetscInitialize: status 1 and a 14-line PETSc error"),
-    (["-out_dir", "/proc/bolt-cannot-create"], "/proc/bolt-cannot-create",
-     "an output folder that cannot be created is reported as 'bolt: internal error' with status 3"),
+    (["-options_file_yaml", "/nonexistent.yaml"], "/nonexistent.yaml", None),
+    (["-out_dir", "/proc/bolt-cannot-create"], "/proc/bolt-cannot-create", None),
 ]
 
 

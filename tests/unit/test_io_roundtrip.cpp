@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "decomposition/owned_box.hpp"
 #include "io/checkpoint.hpp"
 #include "io/hdf5_fields.hpp"
 #include "kernels/cell_moments.hpp"
@@ -120,8 +121,7 @@ TEST_F(IoRoundTrip, CheckpointRestoresStateBitwise) {
 
   // Own rows, and the whole grid on every rank: the second checks the global layout, not just
   // that a decomposition reads back what it wrote.
-  OwnedBox everything;
-  everything.size = read.grid;
+  const OwnedBox everything = whole_grid(read.grid);
   for (const OwnedBox& box : {owned, everything}) {
     const std::vector<double> expected = box_values(grid, box, nv, 0.0);
     const std::vector<double> got = read_checkpoint_state(MPI_COMM_WORLD, path, read, box);
@@ -187,8 +187,7 @@ TEST_F(IoRoundTrip, FieldsHaveShapeValuesAndXdmf) {
   EXPECT_EQ(fs::path(first).filename(), "fields_000000.h5");
   EXPECT_EQ(fs::path(second).filename(), "fields_000010.h5");
 
-  OwnedBox everything;
-  everything.size = {grid.cells(0), grid.cells(1), grid.cells(2)};
+  const OwnedBox everything = whole_grid({grid.cells(0), grid.cells(1), grid.cells(2)});
   const std::vector<double> expected = box_values(grid, everything, kFieldCount, 1.0);
   const hid_t file = H5Fopen(second.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   ASSERT_GE(file, 0);

@@ -52,7 +52,7 @@ TEST(Axis, StretchedNeighbourRatios) {
     for (FineAt where :
          {FineAt::low, FineAt::high, FineAt::both, FineAt::centre}) {
       AxisSpec spec{n, -0.5, 2.0, r, where};
-      const Axis axis = make_axis(spec, "-test");
+      const Axis axis = make_axis(spec, "test", "x");
       SCOPED_TRACE(std::string(to_string(where)) + " n=" + std::to_string(n));
       expect_consistent(axis, spec);
       EXPECT_EQ(axis.uniform, n == 1);
@@ -98,7 +98,7 @@ TEST(Axis, StretchedNeighbourRatios) {
 TEST(Axis, UniformWhenRatioOneOrNoFineEnd) {
   for (const AxisSpec &spec : {AxisSpec{7, 0.0, 1.0, 1.0, FineAt::low},
                                AxisSpec{7, 0.0, 1.0, 0.5, FineAt::none}}) {
-    const Axis axis = make_axis(spec, "-test");
+    const Axis axis = make_axis(spec, "test", "x");
     EXPECT_TRUE(axis.uniform);
     expect_consistent(axis, spec);
     for (double w : axis.widths)
@@ -108,27 +108,27 @@ TEST(Axis, UniformWhenRatioOneOrNoFineEnd) {
 }
 
 TEST(Axis, RejectsImpossibleSpecs) {
-  EXPECT_THROW(make_axis({4, 0.0, 1.0, 1.5, FineAt::low}, "-x"),
+  EXPECT_THROW(make_axis({4, 0.0, 1.0, 1.5, FineAt::low}, "grid", "x"),
                Error); // ratio > 1
-  EXPECT_THROW(make_axis({4, 0.0, 1.0, 0.0, FineAt::low}, "-x"),
+  EXPECT_THROW(make_axis({4, 0.0, 1.0, 0.0, FineAt::low}, "grid", "x"),
                Error); // ratio = 0
-  EXPECT_THROW(make_axis({4, 0.0, 1.0, -0.5, FineAt::low}, "-x"),
+  EXPECT_THROW(make_axis({4, 0.0, 1.0, -0.5, FineAt::low}, "grid", "x"),
                Error); // ratio < 0
-  EXPECT_THROW(make_axis({4, 1.0, 1.0, 1.0, FineAt::none}, "-x"),
+  EXPECT_THROW(make_axis({4, 1.0, 1.0, 1.0, FineAt::none}, "grid", "x"),
                Error); // hi = lo
-  EXPECT_THROW(make_axis({4, 1.0, 0.0, 1.0, FineAt::none}, "-x"),
+  EXPECT_THROW(make_axis({4, 1.0, 0.0, 1.0, FineAt::none}, "grid", "x"),
                Error); // hi < lo
-  EXPECT_THROW(make_axis({0, 0.0, 1.0, 1.0, FineAt::none}, "-x"),
+  EXPECT_THROW(make_axis({0, 0.0, 1.0, 1.0, FineAt::none}, "grid", "x"),
                Error); // no cells
-  EXPECT_THROW(make_axis({-3, 0.0, 1.0, 1.0, FineAt::none}, "-x"), Error);
+  EXPECT_THROW(make_axis({-3, 0.0, 1.0, 1.0, FineAt::none}, "grid", "x"), Error);
   EXPECT_THROW(parse_fine_at("middle", "-x_fine"), Error);
   EXPECT_EQ(parse_fine_at("center", "-x_fine"), FineAt::centre);
   // The message names the option so the user can act on it.
   try {
-    make_axis({4, 0.0, 1.0, 2.0, FineAt::low}, "-grid_x_stretch");
+    make_axis({4, 0.0, 1.0, 2.0, FineAt::low}, "grid", "x");
     FAIL() << "no error";
   } catch (const Error &e) {
-    EXPECT_NE(std::string(e.what()).find("-grid_x_stretch"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("-grid_stretch"), std::string::npos)
         << e.what();
   }
 }
