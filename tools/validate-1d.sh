@@ -42,9 +42,9 @@ PY
     shock)
       for model in bgk shakhov; do
         run "shock_m1p5_$model" -options_file_yaml inputs/shock_mach1p5.yaml -model_type "$model" \
-            -model_conservative true -ts_max_steps 4000
+            -model_conservative true -ts_max_steps 6000 ${BOLT_SHOCK_OPTIONS:-}
         run "shock_m3_$model" -options_file_yaml inputs/shock_mach3.yaml -model_type "$model" \
-            -model_conservative true -ts_max_steps 4000
+            -model_conservative true -ts_max_steps 6000 ${BOLT_SHOCK_OPTIONS:-}
       done
       ;;
   esac
