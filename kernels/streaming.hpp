@@ -42,7 +42,7 @@ struct StreamTables {
     const Real* base = fv + shift[v];
     const Real fb = *base;
     Real result = fb;
-#pragma unroll
+BOLT_UNROLL
     for (int d = 0; d < 3; ++d) {
       if (!active[d]) continue;
       const int s = step[d * nv + v];

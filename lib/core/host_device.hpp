@@ -8,6 +8,12 @@
 #define BOLT_HOST_DEVICE
 #define BOLT_FORCE_INLINE inline __attribute__((always_inline))
 #endif
+// Full unrolling of short fixed loops (over the three axes) where the compiler supports it.
+#if defined(__CUDACC__)
+#define BOLT_UNROLL _Pragma("unroll")
+#else
+#define BOLT_UNROLL
+#endif
 // No-alias promise for the rows a kernel writes: without it every store may alias the next
 // iteration's loads, and the compiler cannot overlap iterations.
 #define BOLT_RESTRICT __restrict__

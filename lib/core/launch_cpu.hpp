@@ -33,12 +33,6 @@ struct CpuTeam {
   bool leader() const { return true; }
 };
 
-template <class F>
-void parallel_for(CpuExec, std::int64_t n, const F& f, const char* /*label*/ = nullptr) {
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) f(i);
-}
-
 // Runs f(team, item) for every item in [0, items); ReduceWidth, team_size and scratch_bytes are
 // hints the CPU backend does not need.
 template <int ReduceWidth, class F>

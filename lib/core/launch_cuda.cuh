@@ -65,22 +65,6 @@ struct CudaTeam {
   __device__ bool leader() const { return threadIdx.x == 0; }
 };
 
-template <class F>
-__global__ void parallel_for_kernel(std::int64_t n, F f) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::int64_t(gridDim.x) * blockDim.x)
-    f(i);
-}
-
-template <class F>
-void parallel_for(CudaExec exec, std::int64_t n, const F& f, const char* label = "parallel_for") {
-  if (n <= 0) return;
-  constexpr int threads = 256;
-  const std::int64_t blocks = std::min<std::int64_t>((n + threads - 1) / threads, 65535 * 16);
-  parallel_for_kernel<<<static_cast<unsigned>(blocks), threads, 0, exec.stream>>>(n, f);
-  check_cuda_launch(label);
-}
-
 template <int ReduceWidth, class F>
 __global__ void team_kernel(std::int64_t items, std::size_t scratch_bytes, F f) {
   extern __shared__ double shared[];
