@@ -5,6 +5,7 @@
 # JSON per run to ${OUT:-/tmp/validate}/cavity/ (fields and checkpoints stay in $WORK) and a
 # table (cavity.tsv) of delta, grid, velocities, D, G, steps.
 # usage: tools/validate-cavity.sh BOLT [RUN ...]   RUN = delta:N:NV:HALFWIDTH:STRETCH:TOL:TFINAL
+# environment: ORDER (streaming order, 1), COURANT (largest Courant number, 0.9), PRECISION
 set -u -o pipefail
 BOLT=${1:?usage: validate-cavity.sh BOLT [RUN ...]}
 shift
@@ -20,10 +21,10 @@ fi
 printf "delta\tN\tnv\thalf_width\tgrid_stretch\tD\tG\tsteps\ttime\tresidual\twall_s\n" > "$OUT/cavity.tsv"
 for run in "${RUNS[@]}"; do
   IFS=: read -r delta n nv a stretch tol tfinal <<<"$run"
-  name="cavity_d${delta}_n${n}_v${nv}_s${stretch}"
+  name="cavity_d${delta}_n${n}_v${nv}_s${stretch}_o${ORDER:-1}"
   "$BOLT" -options_file_yaml inputs/cavity.yaml -case_name "$name" -model_delta "$delta" \
       -grid_n "$n,$n,1" -grid_stretch "$stretch,$stretch,1" -grid_fine_x both -grid_fine_y high \
-      -vgrid_n "$nv" -vgrid_half_width "$a" -ts_max_courant 0.9 -ts_steady_tol "$tol" \
+      -vgrid_n "$nv" -vgrid_half_width "$a" -ts_max_courant "${COURANT:-0.9}" -stream_order "${ORDER:-1}" -ts_steady_tol "$tol" \
       -ts_final_time "$tfinal" -ts_max_steps 10000000 -out_monitor_every 500 \
       -out_dir "$WORK/$name" -summary "$OUT/cavity/$name.json" \
       -precision "${PRECISION:-double}" > "$OUT/cavity/$name.log" 2>&1 || echo "$name FAILED"
