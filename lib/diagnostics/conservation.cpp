@@ -30,14 +30,16 @@ double residual(const std::vector<double>& now, const std::vector<double>& befor
   const std::size_t cells = now.size() / kFieldCount;
   double worst = 0.0;
   for (int field = kN; field <= kT; ++field) {
-    double diff = 0.0, norm = 0.0;
+    double diff = 0.0, norm_now = 0.0, norm_before = 0.0;
     for (std::size_t c = 0; c < cells; ++c) {
       const double a = now[c * kFieldCount + field], b = before[c * kFieldCount + field];
       diff += (a - b) * (a - b);
-      norm += b * b;
+      norm_now += a * a;
+      norm_before += b * b;
     }
     const double floor = 1e-12 * cells;
-    worst = std::max(worst, std::sqrt(diff) / std::sqrt(std::max(norm, floor)));
+    const double norm = std::max({norm_now, norm_before, floor});
+    worst = std::max(worst, std::sqrt(diff / norm));
   }
   return worst / steps;
 }
