@@ -97,6 +97,12 @@ int run_simulation(MPI_Comm comm) {
             "x", info.grid[2], " with ", info.nv, " velocities does not match this run");
     require(info.dt == dt, "-restart ", run.output.restart, ": checkpoint time step ", info.dt,
             " differs from this run's ", dt, " (same options needed)");
+    // A different model or precision is a legitimate continuation (e.g. BGK to Shakhov, or a
+    // float run refined in double), but it is not the bit-identical restart: say so.
+    if (info.model != to_string(run.model) || info.precision != precision_name(run.precision))
+      std::printf("bolt: note: the checkpoint was written by a %s %s run; continuing with %s %s\n",
+                  info.model.c_str(), info.precision.c_str(), to_string(run.model),
+                  precision_name(run.precision).c_str());
     engine->set_state(read_checkpoint_state(comm, run.output.restart, info, owned));
     step = info.step;
     start_time = info.time - info.step * dt;
@@ -108,7 +114,7 @@ int run_simulation(MPI_Comm comm) {
   const auto time_at = [&](std::int64_t s) { return start_time + s * dt; };
 
   Monitor monitor(rank == 0, run.output.directory + "/monitor.csv", restarted);
-  FieldWriter writer(comm, run.output.directory, grid);
+  FieldWriter writer(comm, run.output.directory, grid, restarted ? step : -1);
   std::vector<double> fields = engine->fields();
   const Totals initial = totals(grid, fields);
   std::vector<double> previous = fields;
@@ -132,11 +138,12 @@ int run_simulation(MPI_Comm comm) {
                 run.output.checkpoint.c_str());
   };
 
-  const std::int64_t last_step =
-      run.final_time > 0.0
-          ? std::min<std::int64_t>(run.max_steps + step,
-                                   static_cast<std::int64_t>(std::ceil((run.final_time - start_time) / dt - 1e-9)))
-          : run.max_steps;
+  // Both limits are absolute (step number, time), so a restarted run stops where the
+  // uninterrupted one would have.
+  std::int64_t last_step = run.max_steps;
+  if (run.final_time > 0.0)
+    last_step = std::min<std::int64_t>(
+        last_step, static_cast<std::int64_t>(std::ceil((run.final_time - start_time) / dt - 1e-9)));
   const double updates_per_step = double(grid.interior_cells()) * velocities.size();
   double step_seconds = 0.0;
   std::int64_t timed_steps = 0;

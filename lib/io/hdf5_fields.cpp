@@ -1,5 +1,6 @@
 #include "hdf5_fields.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -46,13 +47,39 @@ void write_coordinates(hid_t file, const std::string& path, const char* name,
 
 }  // namespace
 
-FieldWriter::FieldWriter(MPI_Comm comm, std::string directory, const PhysicalGrid& grid)
+FieldWriter::FieldWriter(MPI_Comm comm, std::string directory, const PhysicalGrid& grid,
+                         std::int64_t continue_from_step)
     : comm_(comm), directory_(std::move(directory)), grid_(grid) {
   on_rank0(comm_, [&] {
     std::error_code error;
     std::filesystem::create_directories(directory_, error);
     if (error) fail("field output directory ", directory_, ": ", error.message());
+    if (continue_from_step >= 0) adopt_earlier_files(continue_from_step);
   });
+}
+
+// Rank 0 only (it writes the XDMF): the fields_*.h5 up to the restart step.
+void FieldWriter::adopt_earlier_files(std::int64_t before_step) {
+  for (const auto& entry : std::filesystem::directory_iterator(directory_)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("fields_", 0) != 0 || entry.path().extension() != ".h5") continue;
+    const hid_t file = H5Fopen(entry.path().c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) continue;  // not ours or unreadable: leave it out of the series
+    std::int64_t step = -1;
+    double time = 0.0;
+    const bool ok = H5Aexists(file, "step") > 0 && H5Aexists(file, "time") > 0;
+    if (ok) {
+      const hid_t step_attr = H5Aopen(file, "step", H5P_DEFAULT);
+      const hid_t time_attr = H5Aopen(file, "time", H5P_DEFAULT);
+      H5Aread(step_attr, H5T_NATIVE_INT64, &step);
+      H5Aread(time_attr, H5T_NATIVE_DOUBLE, &time);
+      H5Aclose(step_attr);
+      H5Aclose(time_attr);
+    }
+    H5Fclose(file);
+    if (ok && step >= 0 && step <= before_step) written_.emplace_back(time, name);
+  }
+  std::sort(written_.begin(), written_.end());
 }
 
 std::string FieldWriter::write(std::int64_t step, double time, const OwnedBox& owned,

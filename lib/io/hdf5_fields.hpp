@@ -25,8 +25,11 @@ namespace bolt {
 
 class FieldWriter {
  public:
-  // `grid` describes the global grid (coordinates written from it).
-  FieldWriter(MPI_Comm comm, std::string directory, const PhysicalGrid& grid);
+  // `grid` describes the global grid (coordinates written from it). A restarted run passes the
+  // step it restarts from: the field files up to that step already in the directory stay in
+  // the XDMF series.
+  FieldWriter(MPI_Comm comm, std::string directory, const PhysicalGrid& grid,
+              std::int64_t continue_from_step = -1);
   // fields: kFieldCount doubles per owned cell (x fastest inside the owned box), as returned by
   // Engine::fields(). Returns the path of the file written.
   std::string write(std::int64_t step, double time, const OwnedBox& owned,
@@ -38,6 +41,7 @@ class FieldWriter {
   PhysicalGrid grid_;
   std::vector<std::pair<double, std::string>> written_;  // (time, file name) for the XDMF
   void write_xdmf() const;
+  void adopt_earlier_files(std::int64_t before_step);
 };
 
 }  // namespace bolt
