@@ -86,6 +86,9 @@ int run_simulation(MPI_Comm comm) {
               setup.time_step.courant, grid.ghost, run.relaxation.delta);
 
   auto engine = make_engine(setup.engine);
+  // Conservation is measured against the initial state, also after a restart.
+  engine->set_state(initial_distribution(run, grid, velocities));
+  const Totals initial = totals(grid, engine->fields());
   std::int64_t step = 0;
   double start_time = 0.0;
   const bool restarted = !run.output.restart.empty();
@@ -108,15 +111,12 @@ int run_simulation(MPI_Comm comm) {
     start_time = info.time - info.step * dt;
     std::printf("bolt: restarted from %s at step %lld\n", run.output.restart.c_str(),
                 static_cast<long long>(step));
-  } else {
-    engine->set_state(initial_distribution(run, grid, velocities));
   }
   const auto time_at = [&](std::int64_t s) { return start_time + s * dt; };
 
-  Monitor monitor(rank == 0, run.output.directory + "/monitor.csv", restarted);
+  Monitor monitor(rank == 0, run.output.directory + "/monitor.csv", restarted ? step : -1);
   FieldWriter writer(comm, run.output.directory, grid, restarted ? step : -1);
   std::vector<double> fields = engine->fields();
-  const Totals initial = totals(grid, fields);
   std::vector<double> previous = fields;
   std::int64_t previous_step = step;
 
@@ -192,7 +192,7 @@ int run_simulation(MPI_Comm comm) {
       row.diagnostics = monitor_diagnostics(run, grid, *engine, fields, time_at(step));
       const double seconds_per_step = step_seconds / std::max<std::int64_t>(timed_steps, 1);
       row.ms_per_step = 1e3 * seconds_per_step;
-      row.updates_per_second = updates_per_step / seconds_per_step;
+      row.updates_per_second = seconds_per_step > 0.0 ? updates_per_step / seconds_per_step : 0.0;
       row.eta_seconds = seconds_per_step * (last_step - step);
       monitor.write(row);
       for (double value : fields)
@@ -244,7 +244,8 @@ int run_simulation(MPI_Comm comm) {
   const double seconds_per_step = step_seconds / std::max<std::int64_t>(timed_steps, 1);
   summary["timing"] = {{"wall_seconds", wall_seconds},
                        {"ms_per_step", 1e3 * seconds_per_step},
-                       {"updates_per_second", updates_per_step / seconds_per_step},
+                       {"updates_per_second",
+                        seconds_per_step > 0.0 ? updates_per_step / seconds_per_step : 0.0},
                        {"bytes_per_step", engine->bytes_per_step()}};
   summary["diagnostics"] = summary_diagnostics(run, grid, velocities, dt, *engine, fields, time_at(step));
   summary["fields_file"] = fields_file;

@@ -55,6 +55,15 @@ CaseSetup make_case_setup(const RunOptions& options) {
   limits.max_collision_frequency = max_collision_frequency(run);
   limits.fixed_dt = run.dt;
   setup.time_step = choose_time_step(probe, e.velocities, limits, run.order);
+  if (setup.time_step.ghost > run.order)  // whole-cell shifts
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s) {
+        const FaceKind kind = run.faces[a][s].kind;
+        require(!probe.active[a] || (kind != FaceKind::wall && kind != FaceKind::specular),
+                "-ts_max_courant ", run.max_courant, ": a Courant number >= 1 (whole-cell shifts) ",
+                "needs inflow, outflow or periodic faces; walls conserve mass only below 1 ",
+                "(face -bc_", "xyz"[a], s ? "_high" : "_low", ")");
+      }
   e.grid = make_physical_grid(run.axes, setup.time_step.ghost);
   e.model = run.model;
   e.relaxation = run.relaxation;

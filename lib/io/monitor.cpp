@@ -1,18 +1,29 @@
 #include "monitor.hpp"
 
+#include <cctype>
 #include <cstdio>
-#include <filesystem>
+#include <vector>
 
 #include "core/error.hpp"
 
 namespace bolt {
 
-Monitor::Monitor(bool active, const std::string& csv_path, bool append) : active_(active) {
+Monitor::Monitor(bool active, const std::string& csv_path, std::int64_t continue_from_step)
+    : active_(active) {
   if (!active_) return;
-  const bool exists = std::filesystem::exists(csv_path);
-  csv_.open(csv_path, append ? std::ios::app : std::ios::trunc);
+  std::vector<std::string> kept;
+  if (continue_from_step >= 0) {
+    std::ifstream previous(csv_path);
+    std::string line;
+    while (std::getline(previous, line)) {
+      const bool header = !line.empty() && !std::isdigit(static_cast<unsigned char>(line[0]));
+      if (header || std::stoll(line) <= continue_from_step) kept.push_back(line);
+    }
+  }
+  csv_.open(csv_path, std::ios::trunc);
   require(csv_.good(), "cannot write the monitor file ", csv_path);
-  header_written_ = append && exists;
+  for (const auto& line : kept) csv_ << line << "\n";
+  header_written_ = !kept.empty();
   csv_.precision(12);
 }
 

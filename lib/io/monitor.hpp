@@ -26,8 +26,9 @@ struct MonitorRow {
 
 class Monitor {
  public:
-  // Opens (rank 0 only) the CSV; `append` continues an existing one after a restart.
-  Monitor(bool active, const std::string& csv_path, bool append);
+  // Opens (rank 0 only) the CSV. A restarted run passes its restart step: the rows up to it are
+  // kept and later ones (from a run that died after its last checkpoint) dropped.
+  Monitor(bool active, const std::string& csv_path, std::int64_t continue_from_step = -1);
   void write(const MonitorRow& row);
 
  private:

@@ -134,9 +134,12 @@ void read_time_stepping(MPI_Comm comm, RunOptions& run) {
           ": must be >= 0");
   run.dt = o.real("ts_dt", "fixed time step (0: from the Courant and collision limits)", 0.0);
   require(run.dt >= 0.0, "-ts_dt ", run.dt, ": must be >= 0");
-  run.max_steps = o.integer("ts_max_steps", "number of time steps", 1000, 0, 2000000000);
+  run.max_steps = o.integer("ts_max_steps",
+                            "stop at this step number (default 1000; no limit when only -ts_final_time is set)",
+                            1000, 0, 2000000000);
   run.final_time = o.real("ts_final_time", "stop at this time (0: after -ts_max_steps)", 0.0);
   require(run.final_time >= 0.0, "-ts_final_time ", run.final_time, ": must be >= 0");
+  if (run.final_time > 0.0 && !o.is_set("ts_max_steps")) run.max_steps = 2000000000;
   run.steady_tolerance =
       o.real("ts_steady_tol", "stop when the residual falls below this (0: never)", 0.0);
 }

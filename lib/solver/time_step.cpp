@@ -19,16 +19,21 @@ TimeStep choose_time_step(const PhysicalGrid& grid, const VelocityGrid& velociti
     require(dt < 1e300, "time step: no Courant or collision limit applies; set -ts_dt");
   }
   TimeStep step{dt, courant_per_dt * dt, order};
-  if (step.courant > 1.0) {
-    bool uniform = true;
-    for (int a = 0; a < 3; ++a) uniform = uniform && (!grid.active[a] || grid.axes[a].uniform);
-    require(grid.dim == 1 && uniform, "time step: Courant number ", step.courant,
-            " > 1 needs a 1-D uniform grid (whole-cell shifts); lower -ts_max_courant or -ts_dt");
-    for (int a = 0; a < 3; ++a)
-      if (grid.active[a])
-        step.ghost = order + static_cast<int>(std::floor(velocities.max_speed(a) * dt /
-                                                         grid.axes[a].widths[0]));
+  // Whole-cell shifts, computed as make_stream_tables does (a Courant number of exactly 1 is
+  // one whole cell).
+  int max_shift = 0;
+  bool uniform = true;
+  for (int a = 0; a < 3; ++a) {
+    if (!grid.active[a]) continue;
+    uniform = uniform && grid.axes[a].uniform;
+    if (grid.axes[a].uniform)
+      max_shift = std::max(max_shift, static_cast<int>(std::floor(velocities.max_speed(a) * dt /
+                                                                  grid.axes[a].widths[0])));
   }
+  if (step.courant > 1.0 || max_shift > 0)
+    require(grid.dim == 1 && uniform, "time step: Courant number ", step.courant,
+            " >= 1 needs a 1-D uniform grid (whole-cell shifts); lower -ts_max_courant or -ts_dt");
+  step.ghost = order + max_shift;
   return step;
 }
 
