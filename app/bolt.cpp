@@ -29,7 +29,10 @@ static bool case_files_readable(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if (!case_files_readable(argc, argv)) return 2;
-  if (PetscInitialize(&argc, &argv, nullptr, help) != 0) return 1;
+  if (PetscInitialize(&argc, &argv, nullptr, help) != 0) {
+    std::fprintf(stderr, "bolt: internal error: PETSc (or MPI) could not be initialised\n");
+    return 3;
+  }
   int status = 0;
   try {
     status = bolt::run_simulation(PETSC_COMM_WORLD);

@@ -93,7 +93,7 @@ BOLT_HOST_DEVICE inline void make_conservative(const Team& team, const Velocitie
       r[i] = target[i] - s[i];
       for (int j = 0; j < 5; ++j) J[i][j] = s[5 + 5 * i + j];
     }
-    if (!solve_dense<5>(J, r)) return;  // degenerate cell: keep the analytic parameters
+    if (!solve_dense<5>(J, r)) return;  // degenerate cell: keep the parameters reached so far
     g.a += r[0];
     for (int i = 0; i < 3; ++i) g.u[i] += r[1 + i];
     g.beta += r[4];

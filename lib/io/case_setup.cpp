@@ -60,9 +60,10 @@ CaseSetup make_case_setup(const RunOptions& options) {
       for (int s = 0; s < 2; ++s) {
         const FaceKind kind = run.faces[a][s].kind;
         require(!probe.active[a] || (kind != FaceKind::wall && kind != FaceKind::specular),
-                "-ts_max_courant ", run.max_courant, ": a Courant number >= 1 (whole-cell shifts) ",
-                "needs inflow, outflow or periodic faces; walls conserve mass only below 1 ",
-                "(face -bc_", "xyz"[a], s ? "_high" : "_low", ")");
+                "time step: Courant number ", setup.time_step.courant,
+                " >= 1 (whole-cell shifts; set by -ts_max_courant or -ts_dt) needs inflow, outflow ",
+                "or periodic faces; walls conserve mass only below 1 (face -bc_", "xyz"[a],
+                s ? "_high" : "_low", ")");
       }
   e.grid = make_physical_grid(run.axes, setup.time_step.ghost);
   e.model = run.model;
