@@ -117,6 +117,7 @@ int run_simulation(MPI_Comm comm) {
   Monitor monitor(rank == 0, run.output.directory + "/monitor.csv", restarted ? step : -1);
   FieldWriter writer(comm, run.output.directory, grid, restarted ? step : -1);
   std::vector<double> fields = engine->fields();
+  std::int64_t fields_step = step;  // the step `fields` belongs to: computed once per step
   std::vector<double> previous = fields;
   std::int64_t previous_step = step;
 
@@ -179,6 +180,7 @@ int run_simulation(MPI_Comm comm) {
     if (monitor_now) {
       Scoped scope(events.diagnostics);
       fields = engine->fields();
+      fields_step = step;
       const Totals now = totals(grid, fields);
       MonitorRow row;
       row.step = step;
@@ -204,7 +206,11 @@ int run_simulation(MPI_Comm comm) {
     }
     if (run.output.fields_every > 0 && step % run.output.fields_every == 0) {
       Scoped scope(events.fields);
-      writer.write(step, time_at(step), owned, engine->fields());
+      if (fields_step != step) {
+        fields = engine->fields();
+        fields_step = step;
+      }
+      writer.write(step, time_at(step), owned, fields);
     }
     if (run.output.checkpoint_every > 0 && step % run.output.checkpoint_every == 0)
       checkpoint("periodic");
@@ -212,7 +218,7 @@ int run_simulation(MPI_Comm comm) {
   const double wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
-  fields = engine->fields();
+  if (fields_step != step) fields = engine->fields();
   std::string fields_file;
   {
     Scoped scope(events.fields);

@@ -40,7 +40,6 @@ struct CellIndexer {
     return (c.i[0] + offset[0]) * stride[0] + (c.i[1] + offset[1]) * stride[1] +
            (c.i[2] + offset[2]) * stride[2];
   }
-  BOLT_HOST_DEVICE std::int64_t cells() const { return std::int64_t(n[0]) * n[1] * n[2]; }
 };
 
 }  // namespace bolt

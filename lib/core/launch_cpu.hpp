@@ -29,7 +29,6 @@ struct CpuTeam {
   Real* row_scratch(Real* fallback) const {
     return fallback;
   }
-  void sync() const {}
   bool leader() const { return true; }
 };
 

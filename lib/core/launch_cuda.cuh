@@ -61,7 +61,6 @@ struct CudaTeam {
   __device__ Real* row_scratch(Real* fallback) const {
     return scratch ? reinterpret_cast<Real*>(scratch) : fallback;
   }
-  __device__ void sync() const { __syncthreads(); }
   __device__ bool leader() const { return threadIdx.x == 0; }
 };
 
