@@ -60,20 +60,17 @@ int hybrid_velocity_ranks(const PartitionRequest& r, int ranks) {
   return best;
 }
 
-// Estimated seconds-equivalent per step, in units of one value moved through device memory:
-// the velocity split passes over f twice (the moments must be summed between streaming and
-// relaxation), and a value crossing the interconnect costs about ten through memory (NVLink
-// ~0.45 TB/s against ~4.8 TB/s HBM on an H200).
-constexpr double kLinkCost = 10.0;
-
-double space_cost(const PartitionRequest& r, int ranks) {
-  const double f = double(r.cells[0]) * r.cells[1] * r.cells[2] * r.nv / ranks;
-  return f + kLinkCost * halo_values(r, best_space_grid(r, ranks)) / ranks;
+// Values each rank sends per step: the space split sends its halos, the velocity split sums
+// the moments of every cell (an all-reduce moves about twice the data). f takes the same memory
+// either way; the choice is by communication volume. (On an H200 the velocity split was also the
+// faster per GPU: 80^3 x 24^3 in double ran at 153.7 ms per step on 2 GPUs against 213.1 ms for
+// the space split, docs/benchmarks.md, because half a velocity row per cell fits the GPU better.)
+double space_values(const PartitionRequest& r, int ranks) {
+  return halo_values(r, best_space_grid(r, ranks)) / ranks;
 }
 
-double velocity_cost(const PartitionRequest& r, int ranks) {
-  const double cells = double(r.cells[0]) * r.cells[1] * r.cells[2];
-  return 2.0 * cells * r.nv / ranks + kLinkCost * 2.0 * cells * r.sums_per_cell;
+double velocity_values(const PartitionRequest& r) {
+  return 2.0 * double(r.cells[0]) * r.cells[1] * r.cells[2] * r.sums_per_cell;
 }
 
 }  // namespace
@@ -117,10 +114,10 @@ Partition make_partition(MPI_Comm comm, const PartitionRequest& request) {
       kind = DecompositionKind::space;
       why << "velocity split not possible: " << request.velocity_split_refusal;
     } else {
-      const double space = space_cost(request, ranks), velocity = velocity_cost(request, ranks);
+      const double space = space_values(request, ranks), velocity = velocity_values(request);
       kind = space <= velocity ? DecompositionKind::space : DecompositionKind::velocity;
-      why << "estimated cost per step (values through memory, link x" << kLinkCost << "): space "
-          << space << ", velocity " << velocity;
+      why << "values sent per rank and step: space halos " << space << ", velocity moment sums "
+          << velocity;
     }
   } else {
     why << "-decomp " << to_string(kind);
