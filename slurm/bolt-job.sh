@@ -7,9 +7,8 @@
 #
 # Why each piece is here:
 # - Slurm sends SIGUSR1 to the batch shell only (#SBATCH --signal=B:USR1@300): srun would get no
-#   signal of its own. The trap is set before srun starts, so an early signal is not lost (USR1's
-#   default action would kill the shell), and it forwards the signal to srun, which passes it to
-#   every task; bolt finishes its stretch of steps, writes the checkpoint, prints "stopped by a
+#   signal of its own. The shell traps it (from its start: USR1's default action would kill it)
+#   and forwards it to srun, which passes it to every task; bolt finishes its stretch of steps, writes the checkpoint, prints "stopped by a
 #   signal" and exits 0.
 # - SIGTERM (scancel, or the hard time limit) is not trapped: the shell dies and nothing is
 #   resubmitted, so scancel really cancels.
@@ -93,11 +92,12 @@ _bolt_forward() {
 bolt_job_run() {
   local restart=() tee_pid
   [ -n "${BOLT_RESTART:-}" ] && restart=(-restart "$BOLT_RESTART")
-  bolt_signalled=0
-  bolt_pid=""
-  trap '_bolt_forward USR1' USR1
-  if [ "$bolt_signalled" = 1 ]; then  # signalled before srun could start: nothing to continue
-    bolt_status=0; bolt_stopped=0; return
+  bolt_stopped=0
+  if [ "$bolt_signalled" = 1 ]; then
+    echo "bolt-job: the time-limit signal came before bolt started (is the time limit shorter" \
+         "than the --signal lead time?); not starting it" >&2
+    bolt_status=1
+    return 0
   fi
   # bolt's output goes to the job's output and to a log of this job, read below.
   exec 3> >(tee "$bolt_log")
@@ -119,7 +119,6 @@ bolt_job_run() {
   done
   exec 3>&-
   wait "$tee_pid" 2>/dev/null || true
-  bolt_stopped=0
   [ "$bolt_status" = 0 ] && grep -q "stopped by a signal" "$bolt_log" && bolt_stopped=1
   return 0
 }
@@ -156,6 +155,10 @@ bolt_job_main() {
   [ $# -ge 1 ] || { echo "usage: sbatch $0 CASE.yaml [bolt options...]" >&2; exit 2; }
   local case_file=$1
   shift
+  # Trap at once: USR1's default action would kill the shell before srun is running.
+  bolt_signalled=0
+  bolt_pid=""
+  trap '_bolt_forward USR1' USR1
   bolt_job_setup "$case_file"
   bolt_job_run "$@"
   if [ "$bolt_stopped" = 1 ]; then
