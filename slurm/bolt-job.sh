@@ -42,7 +42,8 @@ bolt_sbatch() {
 
 # Sets the paths and launch flags of this job.
 bolt_job_setup() {
-  local case_file=$1 name
+  local case_file=$1 name a
+  shift
   bolt_case_file=$case_file
   bolt_script=$(_bolt_job_field Command)
   [ -n "$bolt_script" ] && [ -f "$bolt_script" ] || bolt_script=$0
@@ -53,6 +54,13 @@ bolt_job_setup() {
     exit 2
   fi
   [ -f "$case_file" ] || { echo "bolt-job: no case file $case_file" >&2; exit 2; }
+  for a in "$@"; do
+    case $a in -out_dir|-out_checkpoint)
+      echo "bolt-job: set the output directory with BOLT_OUT_DIR, not $a (the checkpoint to" \
+           "resubmit from is <out_dir>/checkpoint.h5)" >&2
+      exit 2 ;;
+    esac
+  done
   name=$(basename "$case_file" .yaml)
   [ "${SLURM_NTASKS:-1}" -gt 1 ] && name=$name-n$SLURM_NTASKS
   bolt_out_dir=${BOLT_OUT_DIR:-$SLURM_SUBMIT_DIR/bolt-output/$name}
@@ -102,9 +110,11 @@ bolt_job_run() {
   # bolt's output goes to the job's output and to a log of this job, read below.
   exec 3> >(tee "$bolt_log")
   tee_pid=$!
-  srun "${bolt_srun_flags[@]}" "$bolt_exe" -options_file_yaml "$bolt_case_file" \
-       -out_dir "$bolt_out_dir" -out_checkpoint "$bolt_checkpoint" "${restart[@]}" \
-       "${bolt_backend_flags[@]}" "$@" >&3 2>&1 &
+  # The paths and the restart come last, so they win over the same options given by the user
+  # (a -restart among the arguments would otherwise restart every resubmission from there).
+  srun "${bolt_srun_flags[@]}" "$bolt_exe" -options_file_yaml "$bolt_case_file" "$@" \
+       "${bolt_backend_flags[@]}" -out_dir "$bolt_out_dir" -out_checkpoint "$bolt_checkpoint" \
+       "${restart[@]}" >&3 2>&1 &
   bolt_pid=$!
   while :; do
     _bolt_trapped=0
@@ -159,7 +169,7 @@ bolt_job_main() {
   bolt_signalled=0
   bolt_pid=""
   trap '_bolt_forward USR1' USR1
-  bolt_job_setup "$case_file"
+  bolt_job_setup "$case_file" "$@"
   bolt_job_run "$@"
   if [ "$bolt_stopped" = 1 ]; then
     bolt_job_resubmit "$@" || exit 1
