@@ -129,7 +129,8 @@ def analyse(runs, requested_mode):
             count[n] = count.get(n, 0) + 1
             if n not in best or run["ms_per_step"] < best[n]["ms_per_step"]:
                 best[n] = run
-        rows = [dict(best[n], runs=count[n]) for n in sorted(best)]
+        # the group's keys: a one-rank base row is listed under each decomposition it serves
+        rows = [dict(best[n], runs=count[n], **dict(zip(GROUP_KEYS, key))) for n in sorted(best)]
         mode = scaling_mode(rows, requested_mode)
         n0, t0 = rows[0]["ranks"], rows[0]["ms_per_step"]
         for r in rows:

@@ -29,7 +29,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # shellcheck source=tests/slurm/local-slurm.sh
 . "$BOLT_ROOT/tests/slurm/local-slurm.sh"
 trap 'local_slurm_down' EXIT
-local_slurm_up || fail "the Slurm cluster did not start (messages above; logs in $LOCAL_SLURM_DIR/log)"
+local_slurm_up || fail "the Slurm cluster did not start (see above; logs in $LOCAL_SLURM_DIR/log)"
 
 rm -rf "$work"
 mkdir -p "$work"
