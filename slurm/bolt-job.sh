@@ -21,7 +21,7 @@
 #   BOLT_OUT_DIR         output directory          (default: bolt-output/<case>[-n<tasks>])
 #   BOLT_GPUS_PER_TASK   GPUs per task; 0 = CPU backend: no --gpus-per-task/--gpu-bind on srun,
 #                        `-backend cpu` for bolt   (default: the allocation's, else 1)
-#   BOLT_GPU_BIND        srun --gpu-bind value     (default: closest)
+#   BOLT_GPU_BIND        srun --gpu-bind value     (default: none, see below)
 #   BOLT_SRUN_MPI        srun --mpi value, e.g. pmix (default: the cluster's MpiDefault)
 #   BOLT_MAX_RESUBMITS   give up resubmitting after this many (default 20)
 #   BOLT_RESTART         checkpoint to continue from (set by the resubmission)
@@ -74,7 +74,11 @@ bolt_job_setup() {
   [ -n "${SLURM_CPUS_PER_TASK:-}" ] && bolt_srun_flags+=(--cpus-per-task="$SLURM_CPUS_PER_TASK")
   bolt_backend_flags=()
   if [ "$BOLT_GPUS_PER_TASK" -gt 0 ]; then
-    bolt_srun_flags+=(--gpus-per-task="$BOLT_GPUS_PER_TASK" --gpu-bind="${BOLT_GPU_BIND:-closest}")
+    # bolt picks its GPU itself: node-local rank modulo the visible GPUs, and it refuses more
+    # ranks on a node than GPUs it sees (app/parallel_setup.cpp). Slurm's binding (per_task,
+    # implied by --gpus-per-task, or closest) shows each task one GPU or a socket's, so bolt
+    # would refuse; with none every task sees the node's GPUs of the step.
+    bolt_srun_flags+=(--gpus-per-task="$BOLT_GPUS_PER_TASK" --gpu-bind="${BOLT_GPU_BIND:-none}")
   else
     bolt_backend_flags=(-backend cpu)
   fi
