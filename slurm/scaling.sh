@@ -4,7 +4,7 @@
 # the table (Markdown + CSV) and the plot (PNG) with tools/scaling_table.py. Run it on the login
 # node, from anywhere:
 #
-#   slurm/scaling.sh --ranks "1 2 4 8" inputs/cavity3d.yaml -decomp space
+#   slurm/scaling.sh --ranks "1 2 4 8" inputs/cavity3d_gpu.yaml -decomp space
 #   slurm/scaling.sh --mode weak --axis x --ranks "1 2 4 8" inputs/cavity3d.yaml
 #   BOLT_GPUS_PER_TASK=0 BOLT_CPUS_PER_TASK=1 slurm/scaling.sh --wait --ranks "1 2" CASE.yaml
 #
