@@ -18,21 +18,32 @@ void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
   int local = 0, local_ranks = 1;
   MPI_Comm_rank(node, &local);
   MPI_Comm_size(node, &local_ranks);
-  MPI_Comm_free(&node);
-  const int devices = cuda_device_count();
-  int ok = local_ranks <= devices || run.gpu_sharing;
-  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
-  require(ok, "-backend cuda: ", local_ranks, " ranks on a node with ", devices,
-          " visible GPUs; run one rank per GPU, or pass -gpu_share to let ranks share GPUs");
-  const int device = local % devices;
+  // Each rank sees either all GPUs of the node (mpirun; srun --gpu-bind=none) and takes the
+  // one of its node-local rank, or only its own (srun --gpus-per-task with binding).
+  const int device = local % cuda_device_count();
   use_cuda_device(device);
+  const std::string bus = cuda_device_bus_id(device);
+
+  // Two ranks of a node on one GPU share it: an error unless asked for.
+  constexpr int kBusLength = 32;
+  char mine[kBusLength] = {};
+  bus.copy(mine, kBusLength - 1);
+  std::vector<char> all(std::size_t(local_ranks) * kBusLength);
+  MPI_Allgather(mine, kBusLength, MPI_CHAR, all.data(), kBusLength, MPI_CHAR, node);
+  MPI_Comm_free(&node);
+  int shared = 0;
+  for (int r = 0; r < local_ranks; ++r)
+    if (r != local && std::string(all.data() + r * kBusLength) == bus) shared = 1;
+  MPI_Allreduce(MPI_IN_PLACE, &shared, 1, MPI_INT, MPI_MAX, comm);
+  require(!shared || run.gpu_sharing, "-backend cuda: ", local_ranks, " ranks on a node share ",
+          "its GPUs; run one rank per GPU, or pass -gpu_share to let ranks share GPUs");
 
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   char host[256] = {};
   gethostname(host, sizeof(host) - 1);
   PetscSynchronizedPrintf(comm, "bolt: rank %d -> host %s -> GPU %d (%s)\n", rank, host, device,
-                          cuda_device_bus_id(device).c_str());
+                          bus.c_str());
   PetscSynchronizedFlush(comm, PETSC_STDOUT);
 }
 

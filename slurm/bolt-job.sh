@@ -74,10 +74,10 @@ bolt_job_setup() {
   [ -n "${SLURM_CPUS_PER_TASK:-}" ] && bolt_srun_flags+=(--cpus-per-task="$SLURM_CPUS_PER_TASK")
   bolt_backend_flags=()
   if [ "$BOLT_GPUS_PER_TASK" -gt 0 ]; then
-    # bolt picks its GPU itself: node-local rank modulo the visible GPUs, and it refuses more
-    # ranks on a node than GPUs it sees (app/parallel_setup.cpp). Slurm's binding (per_task,
-    # implied by --gpus-per-task, or closest) shows each task one GPU or a socket's, so bolt
-    # would refuse; with none every task sees the node's GPUs of the step.
+    # bolt picks its GPU itself: node-local rank modulo the visible GPUs, and refuses two ranks
+    # of a node on one GPU (app/parallel_setup.cpp). Both bindings work: none (every task sees
+    # the step's GPUs and takes the one of its local rank) and per-task binding (each task sees
+    # only its own). none is the default: it leaves NCCL every GPU of the node to find peers.
     bolt_srun_flags+=(--gpus-per-task="$BOLT_GPUS_PER_TASK" --gpu-bind="${BOLT_GPU_BIND:-none}")
   else
     bolt_backend_flags=(-backend cpu)
