@@ -75,10 +75,11 @@ int run_simulation(MPI_Comm comm) {
     Partition& p;
     ~PartitionGuard() { free_partition(p); }
   } partition_guard{partition};
-  const OwnedBox& owned = partition.box;
+  std::vector<OwnedBox> owned;
+  for (const OwnedPart& part : partition.parts) owned.push_back(part.box);
   const VelocityRange owned_velocities{partition.velocity_lo, partition.velocity_count};
   // Output of the fields: each box once (velocity ranks of a box hold the same fields).
-  const OwnedBox written = partition.box_leader() ? owned : OwnedBox{{0, 0, 0}, {0, 0, 0}};
+  const std::vector<OwnedBox> written = partition.box_leader() ? owned : std::vector<OwnedBox>{};
   const double dt = setup.time_step.dt;
   const Events events;
   std::error_code directory_error;
@@ -95,19 +96,24 @@ int run_simulation(MPI_Comm comm) {
   PetscPrintf(comm, "bolt: dt %.6g, max Courant %.4g, ghost layers %d, delta %g\n", dt,
               setup.time_step.courant, grid.ghost, run.relaxation.delta);
   PetscPrintf(comm,
-              "bolt: %d ranks, decomposition %s (%s): %d x %d x %d boxes x %d velocity batches, "
-              "cell imbalance %.1f%%\n",
-              size, to_string(partition.kind), partition.reason.c_str(), partition.space_ranks[0],
-              partition.space_ranks[1], partition.space_ranks[2], partition.velocity_ranks,
+              "bolt: %d ranks, decomposition %s (%s): %d boxes (%zu sections) on %d ranks x %d "
+              "velocity batches, cell imbalance %.1f%%\n",
+              size, to_string(partition.kind), partition.reason.c_str(), partition.total_parts,
+              setup.geometry.boxes.size(), partition.space_ranks, partition.velocity_ranks,
               100.0 * partition.imbalance);
 
-  const EngineConfig local = local_engine_config(setup, partition, make_communicator(run, partition));
-  auto engine = make_engine(local);
-  DomainView domain(partition, *engine, cells, velocities.size());
-  // Conservation is measured against the initial state, also after a restart.
-  engine->set_state(initial_distribution(run, local.grid, velocities, owned_velocities.lo,
-                                         owned_velocities.count));
-  const Totals initial = totals(grid, domain.gather_fields(engine->fields()));
+  const auto communicator = make_communicator(run, partition);
+  const std::vector<EngineConfig> locals = local_engine_configs(setup, partition, communicator);
+  std::vector<std::unique_ptr<Engine>> engines;
+  for (const EngineConfig& local : locals) {
+    engines.push_back(make_engine(local));
+    // Conservation is measured against the initial state, also after a restart.
+    engines.back()->set_state(initial_distribution(run, local.grid, velocities,
+                                                   owned_velocities.lo, owned_velocities.count));
+  }
+  Subdomains boxes(std::move(engines), communicator);
+  DomainView domain(partition, boxes, cells, velocities.size());
+  const Totals initial = totals(grid, domain.gather_fields(domain.local_fields()));
   std::int64_t step = 0;
   double start_time = 0.0;
   const bool restarted = !run.output.restart.empty();
@@ -124,7 +130,8 @@ int run_simulation(MPI_Comm comm) {
       PetscPrintf(comm, "bolt: note: the checkpoint was written by a %s %s run; continuing with %s %s\n",
                   info.model.c_str(), info.precision.c_str(), to_string(run.model),
                   precision_name(run.precision).c_str());
-    engine->set_state(read_checkpoint_state(comm, run.output.restart, info, owned, owned_velocities));
+    const auto f = read_checkpoint_state(comm, run.output.restart, info, owned, owned_velocities);
+    for (int i = 0; i < boxes.size(); ++i) boxes[i].set_state(f[i]);
     step = info.step;
     start_time = info.time - info.step * dt;
     PetscPrintf(comm, "bolt: restarted from %s at step %lld\n", run.output.restart.c_str(),
@@ -134,20 +141,22 @@ int run_simulation(MPI_Comm comm) {
 
   Monitor monitor(rank == 0, run.output.directory + "/monitor.csv", restarted ? step : -1);
   FieldWriter writer(comm, run.output.directory, grid, restarted ? step : -1);
-  // Fields of this rank's box (output) and of the whole grid (diagnostics), of step fields_step.
-  std::vector<double> local_fields = engine->fields();
+  // Fields of this rank's boxes (output) and of the whole grid (diagnostics), of step
+  // fields_step: computed once per step.
+  std::vector<std::vector<double>> local_fields = domain.local_fields();
   std::vector<double> fields = domain.gather_fields(local_fields);
   std::int64_t fields_step = step;
-  // The fields this rank writes: its box's, or none where another rank writes them.
+  // The fields this rank writes: its boxes', or none where another rank writes them.
   auto written_fields = [&] {
-    return partition.box_leader() ? local_fields : std::vector<double>{};
+    return partition.box_leader() ? local_fields : std::vector<std::vector<double>>{};
   };
   auto update_fields = [&] {
     if (fields_step == step) return;
-    local_fields = engine->fields();
+    local_fields = domain.local_fields();
     fields = domain.gather_fields(local_fields);
     fields_step = step;
-  };  // the step `fields` belongs to: computed once per step
+  };
+  CaseHistory history;
   std::vector<double> previous = fields;
   std::int64_t previous_step = step;
 
@@ -164,7 +173,9 @@ int run_simulation(MPI_Comm comm) {
     info.nv = velocities.size();
     info.model = to_string(run.model);
     info.precision = precision_name(run.precision);
-    write_checkpoint(comm, run.output.checkpoint, info, owned, owned_velocities, engine->state());
+    std::vector<std::vector<double>> f;
+    for (int i = 0; i < boxes.size(); ++i) f.push_back(boxes[i].state());
+    write_checkpoint(comm, run.output.checkpoint, info, owned, owned_velocities, f);
     PetscPrintf(comm, "bolt: checkpoint (%s) at step %lld: %s\n", why, static_cast<long long>(step),
                 run.output.checkpoint.c_str());
   };
@@ -192,8 +203,8 @@ int run_simulation(MPI_Comm comm) {
     {
       Scoped scope(events.step);
       const auto t0 = std::chrono::steady_clock::now();
-      engine->step(static_cast<int>(target - step));
-      engine->synchronize();
+      boxes.step(static_cast<int>(target - step));
+      boxes.synchronize();
       step_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       timed_steps += target - step;
     }
@@ -220,7 +231,8 @@ int run_simulation(MPI_Comm comm) {
       for (int a = 0; a < 3; ++a) dp += std::pow(now.momentum[a] - initial.momentum[a], 2);
       row.momentum_change = std::sqrt(dp) / initial.mass;
       row.energy_change = (now.energy - initial.energy) / initial.energy;
-      row.diagnostics = monitor_diagnostics(run, grid, domain, fields, time_at(step));
+      row.diagnostics =
+          monitor_diagnostics(run, grid, setup.geometry, domain, fields, time_at(step), history);
       const double seconds_per_step = step_seconds / std::max<std::int64_t>(timed_steps, 1);
       row.ms_per_step = 1e3 * seconds_per_step;
       row.updates_per_second = seconds_per_step > 0.0 ? updates_per_step / seconds_per_step : 0.0;
@@ -264,6 +276,7 @@ int run_simulation(MPI_Comm comm) {
   summary["decomp"] = to_string(partition.kind);
   summary["decomp_reason"] = partition.reason;
   summary["space_ranks"] = partition.space_ranks;
+  summary["boxes"] = partition.total_parts;
   summary["velocity_ranks"] = partition.velocity_ranks;
   summary["imbalance"] = partition.imbalance;
   summary["grid"] = {grid.cells(0), grid.cells(1), grid.cells(2)};
@@ -280,7 +293,7 @@ int run_simulation(MPI_Comm comm) {
                              {"energy_change", (now.energy - initial.energy) / initial.energy}};
   // The slowest rank sets the pace; the traffic is that of all ranks.
   MPI_Allreduce(MPI_IN_PLACE, &step_seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
-  double bytes_per_step = engine->bytes_per_step();
+  double bytes_per_step = boxes.bytes_per_step();
   MPI_Allreduce(MPI_IN_PLACE, &bytes_per_step, 1, MPI_DOUBLE, MPI_SUM, comm);
   const double seconds_per_step = step_seconds / std::max<std::int64_t>(timed_steps, 1);
   summary["timing"] = {{"wall_seconds", wall_seconds},
@@ -288,7 +301,8 @@ int run_simulation(MPI_Comm comm) {
                        {"updates_per_second",
                         seconds_per_step > 0.0 ? updates_per_step / seconds_per_step : 0.0},
                        {"bytes_per_step", bytes_per_step}};
-  summary["diagnostics"] = summary_diagnostics(run, grid, velocities, dt, domain, fields, time_at(step));
+  summary["diagnostics"] = summary_diagnostics(run, grid, setup.geometry, velocities, dt, domain,
+                                               fields, time_at(step), history);
   summary["fields_file"] = fields_file;
   summary["checkpoint"] = run.output.checkpoint_final ? run.output.checkpoint : "";
   if (rank == 0) {

@@ -13,6 +13,7 @@ const char* to_string(CaseKind kind) {
     case CaseKind::cavity: return "cavity";
     case CaseKind::shock: return "shock";
     case CaseKind::riemann: return "riemann";
+    case CaseKind::shock_tube: return "shock_tube";
     case CaseKind::couette: return "couette";
     case CaseKind::heat: return "heat";
     case CaseKind::homogeneous: return "homogeneous";
@@ -60,10 +61,10 @@ void read_case(MPI_Comm comm, RunOptions& run) {
   OptionReader o(comm, "Case");
   const std::string kind = o.choice(
       "case", "case type: selects diagnostics (and, for shock, the far states)", "generic",
-      {"generic", "cavity", "shock", "riemann", "couette", "heat", "homogeneous"});
-  const CaseKind kinds[] = {CaseKind::generic, CaseKind::cavity, CaseKind::shock,
-                            CaseKind::riemann, CaseKind::couette, CaseKind::heat,
-                            CaseKind::homogeneous};
+      {"generic", "cavity", "shock", "riemann", "shock_tube", "couette", "heat", "homogeneous"});
+  const CaseKind kinds[] = {CaseKind::generic,    CaseKind::cavity,  CaseKind::shock,
+                            CaseKind::riemann,    CaseKind::shock_tube, CaseKind::couette,
+                            CaseKind::heat,       CaseKind::homogeneous};
   for (CaseKind k : kinds)
     if (kind == to_string(k)) run.case_kind = k;
   run.case_name = o.text("case_name", "name of the case in outputs", kind);
@@ -192,6 +193,21 @@ void read_faces(MPI_Comm comm, RunOptions& run) {
   }
 }
 
+void read_geometry(MPI_Comm comm, RunOptions& run) {
+  OptionReader o(comm, "Geometry: boxes in the index space of -grid_n (-geometry_)");
+  run.geometry_boxes = o.text(
+      "geometry_boxes",
+      "the domain as boxes 'x,y,z,nx,ny,nz; ...' (lower corner and cells, in cell indices; "
+      "empty: the whole grid). Touching faces connect; other faces take the -bc_ condition",
+      "");
+  run.geometry_solids = o.text("geometry_solids",
+                               "solid boxes 'x,y,z,nx,ny,nz; ...' cut out of the domain; their "
+                               "faces are diffuse walls at rest",
+                               "");
+  run.solid_temperature =
+      o.positive_real("geometry_solid_temperature", "temperature of the solids' walls (T0)", 1.0);
+}
+
 void read_initial(MPI_Comm comm, RunOptions& run) {
   OptionReader o(comm, "Initial state (-init_)");
   InitialState& init = run.initial;
@@ -276,6 +292,7 @@ RunOptions read_run_options(MPI_Comm comm) {
   read_model(comm, run);
   read_time_stepping(comm, run);
   read_faces(comm, run);
+  read_geometry(comm, run);
   read_initial(comm, run);
   read_output(comm, run);
   if (run.case_kind == CaseKind::shock) apply_shock_case(run);

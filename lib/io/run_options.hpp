@@ -17,7 +17,7 @@
 
 namespace bolt {
 
-enum class CaseKind { generic, cavity, shock, riemann, couette, heat, homogeneous };
+enum class CaseKind { generic, cavity, shock, riemann, shock_tube, couette, heat, homogeneous };
 enum class InitKind { uniform, riemann, bimaxwellian };
 
 struct InitialState {
@@ -68,6 +68,8 @@ struct RunOptions {
   DecompositionKind decomposition = DecompositionKind::automatic;
   int velocity_ranks = 0;   // hybrid: ranks per velocity group (0: chosen)
   bool gpu_sharing = false; // allow more ranks than GPUs on a node
+  std::string geometry_boxes, geometry_solids;  // "x,y,z,nx,ny,nz; ..." (empty: whole grid)
+  double solid_temperature = 1.0;
   OutputOptions output;
 };
 

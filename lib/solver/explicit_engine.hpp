@@ -66,11 +66,21 @@ class ExplicitEngine final : public Engine {
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s) {
         if (!grid.active[a]) continue;
-        if (config.neighbour[a][s] >= 0) {
-          setup_halo(a, s);
-          exchanges = true;
-        } else {
-          setup_face(a, s);
+        if (config.segments[a][s].empty()) {
+          // The whole face, one condition, over the padded face: the ghost columns of the other
+          // axes too (corner ghosts, which diagonal whole-cell shifts read).
+          FaceSegmentConfig whole;
+          whole.spec = config.faces[a][s];
+          setup_face(a, s, whole);
+          continue;
+        }
+        for (const FaceSegmentConfig& segment : config.segments[a][s]) {
+          if (segment.peer >= 0) {
+            setup_halo(a, s, segment);
+            exchanges = true;
+          } else {
+            setup_face(a, s, segment);
+          }
         }
       }
     require(!(exchanges || split_) || config.communicator, "engine: no communicator for a ",
@@ -113,11 +123,31 @@ class ExplicitEngine final : public Engine {
   }
 
   void step(int count) override {
-    switch (config_.model) {
-      case ModelKind::bgk: run<ModelKind::bgk>(count); break;
-      case ModelKind::shakhov: run<ModelKind::shakhov>(count); break;
-      case ModelKind::esbgk: run<ModelKind::esbgk>(count); break;
+    for (int n = 0; n < count; ++n) {
+      std::vector<Message> sends, receives;
+      begin_step(sends, receives);
+      if (!sends.empty() || !receives.empty()) config_.communicator->exchange(sends, receives);
+      end_step();
     }
+  }
+
+  void begin_step(std::vector<Message>& sends, std::vector<Message>& receives) override {
+    if (config_.splitting == Splitting::strang)  // in place: each row is its own
+      relax_pass(0.5 * config_.relaxation.dt, f_[current_].data());
+    fill_boundaries();
+    for (Halo& halo : halos_) {
+      copy_halo(halo, halo.send, false);
+      sends.push_back({halo.peer, halo.send.data(), halo.send.size() * sizeof(Real), halo.send_tag});
+      receives.push_back(
+          {halo.peer, halo.receive.data(), halo.receive.size() * sizeof(Real), halo.receive_tag});
+    }
+  }
+
+  void end_step() override {
+    for (Halo& halo : halos_) copy_halo(halo, halo.receive, true);
+    const double dt = config_.relaxation.dt;
+    stream_pass(config_.splitting == Splitting::strang ? 0.5 * dt : dt, f_[1 - current_].data());
+    current_ = 1 - current_;
   }
 
   std::vector<double> fields() override {
@@ -134,23 +164,14 @@ class ExplicitEngine final : public Engine {
 
   std::vector<double> face_fluxes(int axis, int side) override {
     fill_boundaries();
-    const FaceGeometry face = geometry(axis, side);
+    const PhysicalGrid& grid = config_.grid;
+    const FaceGeometry face =
+        geometry(axis, side, {0, 0}, {grid.cells((axis + 1) % 3), grid.cells((axis + 2) % 3)});
     Buffer<double> out(where_, std::size_t(face.transverse_count()) * 5);
     FaceFluxes<Real> kernel{f_[current_].data(), velocities(), face, out.data()};
     for_each_team<5>(exec_, face.transverse_count(), config_.team_size, 0, kernel, "face_fluxes");
     if (split_) config_.communicator->sum_over_velocity_group(out.data(), out.size());
-    const std::vector<double> all = out.to_host();
-    // Keep the interior positions of the face only.
-    const PhysicalGrid& grid = config_.grid;
-    const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
-    std::vector<double> interior;
-    for (int i2 = 0; i2 < grid.cells(a2); ++i2)
-      for (int i1 = 0; i1 < grid.cells(a1); ++i1) {
-        const std::int64_t t = std::int64_t(i1 + grid.offset(a1)) +
-                               std::int64_t(i2 + grid.offset(a2)) * grid.padded(a1);
-        for (int k = 0; k < 5; ++k) interior.push_back(all[t * 5 + k]);
-      }
-    return interior;
+    return out.to_host();
   }
 
   void synchronize() override { bolt::synchronize(exec_); }
@@ -169,10 +190,11 @@ class ExplicitEngine final : public Engine {
     Buffer<double> outflux;       // walls: [transverse]
   };
 
-  // A face whose ghosts come from the neighbouring rank.
+  // A face segment whose ghosts come from another rank.
   struct Halo {
     FaceGeometry geometry;
     int peer = -1;
+    int send_tag = 0, receive_tag = 0;
     Buffer<Real> send, receive;   // [transverse][layer][v]
   };
 
@@ -229,7 +251,9 @@ class ExplicitEngine final : public Engine {
     return t;
   }
 
-  FaceGeometry geometry(int axis, int side) const {
+  // The segment of face (axis, side) at interior transverse coordinates [lo, lo + count); count
+  // {0, 0} is the whole padded face.
+  FaceGeometry geometry(int axis, int side, std::array<int, 2> lo, std::array<int, 2> count) const {
     const PhysicalGrid& grid = config_.grid;
     FaceGeometry g{};
     g.axis = axis;
@@ -241,14 +265,28 @@ class ExplicitEngine final : public Engine {
       g.extent[a] = grid.padded(a);
       g.stride[a] = s[a];
     }
+    for (int k = 0; k < 2; ++k) {
+      const int a = (axis + 1 + k) % 3;
+      if (count[0] == 0 && count[1] == 0) {
+        g.first[k] = 0;
+        g.count[k] = grid.padded(a);
+        continue;
+      }
+      require(lo[k] >= 0 && count[k] >= 1 && lo[k] + count[k] <= grid.cells(a),
+              "engine: face segment on axis ", "xyz"[a], " [", lo[k], ", +", count[k],
+              ") outside the box of ", grid.cells(a), " cells");
+      g.first[k] = lo[k] + grid.offset(a);
+      g.count[k] = count[k];
+    }
     return g;
   }
 
-  void setup_face(int axis, int side) {
+  void setup_face(int axis, int side, const FaceSegmentConfig& segment) {
     const VelocityGrid& vg = config_.velocities;
-    Face& face = faces_[axis][side];
-    face.geometry = geometry(axis, side);
-    face.spec = config_.faces[axis][side];
+    faces_.emplace_back();
+    Face& face = faces_.back();
+    face.geometry = geometry(axis, side, segment.lo, segment.count);
+    face.spec = segment.spec;
     const FaceSpec& spec = face.spec;
     const bool needs_reflect = spec.kind == FaceKind::specular ||
                                (spec.kind == FaceKind::wall && spec.accommodation < 1.0);
@@ -277,10 +315,13 @@ class ExplicitEngine final : public Engine {
       face.outflux = Buffer<double>(where_, face.geometry.transverse_count());
   }
 
-  void setup_halo(int axis, int side) {
-    Halo& halo = halos_[axis][side];
-    halo.geometry = geometry(axis, side);
-    halo.peer = config_.neighbour[axis][side];
+  void setup_halo(int axis, int side, const FaceSegmentConfig& segment) {
+    halos_.emplace_back();
+    Halo& halo = halos_.back();
+    halo.geometry = geometry(axis, side, segment.lo, segment.count);
+    halo.peer = segment.peer;
+    halo.send_tag = segment.send_tag;
+    halo.receive_tag = segment.receive_tag;
     const std::size_t size =
         std::size_t(halo.geometry.transverse_count()) * halo.geometry.ghost * nv_;
     halo.send = Buffer<Real>(where_, size);
@@ -293,55 +334,23 @@ class ExplicitEngine final : public Engine {
                      config_.team_size, 0, kernel, unpack ? "halo_unpack" : "halo_pack");
   }
 
-  // Ghosts of faces shared with other ranks: pack, send and receive, unpack. Per axis and
-  // side s, this rank sends its side-s layers to neighbour[s] and receives the ghosts of side
-  // 1 - s from neighbour[1 - s]; the neighbour lists the same pair in the same order, so the
-  // messages match also when both neighbours are one rank (a periodic axis split in two).
-  void exchange_halos() {
-    std::vector<Message> sends, receives;
-    for (int a = 0; a < 3; ++a)
-      for (int s = 0; s < 2; ++s) {
-        Halo& out = halos_[a][s];
-        Halo& in = halos_[a][1 - s];
-        if (out.peer < 0 && in.peer < 0) continue;
-        const int tag = 2 * a + s;
-        if (out.peer >= 0) {
-          copy_halo(out, out.send, false);
-          sends.push_back({out.peer, out.send.data(), out.send.size() * sizeof(Real), tag});
-        }
-        if (in.peer >= 0)
-          receives.push_back({in.peer, in.receive.data(), in.receive.size() * sizeof(Real), tag});
-      }
-    if (sends.empty() && receives.empty()) return;
-    // CPU kernels return when done; NCCL is ordered on the stream after the pack kernels.
-    config_.communicator->exchange(sends, receives);
-    for (int a = 0; a < 3; ++a)
-      for (int s = 0; s < 2; ++s)
-        if (halos_[a][s].peer >= 0) copy_halo(halos_[a][s], halos_[a][s].receive, true);
-  }
-
   // Ghosts of the faces on the domain boundary (collective over the velocity group: the wall
   // flux is summed over it).
   void fill_boundaries() {
-    for (int a = 0; a < 3; ++a) {
-      if (!config_.grid.active[a]) continue;
-      for (int s = 0; s < 2; ++s) {
-        if (halos_[a][s].peer >= 0) continue;
-        Face& face = faces_[a][s];
-        if (face.spec.kind == FaceKind::wall) {
-          WallOutflux<Real> flux{f_[current_].data(), velocities(), face.geometry,
-                                 face.outflux.data()};
-          for_each_team<1>(exec_, face.geometry.transverse_count(), config_.team_size, 0, flux,
-                           "wall_outflux");
-          if (split_)
-            config_.communicator->sum_over_velocity_group(face.outflux.data(), face.outflux.size());
-        }
-        BoundaryFill<Real> kernel{f_[current_].data(), velocities(), face.geometry,
-                                  face.spec.kind, face.equilibrium.data(), face.reflect.data(),
-                                  face.spec.accommodation, face.influx, face.outflux.data()};
-        for_each_team<1>(exec_, face.geometry.transverse_count(), config_.team_size, 0, kernel,
-                         "boundary_fill");
+    for (Face& face : faces_) {
+      if (face.spec.kind == FaceKind::wall) {
+        WallOutflux<Real> flux{f_[current_].data(), velocities(), face.geometry,
+                               face.outflux.data()};
+        for_each_team<1>(exec_, face.geometry.transverse_count(), config_.team_size, 0, flux,
+                         "wall_outflux");
+        if (split_)
+          config_.communicator->sum_over_velocity_group(face.outflux.data(), face.outflux.size());
       }
+      BoundaryFill<Real> kernel{f_[current_].data(), velocities(), face.geometry,
+                                face.spec.kind, face.equilibrium.data(), face.reflect.data(),
+                                face.spec.accommodation, face.influx, face.outflux.data()};
+      for_each_team<1>(exec_, face.geometry.transverse_count(), config_.team_size, 0, kernel,
+                       "boundary_fill");
     }
   }
 
@@ -377,24 +386,16 @@ class ExplicitEngine final : public Engine {
       pass<Kind, Stream, false>(relax_dt, destination);
   }
 
-  void fill_ghosts() {
-    fill_boundaries();
-    exchange_halos();
-  }
+  // The relaxation-only pass (Strang) and the streaming pass, for the model of the run.
+  void relax_pass(double relax_dt, Real* destination) { dispatch<false>(relax_dt, destination); }
+  void stream_pass(double relax_dt, Real* destination) { dispatch<true>(relax_dt, destination); }
 
-  template <ModelKind Kind>
-  void run(int count) {
-    const double dt = config_.relaxation.dt;
-    for (int n = 0; n < count; ++n) {
-      if (config_.splitting == Splitting::strang) {
-        pass<Kind, false>(0.5 * dt, f_[current_].data());  // in place: each row is its own
-        fill_ghosts();
-        pass<Kind, true>(0.5 * dt, f_[1 - current_].data());
-      } else {
-        fill_ghosts();
-        pass<Kind, true>(dt, f_[1 - current_].data());
-      }
-      current_ = 1 - current_;
+  template <bool Stream>
+  void dispatch(double relax_dt, Real* destination) {
+    switch (config_.model) {
+      case ModelKind::bgk: pass<ModelKind::bgk, Stream>(relax_dt, destination); break;
+      case ModelKind::shakhov: pass<ModelKind::shakhov, Stream>(relax_dt, destination); break;
+      case ModelKind::esbgk: pass<ModelKind::esbgk, Stream>(relax_dt, destination); break;
     }
   }
 
@@ -422,8 +423,8 @@ class ExplicitEngine final : public Engine {
   Buffer<signed char> step_;
   Buffer<Real> fraction_;
   std::array<Buffer<Real>, 3> scale_;
-  std::array<std::array<Face, 2>, 3> faces_;
-  std::array<std::array<Halo, 2>, 3> halos_;
+  std::vector<Face> faces_;  // boundary segments of the faces of active axes
+  std::vector<Halo> halos_;  // segments whose ghosts come from other ranks
 };
 
 }  // namespace bolt

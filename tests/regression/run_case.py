@@ -353,7 +353,7 @@ def check_decomposition(bolt, args, tmp):
         outdir = os.path.join(tmp, f"r{ranks}_{extra[1]}")
         s = run(bolt, args + extra, outdir, ranks=ranks)
         diff = fields_difference(reference["fields_file"], s["fields_file"])
-        ok &= report(diff <= 1e-12, f"{label} ({s['decomp']}: {s['space_ranks']} boxes x "
+        ok &= report(diff <= 1e-12, f"{label} ({s['decomp']}: {s['boxes']} boxes on {s['space_ranks']} ranks x "
                      f"{s['velocity_ranks']} batches): max rel. field diff. {diff:.2e} (tol. 1e-12)")
 
     steps = int(reference["steps"])
@@ -397,6 +397,12 @@ BAD_INPUTS = [
     (["-bc_x_low", "periodic"], "periodic", None),
     (["-options_file_yaml", "/nonexistent.yaml"], "/nonexistent.yaml", None),
     (["-out_dir", "/proc/bolt-cannot-create"], "/proc/bolt-cannot-create", None),
+    (["-decomp", "spatial"], "-decomp", None),
+    (["-geometry_boxes", "0,0,0,1,1"], "-geometry_boxes", None),
+    (["-geometry_boxes", "0,0,0,2,1,1"], "-geometry_boxes", None),
+    (["-geometry_boxes", "0,0,0,1,1,1; 0,0,0,1,1,1"], "-geometry_boxes", None),
+    (["-grid_n", "4,4,1", "-geometry_boxes", "0,0,0,2,3,1; 2,1,0,2,3,1"], "-geometry_boxes", None),
+    (["-grid_n", "4,4,1", "-geometry_solids", "0,0,0,4,4,1"], "-geometry_solids", None),
 ]
 
 
