@@ -111,7 +111,7 @@ int run_simulation(MPI_Comm comm) {
     engines.back()->set_state(initial_distribution(run, local.grid, velocities,
                                                    owned_velocities.lo, owned_velocities.count));
   }
-  Subdomains boxes(std::move(engines), communicator);
+  Subdomains boxes(std::move(engines), communicator, run.halo_overlap);
   DomainView domain(partition, boxes, cells, velocities.size());
   const Totals initial = totals(grid, domain.gather_fields(domain.local_fields()));
   std::int64_t step = 0;

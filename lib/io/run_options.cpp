@@ -55,6 +55,10 @@ void read_parallel(MPI_Comm comm, RunOptions& run) {
                                  "rank count up to its square root)", 0, 0, 1 << 20);
   run.gpu_sharing = o.flag("gpu_share", "allow more ranks than GPUs on a node (they share GPUs)",
                            false);
+  run.halo_overlap = o.flag("halo_overlap",
+                            "stream the interior cells while the halos travel (false: exchange "
+                            "first, the debugging baseline; same results)",
+                            true);
 }
 
 void read_case(MPI_Comm comm, RunOptions& run) {

@@ -68,6 +68,7 @@ struct RunOptions {
   DecompositionKind decomposition = DecompositionKind::automatic;
   int velocity_ranks = 0;   // hybrid: ranks per velocity group (0: chosen)
   bool gpu_sharing = false; // allow more ranks than GPUs on a node
+  bool halo_overlap = true; // interior cells computed while the halos travel
   std::string geometry_boxes, geometry_solids;  // "x,y,z,nx,ny,nz; ..." (empty: whole grid)
   double solid_temperature = 1.0;
   OutputOptions output;

@@ -31,8 +31,6 @@ ncclComm_t make_nccl_comm(MPI_Comm comm) {
   return nccl;
 }
 
-// Kernels and NCCL calls share the default stream, so the messages see the packed halos and
-// the kernels after them see the received ones without extra synchronisation.
 class NcclCommunicator final : public Communicator {
  public:
   NcclCommunicator(MPI_Comm world, MPI_Comm group) {
@@ -41,13 +39,26 @@ class NcclCommunicator final : public Communicator {
     MPI_Comm_size(group, &group_size);
     world_ = make_nccl_comm(world);
     group_ = group_size > 1 ? make_nccl_comm(group) : nullptr;
+    // Non-blocking: it does not synchronise with the legacy default stream of the kernels.
+    check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "stream create");
+    check_cuda(cudaEventCreateWithFlags(&packed_, cudaEventDisableTiming), "event create");
+    check_cuda(cudaEventCreateWithFlags(&arrived_, cudaEventDisableTiming), "event create");
   }
   ~NcclCommunicator() override {
+    cudaEventDestroy(arrived_);
+    cudaEventDestroy(packed_);
+    cudaStreamDestroy(stream_);
     if (group_) ncclCommDestroy(group_);
     if (world_) ncclCommDestroy(world_);
   }
 
-  void exchange(const std::vector<Message>& sends, const std::vector<Message>& receives) override {
+  // The messages run on their own stream once the kernels queued so far (the packing) are done,
+  // so kernels queued after start_exchange (the interior cells) overlap them; finish_exchange
+  // makes the kernel stream wait for them.
+  void start_exchange(const std::vector<Message>& sends,
+                      const std::vector<Message>& receives) override {
+    check_cuda(cudaEventRecord(packed_, nullptr), "event record");
+    check_cuda(cudaStreamWaitEvent(stream_, packed_, 0), "stream wait");
     // Between boxes of this rank: a device copy, matched by tag.
     for (const Message& m : sends) {
       if (m.peer != rank_) continue;
@@ -56,17 +67,22 @@ class NcclCommunicator final : public Communicator {
       });
       require(match != receives.end() && match->bytes == m.bytes, "halo message ", m.tag,
               " to this rank has no matching receive");
-      check_cuda(cudaMemcpyAsync(match->data, m.data, m.bytes, cudaMemcpyDeviceToDevice, nullptr),
+      check_cuda(cudaMemcpyAsync(match->data, m.data, m.bytes, cudaMemcpyDeviceToDevice, stream_),
                  "halo copy");
     }
     check_nccl(ncclGroupStart(), "group start");
     for (const Message& m : receives)
       if (m.peer != rank_)
-        check_nccl(ncclRecv(m.data, m.bytes, ncclUint8, m.peer, world_, nullptr), "receive");
+        check_nccl(ncclRecv(m.data, m.bytes, ncclUint8, m.peer, world_, stream_), "receive");
     for (const Message& m : sends)
       if (m.peer != rank_)
-        check_nccl(ncclSend(m.data, m.bytes, ncclUint8, m.peer, world_, nullptr), "send");
+        check_nccl(ncclSend(m.data, m.bytes, ncclUint8, m.peer, world_, stream_), "send");
     check_nccl(ncclGroupEnd(), "group end");
+    check_cuda(cudaEventRecord(arrived_, stream_), "event record");
+  }
+
+  void finish_exchange() override {
+    check_cuda(cudaStreamWaitEvent(nullptr, arrived_, 0), "stream wait");
   }
 
   void sum_over_velocity_group(double* values, std::size_t count) override {
@@ -78,6 +94,8 @@ class NcclCommunicator final : public Communicator {
  private:
   int rank_ = 0;
   ncclComm_t world_ = nullptr, group_ = nullptr;
+  cudaStream_t stream_ = nullptr;          // the messages
+  cudaEvent_t packed_ = nullptr, arrived_ = nullptr;
 };
 
 }  // namespace

@@ -71,6 +71,9 @@ class Engine {
   // relaxes (Strang), fills the boundary ghosts and packs the halos, appending its messages; the
   // rank exchanges every box's messages at once; the second unpacks, streams and relaxes.
   virtual void begin_step(std::vector<Message>& sends, std::vector<Message>& receives) = 0;
+  // Optional, between the two: streams and relaxes the cells that read no halo ghost, so that
+  // it overlaps the messages; end_step then does the rest.
+  virtual void stream_interior() = 0;
   virtual void end_step() = 0;
   // kFieldCount macroscopic fields per interior cell (kernels/cell_moments.hpp).
   virtual std::vector<double> fields() = 0;

@@ -93,6 +93,7 @@ class ExplicitEngine final : public Engine {
     }
     raw_ = Buffer<double>(where_, std::size_t(grid.interior_cells()) * kRawMoments);
     scratch_bytes_ = row_scratch_bytes();
+    split_regions();
   }
 
   void set_state(const std::vector<double>& f) override {
@@ -143,10 +144,20 @@ class ExplicitEngine final : public Engine {
     }
   }
 
+  void stream_interior() override {
+    if (split_ || interior_.n[0] * interior_.n[1] * interior_.n[2] == 0) return;
+    stream_pass(stream_dt(), f_[1 - current_].data(), interior_);
+    interior_done_ = true;
+  }
+
   void end_step() override {
     for (Halo& halo : halos_) copy_halo(halo, halo.receive, true);
-    const double dt = config_.relaxation.dt;
-    stream_pass(config_.splitting == Splitting::strang ? 0.5 * dt : dt, f_[1 - current_].data());
+    if (interior_done_) {
+      for (const Region& region : shell_) stream_pass(stream_dt(), f_[1 - current_].data(), region);
+    } else {
+      stream_pass(stream_dt(), f_[1 - current_].data(), whole());
+    }
+    interior_done_ = false;
     current_ = 1 - current_;
   }
 
@@ -222,16 +233,58 @@ class ExplicitEngine final : public Engine {
     return {xi_[0].data(), xi_[1].data(), xi_[2].data(), weight_.data(), nv_};
   }
 
-  CellIndexer indexer() const {
+  // A box of cells: [lo, lo + n) in interior coordinates.
+  struct Region {
+    std::array<int, 3> lo{0, 0, 0}, n{0, 0, 0};
+    std::int64_t cells() const { return std::int64_t(n[0]) * n[1] * n[2]; }
+  };
+
+  Region whole() const {
+    const PhysicalGrid& grid = config_.grid;
+    return {{0, 0, 0}, {grid.cells(0), grid.cells(1), grid.cells(2)}};
+  }
+
+  CellIndexer indexer(const Region& region) const {
     const PhysicalGrid& grid = config_.grid;
     CellIndexer c{};
     const auto s = grid.strides();
     for (int a = 0; a < 3; ++a) {
-      c.n[a] = grid.cells(a);
-      c.offset[a] = grid.offset(a);
+      c.n[a] = region.n[a];
+      c.offset[a] = grid.offset(a) + region.lo[a];
       c.stride[a] = s[a];
     }
     return c;
+  }
+  CellIndexer indexer() const { return indexer(whole()); }
+
+  // The cells that read no halo ghost (the box less `ghost` layers at each face with a halo
+  // segment), and the rest as up to six slabs: cut across x, then y, then z.
+  void split_regions() {
+    const PhysicalGrid& grid = config_.grid;
+    std::array<std::array<int, 2>, 3> margin{};
+    for (const Halo& halo : halos_) margin[halo.geometry.axis][halo.geometry.side] = grid.ghost;
+    Region rest = whole();
+    for (int a = 0; a < 3; ++a) {
+      if (margin[a][0] + margin[a][1] >= rest.n[a]) {  // no interior: everything is shell
+        interior_ = Region{};
+        shell_ = {whole()};
+        return;
+      }
+      if (margin[a][0] > 0) {
+        Region low = rest;
+        low.n[a] = margin[a][0];
+        shell_.push_back(low);
+      }
+      if (margin[a][1] > 0) {
+        Region high = rest;
+        high.lo[a] = rest.lo[a] + rest.n[a] - margin[a][1];
+        high.n[a] = margin[a][1];
+        shell_.push_back(high);
+      }
+      rest.lo[a] += margin[a][0];
+      rest.n[a] -= margin[a][0] + margin[a][1];
+    }
+    interior_ = rest;
   }
 
   StreamTables<Real> stream_tables() const {
@@ -355,12 +408,12 @@ class ExplicitEngine final : public Engine {
   }
 
   template <ModelKind Kind, bool Stream, bool Conservative>
-  void pass(double relax_dt, Real* destination) {
+  void pass(double relax_dt, Real* destination, const Region& region) {
     using Relax = Relaxation<Real, Kind, Conservative>;
     Relax relax{config_.relaxation};
     relax.params.dt = relax_dt;
     if constexpr (!Conservative) {
-      if (split_) {
+      if (split_) {  // whole box only: the sums are indexed by the box's cell number
         const std::int64_t cells = config_.grid.interior_cells();
         StreamAndSum<Real, Relax, Stream> first{f_[current_].data(), destination, sums_.data(),
                                                 velocities(), stream_tables(), indexer(), relax};
@@ -373,29 +426,38 @@ class ExplicitEngine final : public Engine {
       }
     }
     FusedStep<Real, Relax, Stream> kernel{f_[current_].data(), destination, velocities(),
-                                          stream_tables(), indexer(), relax};
-    for_each_team<Relax::kReduceWidth>(exec_, config_.grid.interior_cells(), config_.team_size,
-                                       scratch_bytes_, kernel, Stream ? "fused_step" : "relaxation");
+                                          stream_tables(), indexer(region), relax};
+    for_each_team<Relax::kReduceWidth>(exec_, region.cells(), config_.team_size, scratch_bytes_,
+                                       kernel, Stream ? "fused_step" : "relaxation");
   }
 
   template <ModelKind Kind, bool Stream>
-  void pass(double relax_dt, Real* destination) {
+  void pass(double relax_dt, Real* destination, const Region& region) {
     if (config_.relaxation.conservative_iterations > 0)
-      pass<Kind, Stream, true>(relax_dt, destination);
+      pass<Kind, Stream, true>(relax_dt, destination, region);
     else
-      pass<Kind, Stream, false>(relax_dt, destination);
+      pass<Kind, Stream, false>(relax_dt, destination, region);
   }
 
   // The relaxation-only pass (Strang) and the streaming pass, for the model of the run.
-  void relax_pass(double relax_dt, Real* destination) { dispatch<false>(relax_dt, destination); }
-  void stream_pass(double relax_dt, Real* destination) { dispatch<true>(relax_dt, destination); }
+  void relax_pass(double relax_dt, Real* destination) {
+    dispatch<false>(relax_dt, destination, whole());
+  }
+  void stream_pass(double relax_dt, Real* destination, const Region& region) {
+    dispatch<true>(relax_dt, destination, region);
+  }
+  // Relaxation time of the streaming pass: half a step after Strang's first half.
+  double stream_dt() const {
+    const double dt = config_.relaxation.dt;
+    return config_.splitting == Splitting::strang ? 0.5 * dt : dt;
+  }
 
   template <bool Stream>
-  void dispatch(double relax_dt, Real* destination) {
+  void dispatch(double relax_dt, Real* destination, const Region& region) {
     switch (config_.model) {
-      case ModelKind::bgk: pass<ModelKind::bgk, Stream>(relax_dt, destination); break;
-      case ModelKind::shakhov: pass<ModelKind::shakhov, Stream>(relax_dt, destination); break;
-      case ModelKind::esbgk: pass<ModelKind::esbgk, Stream>(relax_dt, destination); break;
+      case ModelKind::bgk: pass<ModelKind::bgk, Stream>(relax_dt, destination, region); break;
+      case ModelKind::shakhov: pass<ModelKind::shakhov, Stream>(relax_dt, destination, region); break;
+      case ModelKind::esbgk: pass<ModelKind::esbgk, Stream>(relax_dt, destination, region); break;
     }
   }
 
@@ -425,6 +487,9 @@ class ExplicitEngine final : public Engine {
   std::array<Buffer<Real>, 3> scale_;
   std::vector<Face> faces_;  // boundary segments of the faces of active axes
   std::vector<Halo> halos_;  // segments whose ghosts come from other ranks
+  Region interior_;            // cells that read no halo ghost (empty: none)
+  std::vector<Region> shell_;  // the other cells
+  bool interior_done_ = false; // stream_interior ran this step
 };
 
 }  // namespace bolt

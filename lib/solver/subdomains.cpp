@@ -7,8 +7,8 @@
 namespace bolt {
 
 Subdomains::Subdomains(std::vector<std::unique_ptr<Engine>> engines,
-                       std::shared_ptr<Communicator> communicator)
-    : engines_(std::move(engines)), communicator_(std::move(communicator)) {}
+                       std::shared_ptr<Communicator> communicator, bool overlap)
+    : engines_(std::move(engines)), communicator_(std::move(communicator)), overlap_(overlap) {}
 
 void Subdomains::step(int count) {
   for (int n = 0; n < count; ++n) {
@@ -21,7 +21,10 @@ void Subdomains::step(int count) {
       const auto by_tag = [](const Message& a, const Message& b) { return a.tag < b.tag; };
       std::sort(sends.begin(), sends.end(), by_tag);
       std::sort(receives.begin(), receives.end(), by_tag);
-      communicator_->exchange(sends, receives);
+      communicator_->start_exchange(sends, receives);
+      if (overlap_)
+        for (auto& engine : engines_) engine->stream_interior();
+      communicator_->finish_exchange();
     }
     for (auto& engine : engines_) engine->end_step();
   }

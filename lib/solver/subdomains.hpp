@@ -12,8 +12,10 @@ namespace bolt {
 class Subdomains {
  public:
   // `communicator` may be null when no box has a peer and no velocities are split.
+  // overlap: stream the interior cells while the halos travel (-halo_overlap); off, the
+  // exchange completes first (the debugging baseline). The results are the same.
   Subdomains(std::vector<std::unique_ptr<Engine>> engines,
-             std::shared_ptr<Communicator> communicator);
+             std::shared_ptr<Communicator> communicator, bool overlap);
 
   void step(int count);
   void synchronize();
@@ -25,6 +27,7 @@ class Subdomains {
  private:
   std::vector<std::unique_ptr<Engine>> engines_;
   std::shared_ptr<Communicator> communicator_;
+  bool overlap_;
 };
 
 }  // namespace bolt

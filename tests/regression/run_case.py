@@ -328,9 +328,11 @@ def fields_difference(file_a, file_b):
 
 
 # (ranks, extra options) run against one rank. Space splits of 2, 3 and 4 ranks (uneven boxes
-# included), velocity batches of 2 and 3, and a hybrid 2 x 2 grid.
+# included; with the interior computed while the halos travel, and without), velocity batches
+# of 2 and 3, and a hybrid 2 x 2 grid.
 DECOMPOSITIONS = [
     (2, ["-decomp", "space"]),
+    (2, ["-decomp", "space", "-halo_overlap", "false"]),
     (3, ["-decomp", "space"]),
     (4, ["-decomp", "space"]),
     (2, ["-decomp", "velocity"]),
@@ -350,7 +352,7 @@ def check_decomposition(bolt, args, tmp):
     reference = run(bolt, args, os.path.join(tmp, "one"))
     for ranks, extra in DECOMPOSITIONS:
         label = f"{ranks} ranks {' '.join(extra)}"
-        outdir = os.path.join(tmp, f"r{ranks}_{extra[1]}")
+        outdir = os.path.join(tmp, f"r{ranks}_{'_'.join(extra[1::2])}")
         s = run(bolt, args + extra, outdir, ranks=ranks)
         diff = fields_difference(reference["fields_file"], s["fields_file"])
         ok &= report(diff <= 1e-12, f"{label} ({s['decomp']}: {s['boxes']} boxes on {s['space_ranks']} ranks x "
