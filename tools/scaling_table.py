@@ -71,7 +71,10 @@ def read_run(path):
         run["ranks"] = int(s["ranks"])
         run["grid"] = [int(n) for n in s["grid"]]
         run["velocities"] = int(s["velocities"])
-        run["ms_per_step"] = float(s["timing"]["ms_per_step"])
+        # The warm rate leaves out the first stretch of steps (one-time set-up costs such as
+        # NCCL connections); older summaries have only the mean over all steps.
+        timing = s["timing"]
+        run["ms_per_step"] = float(timing.get("ms_per_step_warm", timing["ms_per_step"]))
         run["updates_per_second"] = float(s["timing"].get("updates_per_second", float("nan")))
     except (KeyError, TypeError, ValueError) as e:
         fail(1, f"{path}: incomplete summary ({e!r})")

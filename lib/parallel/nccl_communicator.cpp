@@ -39,8 +39,13 @@ class NcclCommunicator final : public Communicator {
     MPI_Comm_size(group, &group_size);
     world_ = make_nccl_comm(world);
     group_ = group_size > 1 ? make_nccl_comm(group) : nullptr;
-    // Non-blocking: it does not synchronise with the legacy default stream of the kernels.
-    check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "stream create");
+    // Non-blocking: it does not synchronise with the legacy default stream of the kernels. Top
+    // priority: the block scheduler starts NCCL's few blocks ahead of the waiting blocks of the
+    // interior kernel, which would otherwise hold every SM until it ends (no overlap at all).
+    int least = 0, greatest = 0;
+    check_cuda(cudaDeviceGetStreamPriorityRange(&least, &greatest), "stream priorities");
+    check_cuda(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, greatest),
+               "stream create");
     check_cuda(cudaEventCreateWithFlags(&packed_, cudaEventDisableTiming), "event create");
     check_cuda(cudaEventCreateWithFlags(&arrived_, cudaEventDisableTiming), "event create");
   }
