@@ -3,6 +3,7 @@
 #include <petscsys.h>
 #include <unistd.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -107,12 +108,15 @@ std::vector<EngineConfig> local_engine_configs(const CaseSetup& setup, const Par
     e.velocity_lo = partition.velocity_lo;
     e.velocity_count = partition.velocity_count;
     e.communicator = communicator;
+    const int box = setup.geometry.piece_box[part.piece];
     for (int a = 0; a < 3; ++a)
       for (int side = 0; side < 2; ++side) {
         const auto& segments = part.faces[a][side];
-        // A face with one condition keeps the engine's whole-face default (ghost corners
-        // included), as on a single box.
-        if (segments.size() == 1 && segments[0].peer < 0 && !segments[0].solid) continue;
+        const std::optional<FaceSpec> own =
+            box < int(setup.run.box_faces.size()) ? setup.run.box_faces[box][a][side] : std::nullopt;
+        // A face with the side's condition throughout keeps the engine's whole-face default
+        // (ghost corners included), as on a single box.
+        if (segments.size() == 1 && segments[0].peer < 0 && !segments[0].solid && !own) continue;
         for (const FaceSegment& g : segments) {
           FaceSegmentConfig c;
           for (int k = 0; k < 2; ++k) {
@@ -128,7 +132,7 @@ std::vector<EngineConfig> local_engine_configs(const CaseSetup& setup, const Par
           } else if (g.self_periodic) {
             c.spec.kind = FaceKind::periodic;
           } else {
-            c.spec = setup.engine.faces[a][side];
+            c.spec = own ? *own : setup.engine.faces[a][side];
             require(g.peer >= 0 || c.spec.kind != FaceKind::periodic, "-bc_", "xyz"[a],
                     side ? "_high" : "_low", " periodic: part of this face has no box on the ",
                     "opposite face of the grid to connect to (-geometry_boxes)");

@@ -1,6 +1,9 @@
 #include "run_options.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
+#include "decomposition/geometry.hpp"
 #include "models/model_registry.hpp"
 #include "option_reader.hpp"
 #include "physics/rankine_hugoniot.hpp"
@@ -162,6 +165,32 @@ void read_time_stepping(MPI_Comm comm, RunOptions& run) {
       o.real("ts_steady_tol", "stop when the residual falls below this (0: never)", 0.0);
 }
 
+// The condition named by option `base` (-bc_x_low, -geometry_box1_bc_x_low, ...) and its
+// parameters (base_velocity, base_temperature, base_density, base_accommodation).
+FaceSpec read_face_spec(OptionReader& o, const std::string& base, int a) {
+  const char* axis_names[3] = {"x", "y", "z"};
+  FaceSpec face;
+  const std::string kind = o.choice(base, "condition on this face", "wall",
+                                    {"wall", "specular", "inflow", "outflow", "periodic"});
+  face.kind = kind == "wall"       ? FaceKind::wall
+              : kind == "specular" ? FaceKind::specular
+              : kind == "inflow"   ? FaceKind::inflow
+              : kind == "outflow"  ? FaceKind::outflow
+                                   : FaceKind::periodic;
+  const auto u = o.reals(base + "_velocity", "wall or inflow velocity (units c0)", {0, 0, 0});
+  for (int i = 0; i < 3; ++i) face.velocity[i] = u[i];
+  face.temperature = o.positive_real(base + "_temperature", "wall or inflow temperature (T0)", 1.0);
+  face.density = o.positive_real(base + "_density", "inflow density (n0)", 1.0);
+  face.accommodation = o.real(base + "_accommodation",
+                              "accommodation coefficient: 1 diffuse, 0 specular", 1.0);
+  require(face.accommodation > 0.0 && face.accommodation <= 1.0, "-", base, "_accommodation ",
+          face.accommodation, ": must be in (0, 1] (use specular for 0)");
+  if (face.kind == FaceKind::wall)
+    require(u[a] == 0.0, "-", base, "_velocity: a wall cannot move along its normal (axis ",
+            axis_names[a], ")");
+  return face;
+}
+
 void read_faces(MPI_Comm comm, RunOptions& run) {
   OptionReader o(comm, "Boundary conditions (-bc_)");
   const char* axis_names[3] = {"x", "y", "z"};
@@ -169,25 +198,7 @@ void read_faces(MPI_Comm comm, RunOptions& run) {
   for (int a = 0; a < 3; ++a)
     for (int s = 0; s < 2; ++s) {
       const std::string base = std::string("bc_") + axis_names[a] + "_" + side_names[s];
-      FaceSpec& face = run.faces[a][s];
-      const std::string kind = o.choice(base, "condition on this face", "wall",
-                                        {"wall", "specular", "inflow", "outflow", "periodic"});
-      face.kind = kind == "wall"       ? FaceKind::wall
-                  : kind == "specular" ? FaceKind::specular
-                  : kind == "inflow"   ? FaceKind::inflow
-                  : kind == "outflow"  ? FaceKind::outflow
-                                       : FaceKind::periodic;
-      const auto u = o.reals(base + "_velocity", "wall or inflow velocity (units c0)", {0, 0, 0});
-      for (int i = 0; i < 3; ++i) face.velocity[i] = u[i];
-      face.temperature = o.positive_real(base + "_temperature", "wall or inflow temperature (T0)", 1.0);
-      face.density = o.positive_real(base + "_density", "inflow density (n0)", 1.0);
-      face.accommodation = o.real(base + "_accommodation",
-                                  "accommodation coefficient: 1 diffuse, 0 specular", 1.0);
-      require(face.accommodation > 0.0 && face.accommodation <= 1.0, "-", base,
-              "_accommodation ", face.accommodation, ": must be in (0, 1] (use specular for 0)");
-      if (face.kind == FaceKind::wall)
-        require(u[a] == 0.0, "-", base, "_velocity: a wall cannot move along its normal (axis ",
-                axis_names[a], ")");
+      run.faces[a][s] = read_face_spec(o, base, a);
     }
   for (int a = 0; a < 3; ++a) {
     const bool low = run.faces[a][0].kind == FaceKind::periodic;
@@ -210,6 +221,24 @@ void read_geometry(MPI_Comm comm, RunOptions& run) {
                                "");
   run.solid_temperature =
       o.positive_real("geometry_solid_temperature", "temperature of the solids' walls (T0)", 1.0);
+  // Per-box conditions on the faces (or their parts) that connect to nothing, where they differ
+  // from the side's -bc_: -geometry_box<i>_bc_<axis>_<side> (boxes numbered from 0).
+  const std::size_t boxes = std::max<std::size_t>(
+      1, parse_boxes(run.geometry_boxes, "-geometry_boxes").size());
+  run.box_faces.assign(boxes, {});
+  const char* axis_names[3] = {"x", "y", "z"};
+  const char* side_names[2] = {"low", "high"};
+  for (std::size_t b = 0; b < boxes; ++b)
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s) {
+        const std::string base = "geometry_box" + std::to_string(b) + "_bc_" + axis_names[a] +
+                                 "_" + side_names[s];
+        if (!o.is_set(base)) continue;
+        run.box_faces[b][a][s] = read_face_spec(o, base, a);
+        require(run.box_faces[b][a][s]->kind != FaceKind::periodic, "-", base,
+                " periodic: periodic is a property of the axis; set it with -bc_", axis_names[a],
+                "_low/_high");
+      }
 }
 
 void read_initial(MPI_Comm comm, RunOptions& run) {

@@ -405,6 +405,7 @@ BAD_INPUTS = [
     (["-geometry_boxes", "0,0,0,1,1,1; 0,0,0,1,1,1"], "-geometry_boxes", None),
     (["-grid_n", "4,4,1", "-geometry_boxes", "0,0,0,2,3,1; 2,1,0,2,3,1"], "-geometry_boxes", None),
     (["-grid_n", "4,4,1", "-geometry_solids", "0,0,0,4,4,1"], "-geometry_solids", None),
+    (["-geometry_box3_bc_x_high", "outflow"], "-geometry_box3_bc_x_high", None),
 ]
 
 
