@@ -1,5 +1,6 @@
 #include "parallel_setup.hpp"
 
+#include <omp.h>
 #include <petscsys.h>
 #include <unistd.h>
 
@@ -13,7 +14,16 @@
 namespace bolt {
 
 void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
-  if (run.backend != Backend::cuda) return;
+  if (run.backend != Backend::cuda) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    char host[256] = {};
+    gethostname(host, sizeof(host) - 1);
+    PetscSynchronizedPrintf(comm, "bolt: rank %d -> host %s -> CPU (%d OpenMP threads)\n", rank,
+                            host, omp_get_max_threads());
+    PetscSynchronizedFlush(comm, PETSC_STDOUT);
+    return;
+  }
   MPI_Comm node;
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   int local = 0, local_ranks = 1;

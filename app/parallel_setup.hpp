@@ -12,8 +12,8 @@
 
 namespace bolt {
 
-// CUDA backend: the node-local rank picks the GPU (more ranks than GPUs on a node is an error
-// unless -gpu_share). Prints the rank -> host -> GPU map on rank 0. Collective.
+// CUDA backend: the node-local rank picks the GPU (two ranks of a node on one GPU is an error
+// unless -gpu_share). Prints the rank -> host -> GPU (or CPU) map on rank 0. Collective.
 void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run);
 
 PartitionRequest partition_request(const CaseSetup& setup);
