@@ -3,7 +3,9 @@
 // that instantiates it includes the matching launch header first (mc_collision_cpu.cpp,
 // mc_collision_cuda.cu); nothing here names a backend.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "core/error.hpp"
@@ -28,6 +30,20 @@ class McCollisionImpl final : public McCollisionOperator {
             "Monte Carlo collision: team sizes must be positive");
     kappa_ = collision_prefactor(config.delta, config.omega);
     const McTables t = make_mc_tables(config.velocities);
+    // The largest increment: W <= |xi_r| <= the box diagonal (hard spheres; VHS smaller) over
+    // the smallest equilibrium number. It must stay far from overflow in Real.
+    double diagonal2 = 0.0, largest_inverse = 0.0;
+    for (int a = 0; a < 3; ++a) {
+      const double extent = t.faces[a].back() - t.faces[a].front();
+      diagonal2 += extent * extent;
+    }
+    for (double x : t.inv_number_weight) largest_inverse = std::max(largest_inverse, x);
+    const double largest = kappa_ * config.dt / config.samples * std::sqrt(diagonal2) *
+                           largest_inverse;
+    require(largest < 1e-6 * double(std::numeric_limits<Real>::max()),
+            "Monte Carlo collision: increments up to ", largest, " in the far corners of the "
+            "velocity box overflow ", sizeof(Real) == 4 ? "float" : "double",
+            "; use a smaller box (-vgrid_half_width) or double precision");
     for (int a = 0; a < 3; ++a) {
       faces_[a] = Buffer<double>(where_, t.faces[a]);
       xi_[a] = Buffer<Real>(where_, convert(config.velocities.xi[a]));

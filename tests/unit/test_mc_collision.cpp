@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <string>
 
+#include "core/error.hpp"
 #include "kernels/mc_samples.hpp"
 #include "mc_helpers.hpp"
 #include "physics/collision_kernel.hpp"
@@ -189,6 +190,16 @@ TEST(McCollision, SinglePrecisionFollowsDouble) {
   const double d = test::number_difference(vg, dbl->collide(h), flt->collide(h));
   std::printf("  float vs double (batched correction): numbers %.2e\n", d);
   EXPECT_LE(d, 1e-5);
+}
+
+// A wide box has far-corner cells with w Phi0 ~ 1e-52: their increments overflow float. The
+// operator refuses such a set-up in float (with a message) and accepts it in double.
+TEST(McCollision, RefusesIncrementsThatOverflowTheFloatRange) {
+  const VelocityGrid vg = test::mc_grid({10, 10, 10}, 7.0);
+  McConfig config = test::mc_config(vg, 1000, 0.01);
+  EXPECT_NO_THROW(make_mc_collision(config));
+  config.precision = Precision::single;
+  EXPECT_THROW(make_mc_collision(config), Error);
 }
 
 struct Drift {
