@@ -2,9 +2,11 @@
 // grid). Options are PETSc options; a case is a YAML file: bolt -options_file_yaml inputs/X.yaml
 #include <petscsys.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "core/error.hpp"
 #include "simulation.hpp"
@@ -27,6 +29,25 @@ static bool case_files_readable(int argc, char** argv) {
   return true;
 }
 
+// An error may be raised on every rank (a bad option) or on one (a file it cannot write). With
+// several ranks, the others would wait forever in their next collective call, so the run is
+// aborted. Rank 0 reports at once; another rank waits a moment first, so that an error every
+// rank raised is printed once (rank 0's abort ends the others before they print).
+static int report_and_stop(const char* kind, const char* message, int status) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  if (rank == 0) {
+    std::fprintf(stderr, "bolt: %s: %s\n", kind, message);
+  } else {
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    std::fprintf(stderr, "bolt: %s on rank %d: %s\n", kind, rank, message);
+  }
+  std::fflush(stderr);
+  if (size > 1) MPI_Abort(PETSC_COMM_WORLD, status);
+  return status;
+}
+
 int main(int argc, char** argv) {
   if (!case_files_readable(argc, argv)) return 2;
   if (PetscInitialize(&argc, &argv, nullptr, help) != 0) {
@@ -37,13 +58,9 @@ int main(int argc, char** argv) {
   try {
     status = bolt::run_simulation(PETSC_COMM_WORLD);
   } catch (const bolt::Error& error) {
-    int rank = 0;
-    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    if (rank == 0) std::fprintf(stderr, "bolt: error: %s\n", error.what());
-    status = 2;
+    status = report_and_stop("error", error.what(), 2);
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "bolt: internal error: %s\n", error.what());
-    status = 3;
+    status = report_and_stop("internal error", error.what(), 3);
   }
   PetscFinalize();
   return status;

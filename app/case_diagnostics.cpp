@@ -13,8 +13,8 @@ namespace bolt {
 namespace {
 
 // Mean over a face of one flux component (5 per position, see Engine::face_fluxes).
-double mean_face_flux(Engine& engine, int axis, int side, int component) {
-  const std::vector<double> fluxes = engine.face_fluxes(axis, side);
+double mean_face_flux(DomainView& domain, int axis, int side, int component) {
+  const std::vector<double> fluxes = domain.face_fluxes(axis, side);
   double sum = 0.0;
   const std::size_t positions = fluxes.size() / 5;
   for (std::size_t p = 0; p < positions; ++p) sum += fluxes[p * 5 + component];
@@ -22,9 +22,9 @@ double mean_face_flux(Engine& engine, int axis, int side, int component) {
 }
 
 // Couette: -P_xy / (p0 dv / c0) from the x-momentum flux into the upper (y-high) wall.
-double couette_shear(const RunOptions& run, Engine& engine) {
+double couette_shear(const RunOptions& run, DomainView& domain) {
   const double dv = run.faces[1][1].velocity[0] - run.faces[1][0].velocity[0];
-  return -2.0 * mean_face_flux(engine, 1, 1, 1) / dv;
+  return -2.0 * mean_face_flux(domain, 1, 1, 1) / dv;
 }
 
 // L1 error of the density against the exact Euler solution (gamma = 5/3), relative to the mean.
@@ -51,11 +51,11 @@ double riemann_density_error(const RunOptions& run, const PhysicalGrid& grid,
 
 }  // namespace
 
-NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid, Engine& engine,
+NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid, DomainView& domain,
                                 const std::vector<double>& fields, double time) {
   switch (run.case_kind) {
     case CaseKind::cavity: {
-      const auto d = cavity_diagnostics(grid, fields, engine.face_fluxes(1, 1),
+      const auto d = cavity_diagnostics(grid, fields, domain.face_fluxes(1, 1),
                                         run.faces[1][1].velocity[0]);
       return {{"D", d.drag}, {"G", d.flow_rate}};
     }
@@ -66,8 +66,8 @@ NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
               {"cell_flux_variation", std::max({d.flux_variation[0], d.flux_variation[1],
                                            d.flux_variation[2]})}};
     }
-    case CaseKind::couette: return {{"minus_pxy", couette_shear(run, engine)}};
-    case CaseKind::heat: return {{"qy_high_wall", mean_face_flux(engine, 1, 1, 4)}};
+    case CaseKind::couette: return {{"minus_pxy", couette_shear(run, domain)}};
+    case CaseKind::heat: return {{"qy_high_wall", mean_face_flux(domain, 1, 1, 4)}};
     case CaseKind::riemann:
       return time > 0 ? NamedValues{{"density_l1_vs_euler", riemann_density_error(run, grid, fields, time)}}
                       : NamedValues{};
@@ -84,10 +84,10 @@ NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
 }
 
 nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
-                                   const VelocityGrid& velocities, double dt, Engine& engine,
+                                   const VelocityGrid& velocities, double dt, DomainView& domain,
                                    const std::vector<double>& fields, double time) {
   nlohmann::json j;
-  for (const auto& [name, value] : monitor_diagnostics(run, grid, engine, fields, time)) j[name] = value;
+  for (const auto& [name, value] : monitor_diagnostics(run, grid, domain, fields, time)) j[name] = value;
   const FieldView view{fields, grid};
   if (run.case_kind == CaseKind::cavity) {
     j["centre_line_y"] = grid.axes[1].centres;
@@ -100,7 +100,7 @@ nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& gr
     j["mach"] = run.shock_mach;
     j["cell_flux_variation_components"] = d.flux_variation;
     if (run.order == 1 && grid.axes[0].uniform) {
-      const auto v = interface_flux_variation(grid, velocities, engine.state(), dt);
+      const auto v = interface_flux_variation(grid, velocities, domain.state(), dt);
       j["interface_flux_variation_components"] = v;
       j["flux_variation"] = std::max({v[0], v[1], v[2]});
     }

@@ -8,20 +8,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include "domain_view.hpp"
 #include "io/run_options.hpp"
-#include "solver/engine.hpp"
 
 namespace bolt {
 
 using NamedValues = std::vector<std::pair<std::string, double>>;
 
 // Cheap numbers for every monitor line.
-NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid, Engine& engine,
+NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid, DomainView& domain,
                                 const std::vector<double>& fields, double time);
 
 // Everything for the final summary (adds profiles where the case has them).
 nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
-                                   const VelocityGrid& velocities, double dt, Engine& engine,
+                                   const VelocityGrid& velocities, double dt, DomainView& domain,
                                    const std::vector<double>& fields, double time);
 
 }  // namespace bolt

@@ -9,8 +9,10 @@
 #include <filesystem>
 
 #include "case_diagnostics.hpp"
+#include "domain_view.hpp"
+#include "parallel_setup.hpp"
 #include "core/error.hpp"
-#include "decomposition/owned_box.hpp"
+#include "decomposition/partition.hpp"
 #include "diagnostics/conservation.hpp"
 #include "io/case_setup.hpp"
 #include "io/checkpoint.hpp"
@@ -57,7 +59,6 @@ int run_simulation(MPI_Comm comm) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  require(size == 1, "this bolt runs on one rank (the decomposition is not built yet); got ", size);
   const RunOptions options = read_run_options(comm);
   PetscBool help = PETSC_FALSE;
   PetscOptionsHasName(nullptr, nullptr, "-help", &help);
@@ -65,10 +66,19 @@ int run_simulation(MPI_Comm comm) {
   reject_unused_options();
   const CaseSetup setup = make_case_setup(options);
   const RunOptions& run = setup.run;
-  const PhysicalGrid& grid = setup.engine.grid;
-  // One rank owns the whole grid until the space decomposition is built.
-  const OwnedBox owned = whole_grid({grid.cells(0), grid.cells(1), grid.cells(2)});
+  const PhysicalGrid& grid = setup.engine.grid;  // the whole grid
+  const std::array<int, 3> cells{grid.cells(0), grid.cells(1), grid.cells(2)};
   const VelocityGrid& velocities = setup.engine.velocities;
+  bind_ranks_to_gpus(comm, run);
+  Partition partition = make_partition(comm, partition_request(setup));
+  struct PartitionGuard {
+    Partition& p;
+    ~PartitionGuard() { free_partition(p); }
+  } partition_guard{partition};
+  const OwnedBox& owned = partition.box;
+  const VelocityRange owned_velocities{partition.velocity_lo, partition.velocity_count};
+  // Output of the fields: each box once (velocity ranks of a box hold the same fields).
+  const OwnedBox written = partition.box_leader() ? owned : OwnedBox{{0, 0, 0}, {0, 0, 0}};
   const double dt = setup.time_step.dt;
   const Events events;
   std::error_code directory_error;
@@ -76,26 +86,34 @@ int run_simulation(MPI_Comm comm) {
   require(!directory_error, "-out_dir ", run.output.directory, ": cannot create the directory (",
           directory_error.message(), ")");
 
-  std::printf("bolt: case %s (%s), model %s, backend %s, precision %s\n", run.case_name.c_str(),
-              to_string(run.case_kind), to_string(run.model), std::string(to_string(run.backend)).c_str(),
-              precision_name(run.precision).c_str());
-  std::printf("bolt: grid %d x %d x %d cells, %d velocities, %lld phase-space cells\n",
+  PetscPrintf(comm, "bolt: case %s (%s), model %s, backend %s, precision %s\n",
+              run.case_name.c_str(), to_string(run.case_kind), to_string(run.model),
+              std::string(to_string(run.backend)).c_str(), precision_name(run.precision).c_str());
+  PetscPrintf(comm, "bolt: grid %d x %d x %d cells, %d velocities, %lld phase-space cells\n",
               grid.cells(0), grid.cells(1), grid.cells(2), velocities.size(),
               static_cast<long long>(grid.interior_cells() * velocities.size()));
-  std::printf("bolt: dt %.6g, max Courant %.4g, ghost layers %d, delta %g\n", dt,
+  PetscPrintf(comm, "bolt: dt %.6g, max Courant %.4g, ghost layers %d, delta %g\n", dt,
               setup.time_step.courant, grid.ghost, run.relaxation.delta);
+  PetscPrintf(comm,
+              "bolt: %d ranks, decomposition %s (%s): %d x %d x %d boxes x %d velocity batches, "
+              "cell imbalance %.1f%%\n",
+              size, to_string(partition.kind), partition.reason.c_str(), partition.space_ranks[0],
+              partition.space_ranks[1], partition.space_ranks[2], partition.velocity_ranks,
+              100.0 * partition.imbalance);
 
-  auto engine = make_engine(setup.engine);
+  const EngineConfig local = local_engine_config(setup, partition, make_communicator(run, partition));
+  auto engine = make_engine(local);
+  DomainView domain(partition, *engine, cells, velocities.size());
   // Conservation is measured against the initial state, also after a restart.
-  engine->set_state(initial_distribution(run, grid, velocities));
-  const Totals initial = totals(grid, engine->fields());
+  engine->set_state(initial_distribution(run, local.grid, velocities, owned_velocities.lo,
+                                         owned_velocities.count));
+  const Totals initial = totals(grid, domain.gather_fields(engine->fields()));
   std::int64_t step = 0;
   double start_time = 0.0;
   const bool restarted = !run.output.restart.empty();
   if (restarted) {
     const CheckpointInfo info = read_checkpoint_info(comm, run.output.restart);
-    require(info.grid == std::array<int, 3>{grid.cells(0), grid.cells(1), grid.cells(2)} &&
-                info.nv == velocities.size(),
+    require(info.grid == cells && info.nv == velocities.size(),
             "-restart ", run.output.restart, ": checkpoint grid ", info.grid[0], "x", info.grid[1],
             "x", info.grid[2], " with ", info.nv, " velocities does not match this run");
     require(info.dt == dt, "-restart ", run.output.restart, ": checkpoint time step ", info.dt,
@@ -103,21 +121,33 @@ int run_simulation(MPI_Comm comm) {
     // A different model or precision is a legitimate continuation (e.g. BGK to Shakhov, or a
     // float run refined in double), but it is not the bit-identical restart: say so.
     if (info.model != to_string(run.model) || info.precision != precision_name(run.precision))
-      std::printf("bolt: note: the checkpoint was written by a %s %s run; continuing with %s %s\n",
+      PetscPrintf(comm, "bolt: note: the checkpoint was written by a %s %s run; continuing with %s %s\n",
                   info.model.c_str(), info.precision.c_str(), to_string(run.model),
                   precision_name(run.precision).c_str());
-    engine->set_state(read_checkpoint_state(comm, run.output.restart, info, owned));
+    engine->set_state(read_checkpoint_state(comm, run.output.restart, info, owned, owned_velocities));
     step = info.step;
     start_time = info.time - info.step * dt;
-    std::printf("bolt: restarted from %s at step %lld\n", run.output.restart.c_str(),
+    PetscPrintf(comm, "bolt: restarted from %s at step %lld\n", run.output.restart.c_str(),
                 static_cast<long long>(step));
   }
   const auto time_at = [&](std::int64_t s) { return start_time + s * dt; };
 
   Monitor monitor(rank == 0, run.output.directory + "/monitor.csv", restarted ? step : -1);
   FieldWriter writer(comm, run.output.directory, grid, restarted ? step : -1);
-  std::vector<double> fields = engine->fields();
-  std::int64_t fields_step = step;  // the step `fields` belongs to: computed once per step
+  // Fields of this rank's box (output) and of the whole grid (diagnostics), of step fields_step.
+  std::vector<double> local_fields = engine->fields();
+  std::vector<double> fields = domain.gather_fields(local_fields);
+  std::int64_t fields_step = step;
+  // The fields this rank writes: its box's, or none where another rank writes them.
+  auto written_fields = [&] {
+    return partition.box_leader() ? local_fields : std::vector<double>{};
+  };
+  auto update_fields = [&] {
+    if (fields_step == step) return;
+    local_fields = engine->fields();
+    fields = domain.gather_fields(local_fields);
+    fields_step = step;
+  };  // the step `fields` belongs to: computed once per step
   std::vector<double> previous = fields;
   std::int64_t previous_step = step;
 
@@ -130,12 +160,12 @@ int run_simulation(MPI_Comm comm) {
     info.step = step;
     info.time = time_at(step);
     info.dt = dt;
-    info.grid = {grid.cells(0), grid.cells(1), grid.cells(2)};
+    info.grid = cells;
     info.nv = velocities.size();
     info.model = to_string(run.model);
     info.precision = precision_name(run.precision);
-    write_checkpoint(comm, run.output.checkpoint, info, owned, engine->state());
-    std::printf("bolt: checkpoint (%s) at step %lld: %s\n", why, static_cast<long long>(step),
+    write_checkpoint(comm, run.output.checkpoint, info, owned, owned_velocities, engine->state());
+    PetscPrintf(comm, "bolt: checkpoint (%s) at step %lld: %s\n", why, static_cast<long long>(step),
                 run.output.checkpoint.c_str());
   };
 
@@ -172,15 +202,14 @@ int run_simulation(MPI_Comm comm) {
     MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, comm);
     if (stop) {
       checkpoint("signal");
-      std::printf("bolt: stopped by a signal at step %lld; continue with -restart %s\n",
+      PetscPrintf(comm, "bolt: stopped by a signal at step %lld; continue with -restart %s\n",
                   static_cast<long long>(step), run.output.checkpoint.c_str());
       return 0;
     }
     const bool monitor_now = step % run.output.monitor_every == 0 || step == last_step;
     if (monitor_now) {
       Scoped scope(events.diagnostics);
-      fields = engine->fields();
-      fields_step = step;
+      update_fields();
       const Totals now = totals(grid, fields);
       MonitorRow row;
       row.step = step;
@@ -191,7 +220,7 @@ int run_simulation(MPI_Comm comm) {
       for (int a = 0; a < 3; ++a) dp += std::pow(now.momentum[a] - initial.momentum[a], 2);
       row.momentum_change = std::sqrt(dp) / initial.mass;
       row.energy_change = (now.energy - initial.energy) / initial.energy;
-      row.diagnostics = monitor_diagnostics(run, grid, *engine, fields, time_at(step));
+      row.diagnostics = monitor_diagnostics(run, grid, domain, fields, time_at(step));
       const double seconds_per_step = step_seconds / std::max<std::int64_t>(timed_steps, 1);
       row.ms_per_step = 1e3 * seconds_per_step;
       row.updates_per_second = seconds_per_step > 0.0 ? updates_per_step / seconds_per_step : 0.0;
@@ -206,11 +235,8 @@ int run_simulation(MPI_Comm comm) {
     }
     if (run.output.fields_every > 0 && step % run.output.fields_every == 0) {
       Scoped scope(events.fields);
-      if (fields_step != step) {
-        fields = engine->fields();
-        fields_step = step;
-      }
-      writer.write(step, time_at(step), owned, fields);
+      update_fields();
+      writer.write(step, time_at(step), written, written_fields());
     }
     if (run.output.checkpoint_every > 0 && step % run.output.checkpoint_every == 0)
       checkpoint("periodic");
@@ -218,13 +244,13 @@ int run_simulation(MPI_Comm comm) {
   const double wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
-  if (fields_step != step) fields = engine->fields();
+  update_fields();
   std::string fields_file;
   {
     Scoped scope(events.fields);
-    fields_file = writer.write(step, time_at(step), owned, fields);
+    fields_file = writer.write(step, time_at(step), written, written_fields());
   }
-  checkpoint("final");
+  if (run.output.checkpoint_final) checkpoint("final");
   const Totals now = totals(grid, fields);
 
   nlohmann::json summary;
@@ -235,6 +261,11 @@ int run_simulation(MPI_Comm comm) {
   summary["backend"] = std::string(to_string(run.backend));
   summary["precision"] = precision_name(run.precision);
   summary["ranks"] = size;
+  summary["decomp"] = to_string(partition.kind);
+  summary["decomp_reason"] = partition.reason;
+  summary["space_ranks"] = partition.space_ranks;
+  summary["velocity_ranks"] = partition.velocity_ranks;
+  summary["imbalance"] = partition.imbalance;
   summary["grid"] = {grid.cells(0), grid.cells(1), grid.cells(2)};
   summary["velocities"] = velocities.size();
   summary["delta"] = run.relaxation.delta;
@@ -247,15 +278,19 @@ int run_simulation(MPI_Comm comm) {
   summary["residual"] = last_residual;
   summary["conservation"] = {{"mass_error", (now.mass - initial.mass) / initial.mass},
                              {"energy_change", (now.energy - initial.energy) / initial.energy}};
+  // The slowest rank sets the pace; the traffic is that of all ranks.
+  MPI_Allreduce(MPI_IN_PLACE, &step_seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
+  double bytes_per_step = engine->bytes_per_step();
+  MPI_Allreduce(MPI_IN_PLACE, &bytes_per_step, 1, MPI_DOUBLE, MPI_SUM, comm);
   const double seconds_per_step = step_seconds / std::max<std::int64_t>(timed_steps, 1);
   summary["timing"] = {{"wall_seconds", wall_seconds},
                        {"ms_per_step", 1e3 * seconds_per_step},
                        {"updates_per_second",
                         seconds_per_step > 0.0 ? updates_per_step / seconds_per_step : 0.0},
-                       {"bytes_per_step", engine->bytes_per_step()}};
-  summary["diagnostics"] = summary_diagnostics(run, grid, velocities, dt, *engine, fields, time_at(step));
+                       {"bytes_per_step", bytes_per_step}};
+  summary["diagnostics"] = summary_diagnostics(run, grid, velocities, dt, domain, fields, time_at(step));
   summary["fields_file"] = fields_file;
-  summary["checkpoint"] = run.output.checkpoint;
+  summary["checkpoint"] = run.output.checkpoint_final ? run.output.checkpoint : "";
   if (rank == 0) {
     write_summary(run.output.summary, summary);
     std::printf("bolt: fields written to %s (open %s/fields.xmf in ParaView)\n", fields_file.c_str(),

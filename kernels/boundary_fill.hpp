@@ -5,7 +5,8 @@
 //
 // Conditions (exact discrete conservation where it applies):
 //  wall      velocities entering the gas: alpha n_w f_M(u_w, T_w) + (1 - alpha) f(reflected);
-//            n_w from zero net mass flux with the same discrete sums as the moments;
+//            n_w from zero net mass flux with the same discrete sums as the moments (the
+//            leaving flux comes from WallOutflux, summed over velocity ranks when split);
 //            velocities leaving: the boundary cell's value (the face flux of the upwind scheme).
 //  specular  every ghost layer k mirrors interior layer k with the reflected velocity.
 //  inflow    the given equilibrium.   outflow: the boundary cell's value (zero gradient).
@@ -48,6 +49,27 @@ struct FaceGeometry {
   BOLT_HOST_DEVICE double outward() const { return side == 0 ? -1.0 : 1.0; }
 };
 
+// Mass flux leaving the gas through a wall, per transverse position: sum over leaving v of
+// w |xi_n| f of the boundary cell.
+template <class Real>
+struct WallOutflux {
+  const Real* f;
+  Velocities<Real> vel;
+  FaceGeometry face;
+  double* out;  // [transverse]
+
+  template <class Team>
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t t) const {
+    const double sign = face.outward();
+    const Real* boundary = f + face.cell(t, face.interior_layer(0)) * vel.n;
+    const auto flux = team.template reduce<1>(vel.n, [&](int v, Sums<1>& s) {
+      const double xn = sign * double(vel.xi(face.axis, v));
+      if (xn > 0.0) s[0] += double(vel.w[v]) * xn * double(boundary[v]);
+    });
+    if (team.leader()) out[t] = flux[0];
+  }
+};
+
 template <class Real>
 struct BoundaryFill {
   Real* f;
@@ -58,6 +80,7 @@ struct BoundaryFill {
   const int* reflect;       // [nv] velocity with xi[axis] negated (wall with alpha < 1, specular)
   double accommodation;     // alpha
   double wall_influx_per_density;  // sum over entering v of w |xi_a| f_M(1, u_w, T_w)
+  const double* wall_outflux;      // [transverse] from WallOutflux (walls only)
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t t) const {
@@ -65,14 +88,8 @@ struct BoundaryFill {
     const int a = face.axis;
     const double out = face.outward();
     const Real* boundary = f + face.cell(t, face.interior_layer(0)) * nv;
-    double wall_density = 0.0;
-    if (kind == FaceKind::wall) {
-      const auto flux = team.template reduce<1>(nv, [&](int v, Sums<1>& s) {
-        const double xn = out * double(vel.xi(a, v));
-        if (xn > 0.0) s[0] += double(vel.w[v]) * xn * double(boundary[v]);
-      });
-      wall_density = flux[0] / wall_influx_per_density;
-    }
+    const double wall_density =
+        kind == FaceKind::wall ? wall_outflux[t] / wall_influx_per_density : 0.0;
     for (int k = 0; k < face.ghost; ++k) {
       Real* g = f + face.cell(t, face.ghost_layer(k)) * nv;
       const Real* mirror = f + face.cell(t, face.interior_layer(k)) * nv;

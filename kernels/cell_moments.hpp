@@ -1,6 +1,7 @@
 #pragma once
-// Macroscopic fields of every interior cell: n, u (3), T, P (6, central second moment), q (3).
-// Written as kFieldCount doubles per cell for output and diagnostics.
+// Macroscopic fields of every interior cell: n, u (3), T, P (6, central second moment), q (3),
+// kFieldCount doubles per cell for output and diagnostics. The kernel writes the raw moments
+// (summed over velocity ranks when the velocities are split); fields_from_raw makes the fields.
 #include <cstdint>
 
 #include "core/host_device.hpp"
@@ -13,9 +14,9 @@ namespace bolt {
 constexpr int kFieldCount = 14;  // n, ux, uy, uz, T, Pxx, Pyy, Pzz, Pxy, Pxz, Pyz, qx, qy, qz
 
 template <class Real>
-struct CellMoments {
+struct CellRawMoments {
   const Real* f;
-  double* fields;
+  double* raw;  // [interior cell][kRawMoments]
   Velocities<Real> vel;
   CellIndexer cells;
 
@@ -25,15 +26,21 @@ struct CellMoments {
     const Real* row = f + p * vel.n;
     const auto s = team.template reduce<kRawMoments>(
         vel.n, [&](int v, Sums<kRawMoments>& acc) { accumulate_raw<3>(acc, vel, v, row[v]); });
-    if (!team.leader()) return;
-    const Macroscopic m = macroscopic_from_raw<3>(s);
-    double* out = fields + item * kFieldCount;
-    out[0] = m.n;
-    for (int i = 0; i < 3; ++i) out[1 + i] = m.u[i];
-    out[4] = m.T;
-    for (int k = 0; k < 6; ++k) out[5 + k] = m.P[k];
-    for (int i = 0; i < 3; ++i) out[11 + i] = m.q[i];
+    if (team.leader())
+      for (int k = 0; k < kRawMoments; ++k) raw[item * kRawMoments + k] = s[k];
   }
 };
+
+// The fields of one cell from its raw moments.
+inline void fields_from_raw(const double* raw, double* out) {
+  Sums<kRawMoments> s;
+  for (int k = 0; k < kRawMoments; ++k) s[k] = raw[k];
+  const Macroscopic m = macroscopic_from_raw<3>(s);
+  out[0] = m.n;
+  for (int i = 0; i < 3; ++i) out[1 + i] = m.u[i];
+  out[4] = m.T;
+  for (int k = 0; k < 6; ++k) out[5 + k] = m.P[k];
+  for (int i = 0; i < 3; ++i) out[11 + i] = m.q[i];
+}
 
 }  // namespace bolt

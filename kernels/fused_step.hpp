@@ -47,4 +47,58 @@ struct FusedStep {
   }
 };
 
+// The two halves of FusedStep for the velocity decomposition, where a cell's velocities are
+// spread over ranks and its moments must be summed across them between streaming and
+// relaxation: StreamAndSum writes the post-streaming row to f_out and the cell's partial sums;
+// RelaxSummed relaxes f_out in place towards the target of the summed moments. (The
+// conservative target needs every velocity in its Newton loop: not available split.)
+template <class Real, class Relax, bool Stream>
+struct StreamAndSum {
+  const Real* f_in;
+  Real* f_out;
+  double* sums;  // [interior cell][Relax::kSums]
+  Velocities<Real> vel;
+  StreamTables<Real> stream;
+  CellIndexer cells;
+  Relax relax;
+
+  template <class Team>
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
+    const auto c = cells.coord(item);
+    const std::int64_t p = cells.padded(c);
+    const int ip[3] = {c.i[0] + cells.offset[0], c.i[1] + cells.offset[1], c.i[2] + cells.offset[2]};
+    const int nv = vel.n;
+    Real* BOLT_RESTRICT row_out = f_out + p * nv;
+    const auto s = team.template reduce<Relax::kSums>(nv, [&](int v, Sums<Relax::kSums>& acc) {
+      Real value;
+      if constexpr (Stream)
+        value = stream.value(f_in + p * nv + v, ip, v);
+      else
+        value = f_in[p * nv + v];
+      row_out[v] = value;
+      relax.accumulate(acc, vel, v, value);
+    });
+    if (team.leader())
+      for (int k = 0; k < Relax::kSums; ++k) sums[item * Relax::kSums + k] = s[k];
+  }
+};
+
+template <class Real, class Relax>
+struct RelaxSummed {
+  Real* f;
+  const double* sums;
+  Velocities<Real> vel;
+  CellIndexer cells;
+  Relax relax;
+
+  template <class Team>
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
+    Sums<Relax::kSums> s;
+    for (int k = 0; k < Relax::kSums; ++k) s[k] = sums[item * Relax::kSums + k];
+    Real* BOLT_RESTRICT row = f + cells.padded(cells.coord(item)) * vel.n;
+    const auto target = relax.target(team, s, vel);
+    team.for_each(vel.n, [&](int v) { row[v] = relax.relax(target, vel, v, row[v]); });
+  }
+};
+
 }  // namespace bolt

@@ -1,4 +1,5 @@
 #pragma once
+#include <string>
 #include <string_view>
 
 namespace bolt {
@@ -16,5 +17,9 @@ constexpr std::string_view to_string(Precision p) {
 bool cuda_backend_compiled();
 // Number of CUDA devices visible to this process (0 without the CUDA backend or a GPU).
 int cuda_device_count();
+// Makes device `index` current for this process (before any allocation or NCCL set-up).
+void use_cuda_device(int index);
+// PCI bus id of device `index` ("0000:1b:00.0"), to tell GPUs apart in the rank map.
+std::string cuda_device_bus_id(int index);
 
 }  // namespace bolt

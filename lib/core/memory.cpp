@@ -41,6 +41,24 @@ int cuda_device_count() {
 #endif
 }
 
+void use_cuda_device(int index) {
+#ifdef BOLT_HAVE_CUDA
+  check_cuda(cudaSetDevice(index), "cudaSetDevice");
+#else
+  fail("use_cuda_device(", index, "): this bolt was built without CUDA");
+#endif
+}
+
+std::string cuda_device_bus_id(int index) {
+#ifdef BOLT_HAVE_CUDA
+  char id[32] = {};
+  check_cuda(cudaDeviceGetPCIBusId(id, sizeof(id), index), "cudaDeviceGetPCIBusId");
+  return id;
+#else
+  return "none (device " + std::to_string(index) + ")";
+#endif
+}
+
 void* allocate_bytes(Backend where, std::size_t bytes) {
   if (where == Backend::cpu) {
     // 64-byte alignment keeps OpenMP SIMD loops on full cache lines.

@@ -4,6 +4,7 @@
 // over the padded box, so a kernel finds its neighbours by constant strides.
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "axis.hpp"
 
@@ -14,6 +15,13 @@ struct PhysicalGrid {
   std::array<Axis, 3> axes;      // x, y, z
   std::array<bool, 3> active{};  // axis has more than one cell (and ghost layers)
   int ghost = 1;
+  // Global index of this box's first interior cell per axis: 0 for a whole grid, the sub-box's
+  // corner when a rank owns part of it (the decomposition slices the global grid).
+  std::array<int, 3> origin{0, 0, 0};
+  // Cell widths over the padded extent of each active axis. Ghost cells beyond the global ends
+  // repeat the end cell; ghost cells inside the global grid (another rank's cells) have their
+  // true widths, so a sliced grid streams exactly as the whole one does.
+  std::array<std::vector<double>, 3> padded_widths;
 
   int cells(int axis) const { return axes[axis].cells(); }
   std::int64_t interior_cells() const;
@@ -27,5 +35,10 @@ struct PhysicalGrid {
 };
 
 PhysicalGrid make_physical_grid(const std::array<AxisSpec, 3>& specs, int ghost);
+
+// The part of the whole grid `global` covering `count` cells from `lo` on each axis (what one rank owns). Axes
+// that are active globally stay active (with ghost layers) even where the slice has one cell.
+PhysicalGrid slice_grid(const PhysicalGrid& global, const std::array<int, 3>& lo,
+                        const std::array<int, 3>& count);
 
 }  // namespace bolt

@@ -87,8 +87,9 @@ CaseSetup make_case_setup(const RunOptions& options) {
 }
 
 std::vector<double> initial_distribution(const RunOptions& run, const PhysicalGrid& grid,
-                                         const VelocityGrid& velocities) {
-  const int nv = velocities.size();
+                                         const VelocityGrid& velocities, int velocity_lo,
+                                         int velocity_count) {
+  const int nv = velocity_count;
   const InitialState& init = run.initial;
   std::vector<double> f(std::size_t(grid.interior_cells()) * nv);
   auto maxwellian_row = [&](double* row, double n, const double u[3], const double T[3],
@@ -97,39 +98,40 @@ std::vector<double> initial_distribution(const RunOptions& run, const PhysicalGr
     for (int v = 0; v < nv; ++v) {
       double exponent = 0.0;
       for (int a = 0; a < 3; ++a) {
-        const double c = velocities.xi[a][v] - u[a];
+        const double c = velocities.xi[a][velocity_lo + v] - u[a];
         exponent += c * c / T[a];
       }
       const double value = prefactor * std::exp(-exponent);
       row[v] = add ? row[v] + value : value;
     }
   };
-  std::int64_t item = 0;
-  for (int k = 0; k < grid.cells(2); ++k)
-    for (int j = 0; j < grid.cells(1); ++j)
-      for (int i = 0; i < grid.cells(0); ++i, ++item) {
-        double* row = f.data() + item * nv;
-        const double iso[3] = {init.temperature, init.temperature, init.temperature};
-        switch (init.kind) {
-          case InitKind::uniform: maxwellian_row(row, init.density, init.velocity, iso, false); break;
-          case InitKind::riemann: {
-            const bool left = grid.axes[0].centres[i] < init.interface;
-            const double* s = left ? init.left : init.right;
-            const double u[3] = {s[1], 0.0, 0.0}, T[3] = {s[2], s[2], s[2]};
-            maxwellian_row(row, s[0], u, T, false);
-            break;
-          }
-          case InitKind::bimaxwellian: {
-            maxwellian_row(row, init.density, init.velocity, init.temperature_axes, false);
-            if (init.second_density > 0.0) {
-              const double T2[3] = {init.second_temperature, init.second_temperature,
-                                    init.second_temperature};
-              maxwellian_row(row, init.second_density, init.second_velocity, T2, true);
-            }
-            break;
-          }
-        }
+  // Threads over cells: a GPU-sized state has ~1e10 values (seconds, not minutes).
+  const std::int64_t cells = grid.interior_cells();
+#pragma omp parallel for schedule(static)
+  for (std::int64_t item = 0; item < cells; ++item) {
+    const int i = static_cast<int>(item % grid.cells(0));
+    double* row = f.data() + item * nv;
+    const double iso[3] = {init.temperature, init.temperature, init.temperature};
+    switch (init.kind) {
+      case InitKind::uniform: maxwellian_row(row, init.density, init.velocity, iso, false); break;
+      case InitKind::riemann: {
+        const bool left = grid.axes[0].centres[i] < init.interface;
+        const double* s = left ? init.left : init.right;
+        const double u[3] = {s[1], 0.0, 0.0}, T[3] = {s[2], s[2], s[2]};
+        maxwellian_row(row, s[0], u, T, false);
+        break;
       }
+      case InitKind::bimaxwellian: {
+        maxwellian_row(row, init.density, init.velocity, init.temperature_axes, false);
+        if (init.second_density > 0.0) {
+          const double T2[3] = {init.second_temperature, init.second_temperature,
+                                init.second_temperature};
+          maxwellian_row(row, init.second_density, init.second_velocity, T2, true);
+        }
+        break;
+      }
+    }
+  }
   return f;
 }
 

@@ -20,12 +20,12 @@ void check_box(const OwnedBox& owned, const std::array<int, 3>& grid, const std:
             ") is outside the checkpoint grid of ", grid[a], " cells");
 }
 
-// Selects the rows of the owned box in the [cells][nv] dataset. The rows of one z plane are
+// Selects the owned box's rows, columns [velocity_lo, +velocity_count), in the [cells][nv] dataset. The rows of one z plane are
 // N_x apart, so each plane is one strided hyperslab and the box a union of N_z of them; the
 // library walks a selection in file order, which is the box's own x-fastest order.
-void select_box(hid_t space, const OwnedBox& owned, const std::array<int, 3>& grid, int nv,
-                const std::string& path) {
-  if (owned.cells() == 0) {
+void select_box(hid_t space, const OwnedBox& owned, const std::array<int, 3>& grid,
+                const VelocityRange& velocities, const std::string& path) {
+  if (owned.cells() == 0 || velocities.count == 0) {
     check(H5Sselect_none(space), path, "select none");
     return;
   }
@@ -33,14 +33,20 @@ void select_box(hid_t space, const OwnedBox& owned, const std::array<int, 3>& gr
     const std::int64_t first =
         owned.lo[0] +
         std::int64_t(grid[0]) * (owned.lo[1] + std::int64_t(grid[1]) * (owned.lo[2] + k));
-    const hsize_t start[2] = {hsize_t(first), 0};
+    const hsize_t start[2] = {hsize_t(first), hsize_t(velocities.lo)};
     const hsize_t stride[2] = {hsize_t(grid[0]), 1};
     const hsize_t count[2] = {hsize_t(owned.size[1]), 1};
-    const hsize_t block[2] = {hsize_t(owned.size[0]), hsize_t(nv)};
+    const hsize_t block[2] = {hsize_t(owned.size[0]), hsize_t(velocities.count)};
     check(H5Sselect_hyperslab(space, k == 0 ? H5S_SELECT_SET : H5S_SELECT_OR, start, stride, count,
                               block),
           path, "hyperslab selection");
   }
+}
+
+void check_velocities(const VelocityRange& velocities, int nv, const std::string& path) {
+  require(velocities.lo >= 0 && velocities.count >= 0 && velocities.lo + velocities.count <= nv,
+          path, ": velocities [", velocities.lo, ", +", velocities.count, ") outside the ", nv,
+          " of the checkpoint");
 }
 
 void write_string_attribute(hid_t object, const std::string& path, const char* name,
@@ -85,12 +91,15 @@ std::string read_string_attribute(hid_t object, const std::string& path, const c
 }  // namespace
 
 void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointInfo& info,
-                      const OwnedBox& owned, const std::vector<double>& f) {
+                      const OwnedBox& owned, const VelocityRange& velocities,
+                      const std::vector<double>& f) {
   check_box(owned, info.grid, path);
   require(info.nv > 0, path, ": checkpoint with nv = ", info.nv, ", must be positive");
-  const std::int64_t rows = owned.cells();
-  require(f.size() == std::size_t(rows) * info.nv, path, ": ", f.size(), " values given for ", rows,
-          " owned cells, expected ", info.nv, " per cell");
+  check_velocities(velocities, info.nv, path);
+  const std::int64_t rows = owned.cells() * (velocities.count > 0 ? 1 : 0);
+  require(f.size() == std::size_t(owned.cells()) * velocities.count, path, ": ", f.size(),
+          " values given for ", owned.cells(), " owned cells, expected ", velocities.count,
+          " per cell");
   const std::int64_t cells = std::int64_t(info.grid[0]) * info.grid[1] * info.grid[2];
   const std::string temporary = path + ".tmp";
 
@@ -110,7 +119,7 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointIn
     Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose, temporary, "dataspace");
     Handle set(H5Dcreate2(file, "f", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                H5Dclose, temporary, "create /f");
-    select_box(space, owned, info.grid, info.nv, temporary);
+    select_box(space, owned, info.grid, velocities, temporary);
     const hsize_t memory_size = rows > 0 ? hsize_t(f.size()) : 1;
     Handle memory(H5Screate_simple(1, &memory_size, nullptr), H5Sclose, temporary, "dataspace");
     if (rows == 0) check(H5Sselect_none(memory), temporary, "select none");
@@ -167,8 +176,10 @@ CheckpointInfo read_checkpoint_info(MPI_Comm comm, const std::string& path) {
 }
 
 std::vector<double> read_checkpoint_state(MPI_Comm comm, const std::string& path,
-                                          const CheckpointInfo& info, const OwnedBox& owned) {
+                                          const CheckpointInfo& info, const OwnedBox& owned,
+                                          const VelocityRange& velocities) {
   check_box(owned, info.grid, path);
+  check_velocities(velocities, info.nv, path);
   if (!std::filesystem::is_regular_file(path)) fail(path, ": checkpoint file not found");
   Handle access = mpio_access(comm, path);
   Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access), H5Fclose, path, "file open");
@@ -186,9 +197,9 @@ std::vector<double> read_checkpoint_state(MPI_Comm comm, const std::string& path
   if (dims[0] != hsize_t(cells) || dims[1] != hsize_t(info.nv))
     fail(path, ": dataset /f is ", dims[0], " x ", dims[1], ", expected ", cells, " x ", info.nv);
 
-  select_box(space, owned, info.grid, info.nv, path);
-  const std::int64_t rows = owned.cells();
-  std::vector<double> f(std::size_t(rows) * info.nv);
+  select_box(space, owned, info.grid, velocities, path);
+  const std::int64_t rows = owned.cells() * (velocities.count > 0 ? 1 : 0);
+  std::vector<double> f(std::size_t(owned.cells()) * velocities.count);
   const hsize_t memory_size = rows > 0 ? hsize_t(f.size()) : 1;
   Handle memory(H5Screate_simple(1, &memory_size, nullptr), H5Sclose, path, "dataspace");
   if (rows == 0) check(H5Sselect_none(memory), path, "select none");

@@ -7,7 +7,8 @@
 //   /f            double [cells][nv], interior cells in global numbering (x fastest)
 //   attributes:   step (int64), time, dt, cells (int64), nv (int), model (string),
 //                 precision (string), grid (int array N_x, N_y, N_z), format_version (int)
-// Writes are collective (parallel HDF5): each rank writes the rows of its owned box.
+// Writes are collective (parallel HDF5): each rank writes its owned box and velocity batch, so a
+// checkpoint is independent of the decomposition that wrote it and restarts with any other.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,6 +18,11 @@
 #include "hdf5_fields.hpp"
 
 namespace bolt {
+
+// The velocities a rank owns: [lo, lo + count).
+struct VelocityRange {
+  int lo = 0, count = 0;
+};
 
 struct CheckpointInfo {
   std::int64_t step = 0;
@@ -31,12 +37,14 @@ struct CheckpointInfo {
 // Writes atomically: to <path>.tmp, then renamed, so a run killed while writing keeps the
 // previous checkpoint.
 void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointInfo& info,
-                      const OwnedBox& owned, const std::vector<double>& f);
+                      const OwnedBox& owned, const VelocityRange& velocities,
+                      const std::vector<double>& f);
 
 // Reads the header; throws bolt::Error naming the file when it is missing or not a checkpoint.
 CheckpointInfo read_checkpoint_info(MPI_Comm comm, const std::string& path);
-// Reads the rows of the owned box.
+// Reads the owned box's rows, columns of the owned velocities.
 std::vector<double> read_checkpoint_state(MPI_Comm comm, const std::string& path,
-                                          const CheckpointInfo& info, const OwnedBox& owned);
+                                          const CheckpointInfo& info, const OwnedBox& owned,
+                                          const VelocityRange& velocities);
 
 }  // namespace bolt

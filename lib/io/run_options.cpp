@@ -43,6 +43,19 @@ void read_backend(MPI_Comm comm, RunOptions& run) {
   require(run.team_size % 32 == 0, "-team_size ", run.team_size, ": must be a multiple of 32");
 }
 
+void read_parallel(MPI_Comm comm, RunOptions& run) {
+  OptionReader o(comm, "Parallel runs");
+  run.decomposition = parse_decomposition(o.choice(
+      "decomp", "how ranks share the phase space: space (sub-boxes), velocity (batches of "
+      "velocities), hybrid (both), auto (the cheaper of space and velocity)", "auto",
+      {"auto", "space", "velocity", "hybrid"}));
+  run.velocity_ranks = o.integer("decomp_velocity_ranks",
+                                 "hybrid: ranks per velocity group (0: the largest divisor of the "
+                                 "rank count up to its square root)", 0, 0, 1 << 20);
+  run.gpu_sharing = o.flag("gpu_share", "allow more ranks than GPUs on a node (they share GPUs)",
+                           false);
+}
+
 void read_case(MPI_Comm comm, RunOptions& run) {
   OptionReader o(comm, "Case");
   const std::string kind = o.choice(
@@ -222,6 +235,9 @@ void read_output(MPI_Comm comm, RunOptions& run) {
   out.checkpoint_every =
       o.integer("out_checkpoint_every", "checkpoint every N steps (0: at the end only)", 0, 0, 2000000000);
   out.checkpoint = o.text("out_checkpoint", "checkpoint file", out.directory + "/checkpoint.h5");
+  out.checkpoint_final = o.flag("out_checkpoint_final",
+                                "write a checkpoint at the end (off for benchmarks of large runs)",
+                                true);
   out.restart = o.text("restart", "continue from this checkpoint file", "");
   out.summary = o.text("summary", "write the JSON run summary to this file", out.directory + "/summary.json");
 }
@@ -253,6 +269,7 @@ void apply_shock_case(RunOptions& run) {
 RunOptions read_run_options(MPI_Comm comm) {
   RunOptions run;
   read_backend(comm, run);
+  read_parallel(comm, run);
   read_case(comm, run);
   read_grid(comm, run);
   read_velocity_grid(comm, run);

@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include "core/backend.hpp"
+#include "decomposition/partition.hpp"
 #include "grid/axis.hpp"
 #include "grid/velocity_grid.hpp"
 #include "kernels/relaxation.hpp"
@@ -37,6 +38,7 @@ struct OutputOptions {
   int fields_every = 0;      // 0: final fields only
   int checkpoint_every = 0;  // 0: only at the end and on a signal
   std::string checkpoint;    // path; default <directory>/checkpoint.h5
+  bool checkpoint_final = true;  // also write one at the end
   std::string restart;       // checkpoint to continue from
   std::string summary;       // JSON run summary
 };
@@ -63,6 +65,9 @@ struct RunOptions {
   InitialState initial;
   double shock_mach = 0.0;
   int team_size = 256;
+  DecompositionKind decomposition = DecompositionKind::automatic;
+  int velocity_ranks = 0;   // hybrid: ranks per velocity group (0: chosen)
+  bool gpu_sharing = false; // allow more ranks than GPUs on a node
   OutputOptions output;
 };
 

@@ -12,6 +12,7 @@
 #include "kernels/boundary_fill.hpp"
 #include "kernels/relaxation.hpp"
 #include "kernels/streaming.hpp"
+#include "parallel/communicator.hpp"
 
 namespace bolt {
 
@@ -28,27 +29,37 @@ struct FaceSpec {
 struct EngineConfig {
   Backend backend = Backend::cpu;
   Precision precision = Precision::double_;
-  PhysicalGrid grid;
-  VelocityGrid velocities;
+  PhysicalGrid grid;            // the cells this engine owns (a slice of the whole grid)
+  VelocityGrid velocities;      // every velocity of the run
+  // The velocities this engine owns: [velocity_lo, velocity_lo + velocity_count) of
+  // `velocities`; count 0 means all. With a part, moments are summed over the velocity group.
+  int velocity_lo = 0, velocity_count = 0;
   ModelKind model = ModelKind::bgk;
   RelaxationParams relaxation;  // relaxation.dt is the time step
   int order = 1;
   Limiter limiter = Limiter::van_leer;
   Splitting splitting = Splitting::lie;
   std::array<std::array<FaceSpec, 2>, 3> faces;  // [axis][side]; used on active axes only
+  // World rank across each face ([axis][side]), -1 where the face is a boundary: ghosts of a
+  // face with a neighbour come from that rank (halo exchange), not from `faces`.
+  std::array<std::array<int, 2>, 3> neighbour{{{-1, -1}, {-1, -1}, {-1, -1}}};
+  // Required when there are neighbours or the velocities are split (MPI for the CPU backend,
+  // NCCL for CUDA).
+  std::shared_ptr<Communicator> communicator;
   int team_size = 256;                           // GPU threads per cell
 };
 
 class Engine {
  public:
   virtual ~Engine() = default;
-  // f of the interior cells, cell-major (interior numbering, x fastest), velocity fastest.
+  // f of the owned interior cells and velocities, cell-major (x fastest), velocity fastest.
   virtual void set_state(const std::vector<double>& f) = 0;
   virtual std::vector<double> state() const = 0;
   virtual void step(int count) = 0;
   // kFieldCount macroscopic fields per interior cell (kernels/cell_moments.hpp).
   virtual std::vector<double> fields() = 0;
-  // Fluxes through a face: 5 per interior position on the face (kernels/boundary_fill.hpp).
+  // Fluxes through a face: 5 per interior position on the face (kernels/boundary_fill.hpp),
+  // summed over the velocity group (collective over it).
   virtual std::vector<double> face_fluxes(int axis, int side) = 0;
   virtual void synchronize() = 0;
   // Bytes of f read + written by one fused step (the minimum traffic the benchmark counts).

@@ -12,6 +12,7 @@
 #include "kernels/boundary_fill.hpp"
 #include "kernels/cell_moments.hpp"
 #include "kernels/fused_step.hpp"
+#include "kernels/halo.hpp"
 #include "kernels/maxwellian.hpp"
 #include "kernels/relaxation.hpp"
 #include "stream_tables.hpp"
@@ -22,36 +23,65 @@ template <class Real, class Exec>
 class ExplicitEngine final : public Engine {
  public:
   explicit ExplicitEngine(const EngineConfig& config)
-      : config_(config), where_(config.backend), nv_(config.velocities.size()) {
+      : config_(config),
+        where_(config.backend),
+        v0_(config.velocity_lo),
+        nv_(config.velocity_count > 0 ? config.velocity_count : config.velocities.size()),
+        split_(nv_ < config.velocities.size()) {
     const PhysicalGrid& grid = config.grid;
     const VelocityGrid& vg = config.velocities;
-    for (int a = 0; a < 3; ++a) xi_[a] = Buffer<Real>(where_, convert(vg.xi[a]));
-    weight_ = Buffer<Real>(where_, convert(vg.weight));
+    require(v0_ >= 0 && v0_ + nv_ <= vg.size(), "engine: velocities [", v0_, ", +", nv_,
+            ") outside the grid of ", vg.size());
+    for (int a = 0; a < 3; ++a) xi_[a] = Buffer<Real>(where_, owned(vg.xi[a]));
+    weight_ = Buffer<Real>(where_, owned(vg.weight));
     const std::size_t size = std::size_t(grid.padded_cells()) * nv_;
     f_[0] = Buffer<Real>(where_, size);
     f_[1] = Buffer<Real>(where_, size);
     f_[0].set_zero();
     f_[1].set_zero();
-    fields_ = Buffer<double>(where_, std::size_t(grid.interior_cells()) * kFieldCount);
 
     const HostStreamTables t = make_stream_tables(grid, vg, config.relaxation.dt);
     require(t.max_shift + config.order <= grid.ghost, "time step: Courant number needs ",
             t.max_shift + config.order, " ghost layers, the grid has ", grid.ghost);
     std::vector<int> shift_elements(nv_);
     for (int v = 0; v < nv_; ++v) {
-      const std::int64_t elements = std::int64_t(t.shift[v]) * nv_;
+      const std::int64_t elements = std::int64_t(t.shift[v0_ + v]) * nv_;
       require(std::abs(elements) < (std::int64_t(1) << 31), "time step: whole-cell shift of ",
               t.shift[v], " cells is too far for the 32-bit offsets; lower -ts_max_courant");
       shift_elements[v] = static_cast<int>(elements);
     }
     shift_ = Buffer<int>(where_, shift_elements);
-    step_ = Buffer<signed char>(where_, t.step);
-    fraction_ = Buffer<Real>(where_, convert(t.fraction));
+    std::vector<signed char> step(3 * nv_);
+    std::vector<Real> fraction(3 * nv_);
+    for (int d = 0; d < 3; ++d)
+      for (int v = 0; v < nv_; ++v) {
+        step[d * nv_ + v] = t.step[d * vg.size() + v0_ + v];
+        fraction[d * nv_ + v] = Real(t.fraction[d * vg.size() + v0_ + v]);
+      }
+    step_ = Buffer<signed char>(where_, step);
+    fraction_ = Buffer<Real>(where_, fraction);
     for (int d = 0; d < 3; ++d) scale_[d] = Buffer<Real>(where_, convert(t.scale[d]));
 
+    bool exchanges = false;
     for (int a = 0; a < 3; ++a)
-      for (int s = 0; s < 2; ++s)
-        if (grid.active[a]) setup_face(a, s);
+      for (int s = 0; s < 2; ++s) {
+        if (!grid.active[a]) continue;
+        if (config.neighbour[a][s] >= 0) {
+          setup_halo(a, s);
+          exchanges = true;
+        } else {
+          setup_face(a, s);
+        }
+      }
+    require(!(exchanges || split_) || config.communicator, "engine: no communicator for a ",
+            "decomposed run");
+    if (split_) {
+      require(config.relaxation.conservative_iterations == 0, "-model_conservative: the ",
+              "conservative equilibrium needs every velocity of a cell; not available with the ",
+              "velocities split over ranks (use -decomp space)");
+      sums_ = Buffer<double>(where_, std::size_t(grid.interior_cells()) * kRawMoments);
+    }
+    raw_ = Buffer<double>(where_, std::size_t(grid.interior_cells()) * kRawMoments);
     scratch_bytes_ = row_scratch_bytes();
   }
 
@@ -60,13 +90,12 @@ class ExplicitEngine final : public Engine {
     require(f.size() == std::size_t(grid.interior_cells()) * nv_, "state size ", f.size(),
             " does not match the grid (", grid.interior_cells(), " cells x ", nv_, " velocities)");
     std::vector<Real> padded(std::size_t(grid.padded_cells()) * nv_, Real(0));
-    std::int64_t item = 0;
-    for (int k = 0; k < grid.cells(2); ++k)
-      for (int j = 0; j < grid.cells(1); ++j)
-        for (int i = 0; i < grid.cells(0); ++i, ++item) {
-          const std::int64_t p = grid.padded_index(i, j, k);
-          for (int v = 0; v < nv_; ++v) padded[p * nv_ + v] = Real(f[item * nv_ + v]);
-        }
+    const std::int64_t cells = grid.interior_cells();
+#pragma omp parallel for schedule(static)
+    for (std::int64_t item = 0; item < cells; ++item) {
+      const std::int64_t p = padded_index(item);
+      for (int v = 0; v < nv_; ++v) padded[p * nv_ + v] = Real(f[item * nv_ + v]);
+    }
     f_[current_].upload(padded);
   }
 
@@ -74,13 +103,12 @@ class ExplicitEngine final : public Engine {
     const PhysicalGrid& grid = config_.grid;
     const std::vector<Real> padded = f_[current_].to_host();
     std::vector<double> f(std::size_t(grid.interior_cells()) * nv_);
-    std::int64_t item = 0;
-    for (int k = 0; k < grid.cells(2); ++k)
-      for (int j = 0; j < grid.cells(1); ++j)
-        for (int i = 0; i < grid.cells(0); ++i, ++item) {
-          const std::int64_t p = grid.padded_index(i, j, k);
-          for (int v = 0; v < nv_; ++v) f[item * nv_ + v] = padded[p * nv_ + v];
-        }
+    const std::int64_t cells = grid.interior_cells();
+#pragma omp parallel for schedule(static)
+    for (std::int64_t item = 0; item < cells; ++item) {
+      const std::int64_t p = padded_index(item);
+      for (int v = 0; v < nv_; ++v) f[item * nv_ + v] = padded[p * nv_ + v];
+    }
     return f;
   }
 
@@ -93,10 +121,15 @@ class ExplicitEngine final : public Engine {
   }
 
   std::vector<double> fields() override {
-    CellMoments<Real> kernel{f_[current_].data(), fields_.data(), velocities(), indexer()};
+    CellRawMoments<Real> kernel{f_[current_].data(), raw_.data(), velocities(), indexer()};
     for_each_team<kRawMoments>(exec_, config_.grid.interior_cells(), config_.team_size, 0, kernel,
                                "cell_moments");
-    return fields_.to_host();
+    if (split_) config_.communicator->sum_over_velocity_group(raw_.data(), raw_.size());
+    const std::vector<double> raw = raw_.to_host();
+    std::vector<double> fields(std::size_t(config_.grid.interior_cells()) * kFieldCount);
+    for (std::int64_t c = 0; c < config_.grid.interior_cells(); ++c)
+      fields_from_raw(raw.data() + c * kRawMoments, fields.data() + c * kFieldCount);
+    return fields;
   }
 
   std::vector<double> face_fluxes(int axis, int side) override {
@@ -105,6 +138,7 @@ class ExplicitEngine final : public Engine {
     Buffer<double> out(where_, std::size_t(face.transverse_count()) * 5);
     FaceFluxes<Real> kernel{f_[current_].data(), velocities(), face, out.data()};
     for_each_team<5>(exec_, face.transverse_count(), config_.team_size, 0, kernel, "face_fluxes");
+    if (split_) config_.communicator->sum_over_velocity_group(out.data(), out.size());
     const std::vector<double> all = out.to_host();
     // Keep the interior positions of the face only.
     const PhysicalGrid& grid = config_.grid;
@@ -131,12 +165,35 @@ class ExplicitEngine final : public Engine {
     FaceSpec spec;
     Buffer<Real> equilibrium;
     Buffer<int> reflect;
-    double influx = 0.0;
+    double influx = 0.0;          // over every velocity of the run
+    Buffer<double> outflux;       // walls: [transverse]
+  };
+
+  // A face whose ghosts come from the neighbouring rank.
+  struct Halo {
+    FaceGeometry geometry;
+    int peer = -1;
+    Buffer<Real> send, receive;   // [transverse][layer][v]
   };
 
   template <class T>
   static std::vector<Real> convert(const std::vector<T>& values) {
     return std::vector<Real>(values.begin(), values.end());
+  }
+
+  // The entries of a per-velocity table that belong to this engine's velocities.
+  template <class T>
+  std::vector<Real> owned(const std::vector<T>& values) const {
+    return std::vector<Real>(values.begin() + v0_, values.begin() + v0_ + nv_);
+  }
+
+  // Padded index of interior cell `item` (x fastest).
+  std::int64_t padded_index(std::int64_t item) const {
+    const PhysicalGrid& grid = config_.grid;
+    const int i = static_cast<int>(item % grid.cells(0));
+    const int j = static_cast<int>(item / grid.cells(0) % grid.cells(1));
+    const int k = static_cast<int>(item / grid.cells(0) / grid.cells(1));
+    return grid.padded_index(i, j, k);
   }
 
   Velocities<Real> velocities() const {
@@ -195,33 +252,93 @@ class ExplicitEngine final : public Engine {
     const FaceSpec& spec = face.spec;
     const bool needs_reflect = spec.kind == FaceKind::specular ||
                                (spec.kind == FaceKind::wall && spec.accommodation < 1.0);
-    if (needs_reflect)
+    if (needs_reflect) {
       require(vg.symmetric(axis), "specular reflection on axis ", "xyz"[axis],
               ": the velocity grid must be symmetric about zero on that axis");
+      require(!split_, "-bc_", "xyz"[axis], side == 0 ? "_low" : "_high", ": specular ",
+              "reflection needs the mirrored velocities, which live on other ranks when the ",
+              "velocities are split; use -decomp space");
+    }
     std::vector<int> reflect(nv_, 0);
     if (needs_reflect) reflect = vg.reflect[axis];
     face.reflect = Buffer<int>(where_, reflect);
-    std::vector<double> equilibrium(nv_, 0.0);
+    std::vector<double> equilibrium(vg.size(), 0.0);
     const double n = spec.kind == FaceKind::wall ? 1.0 : spec.density;
     const double prefactor = maxwellian_prefactor(n, spec.temperature);
     const double outward = side == 0 ? -1.0 : 1.0;
-    for (int v = 0; v < nv_; ++v) {
+    for (int v = 0; v < vg.size(); ++v) {
       equilibrium[v] = maxwellian<double>(prefactor, 1.0 / spec.temperature, spec.velocity,
                                           vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]);
       const double xn = outward * vg.xi[axis][v];
       if (xn < 0.0) face.influx += vg.weight[v] * (-xn) * equilibrium[v];
     }
-    face.equilibrium = Buffer<Real>(where_, convert(equilibrium));
+    face.equilibrium = Buffer<Real>(where_, owned(equilibrium));
+    if (spec.kind == FaceKind::wall)
+      face.outflux = Buffer<double>(where_, face.geometry.transverse_count());
   }
 
+  void setup_halo(int axis, int side) {
+    Halo& halo = halos_[axis][side];
+    halo.geometry = geometry(axis, side);
+    halo.peer = config_.neighbour[axis][side];
+    const std::size_t size =
+        std::size_t(halo.geometry.transverse_count()) * halo.geometry.ghost * nv_;
+    halo.send = Buffer<Real>(where_, size);
+    halo.receive = Buffer<Real>(where_, size);
+  }
+
+  void copy_halo(Halo& halo, Buffer<Real>& buffer, bool unpack) {
+    HaloCopy<Real> kernel{f_[current_].data(), buffer.data(), halo.geometry, nv_, unpack};
+    for_each_team<1>(exec_, std::int64_t(halo.geometry.transverse_count()) * halo.geometry.ghost,
+                     config_.team_size, 0, kernel, unpack ? "halo_unpack" : "halo_pack");
+  }
+
+  // Ghosts of faces shared with other ranks: pack, send and receive, unpack. Per axis and
+  // side s, this rank sends its side-s layers to neighbour[s] and receives the ghosts of side
+  // 1 - s from neighbour[1 - s]; the neighbour lists the same pair in the same order, so the
+  // messages match also when both neighbours are one rank (a periodic axis split in two).
+  void exchange_halos() {
+    std::vector<Message> sends, receives;
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s) {
+        Halo& out = halos_[a][s];
+        Halo& in = halos_[a][1 - s];
+        if (out.peer < 0 && in.peer < 0) continue;
+        const int tag = 2 * a + s;
+        if (out.peer >= 0) {
+          copy_halo(out, out.send, false);
+          sends.push_back({out.peer, out.send.data(), out.send.size() * sizeof(Real), tag});
+        }
+        if (in.peer >= 0)
+          receives.push_back({in.peer, in.receive.data(), in.receive.size() * sizeof(Real), tag});
+      }
+    if (sends.empty() && receives.empty()) return;
+    // CPU kernels return when done; NCCL is ordered on the stream after the pack kernels.
+    config_.communicator->exchange(sends, receives);
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s)
+        if (halos_[a][s].peer >= 0) copy_halo(halos_[a][s], halos_[a][s].receive, true);
+  }
+
+  // Ghosts of the faces on the domain boundary (collective over the velocity group: the wall
+  // flux is summed over it).
   void fill_boundaries() {
     for (int a = 0; a < 3; ++a) {
       if (!config_.grid.active[a]) continue;
       for (int s = 0; s < 2; ++s) {
+        if (halos_[a][s].peer >= 0) continue;
         Face& face = faces_[a][s];
+        if (face.spec.kind == FaceKind::wall) {
+          WallOutflux<Real> flux{f_[current_].data(), velocities(), face.geometry,
+                                 face.outflux.data()};
+          for_each_team<1>(exec_, face.geometry.transverse_count(), config_.team_size, 0, flux,
+                           "wall_outflux");
+          if (split_)
+            config_.communicator->sum_over_velocity_group(face.outflux.data(), face.outflux.size());
+        }
         BoundaryFill<Real> kernel{f_[current_].data(), velocities(), face.geometry,
                                   face.spec.kind, face.equilibrium.data(), face.reflect.data(),
-                                  face.spec.accommodation, face.influx};
+                                  face.spec.accommodation, face.influx, face.outflux.data()};
         for_each_team<1>(exec_, face.geometry.transverse_count(), config_.team_size, 0, kernel,
                          "boundary_fill");
       }
@@ -233,6 +350,19 @@ class ExplicitEngine final : public Engine {
     using Relax = Relaxation<Real, Kind, Conservative>;
     Relax relax{config_.relaxation};
     relax.params.dt = relax_dt;
+    if constexpr (!Conservative) {
+      if (split_) {
+        const std::int64_t cells = config_.grid.interior_cells();
+        StreamAndSum<Real, Relax, Stream> first{f_[current_].data(), destination, sums_.data(),
+                                                velocities(), stream_tables(), indexer(), relax};
+        for_each_team<Relax::kSums>(exec_, cells, config_.team_size, 0, first,
+                                    Stream ? "stream_and_sum" : "sum");
+        config_.communicator->sum_over_velocity_group(sums_.data(), cells * Relax::kSums);
+        RelaxSummed<Real, Relax> second{destination, sums_.data(), velocities(), indexer(), relax};
+        for_each_team<Relax::kSums>(exec_, cells, config_.team_size, 0, second, "relax_summed");
+        return;
+      }
+    }
     FusedStep<Real, Relax, Stream> kernel{f_[current_].data(), destination, velocities(),
                                           stream_tables(), indexer(), relax};
     for_each_team<Relax::kReduceWidth>(exec_, config_.grid.interior_cells(), config_.team_size,
@@ -247,16 +377,21 @@ class ExplicitEngine final : public Engine {
       pass<Kind, Stream, false>(relax_dt, destination);
   }
 
+  void fill_ghosts() {
+    fill_boundaries();
+    exchange_halos();
+  }
+
   template <ModelKind Kind>
   void run(int count) {
     const double dt = config_.relaxation.dt;
     for (int n = 0; n < count; ++n) {
       if (config_.splitting == Splitting::strang) {
         pass<Kind, false>(0.5 * dt, f_[current_].data());  // in place: each row is its own
-        fill_boundaries();
+        fill_ghosts();
         pass<Kind, true>(0.5 * dt, f_[1 - current_].data());
       } else {
-        fill_boundaries();
+        fill_ghosts();
         pass<Kind, true>(dt, f_[1 - current_].data());
       }
       current_ = 1 - current_;
@@ -272,19 +407,23 @@ class ExplicitEngine final : public Engine {
 
   EngineConfig config_;
   Backend where_;
-  int nv_;
+  int v0_;       // first owned velocity
+  int nv_;       // owned velocities
+  bool split_;   // the velocities are split over ranks: moments are summed across them
   Exec exec_{};
   std::array<Buffer<Real>, 3> xi_;
   Buffer<Real> weight_;
   std::array<Buffer<Real>, 2> f_;
   int current_ = 0;
   std::size_t scratch_bytes_ = 0;
-  Buffer<double> fields_;
+  Buffer<double> raw_;   // raw moments per cell (fields)
+  Buffer<double> sums_;  // moment sums per cell between the halves of a split step
   Buffer<int> shift_;
   Buffer<signed char> step_;
   Buffer<Real> fraction_;
   std::array<Buffer<Real>, 3> scale_;
   std::array<std::array<Face, 2>, 3> faces_;
+  std::array<std::array<Halo, 2>, 3> halos_;
 };
 
 }  // namespace bolt

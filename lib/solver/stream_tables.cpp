@@ -20,10 +20,7 @@ HostStreamTables make_stream_tables(const PhysicalGrid& grid, const VelocityGrid
     t.scale[d].assign(grid.padded(d), 1.0);
     if (!grid.active[d]) continue;
     if (!axis.uniform)
-      for (int ip = 0; ip < grid.padded(d); ++ip) {
-        const int i = std::clamp(ip - grid.ghost, 0, axis.cells() - 1);
-        t.scale[d][ip] = 1.0 / axis.widths[i];
-      }
+      for (int ip = 0; ip < grid.padded(d); ++ip) t.scale[d][ip] = 1.0 / grid.padded_widths[d][ip];
     for (int v = 0; v < nv; ++v) {
       const double xi = velocities.xi[d][v];
       if (xi == 0.0) continue;

@@ -171,7 +171,7 @@ TEST(Relaxation, OneStepMatchesReference) {
   const VelocityGrid vg = cube_grid(10, 5.0);
   const PhysicalGrid grid = test::homogeneous_grid();
   const std::vector<double> f0 =
-      initial_distribution(bimaxwellian_options(), grid, vg);
+      initial_distribution(bimaxwellian_options(), grid, vg, 0, vg.size());
   for (ModelKind model : kModels) {
     EngineConfig config = test::cpu_config(grid, vg, model, 0.3);
     config.relaxation.delta = 1.3;
@@ -204,7 +204,7 @@ ConservationErrors
 run_conservation(ModelKind model, int iterations, const VelocityGrid &vg,
                  int steps, const RunOptions &run = bimaxwellian_options()) {
   const PhysicalGrid grid = test::homogeneous_grid();
-  const std::vector<double> f0 = initial_distribution(run, grid, vg);
+  const std::vector<double> f0 = initial_distribution(run, grid, vg, 0, vg.size());
   EngineConfig config = test::cpu_config(grid, vg, model, 0.5);
   config.relaxation.delta = 1.0;
   config.relaxation.conservative_iterations = iterations;
@@ -348,7 +348,7 @@ RateResult measure_rate(ModelKind model, const VelocityGrid &vg, double dt,
   config.relaxation.delta = 1.3;
   config.relaxation.omega = 0.81;
   auto engine = make_engine(config);
-  engine->set_state(initial_distribution(bimaxwellian_options(), grid, vg));
+  engine->set_state(initial_distribution(bimaxwellian_options(), grid, vg, 0, vg.size()));
   std::vector<double> fields = engine->fields();
   const double first = quantity(fields);
   double previous = first, nu_sum = 0.0, worst = 0.0;

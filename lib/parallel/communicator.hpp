@@ -1,0 +1,39 @@
+#pragma once
+// Moves data between the ranks of a run: the halo messages of the space decomposition and the
+// moment sums of the velocity decomposition. Two implementations behind one interface: MPI on
+// host memory (CPU backend) and NCCL on device memory (CUDA backend; Open MPI is often built
+// without CUDA support, and NCCL uses NVLink directly).
+#include <mpi.h>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace bolt {
+
+struct Message {
+  int peer;           // world rank
+  void* data;         // host or device memory, as the communicator expects
+  std::size_t bytes;
+  int tag;            // tells apart messages between the same two ranks (MPI)
+};
+
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+  // Posts every receive and send and returns when all are complete. Messages between the same
+  // two ranks pair up in the order listed (NCCL) and by tag (MPI): list them in the same order
+  // on both sides.
+  virtual void exchange(const std::vector<Message>& sends, const std::vector<Message>& receives) = 0;
+  // Sums `count` doubles in place over the ranks that own the same cells (the velocity group).
+  virtual void sum_over_velocity_group(double* values, std::size_t count) = 0;
+};
+
+// `world` holds every rank; `velocity_group` the ranks owning this rank's cells.
+std::unique_ptr<Communicator> make_mpi_communicator(MPI_Comm world, MPI_Comm velocity_group);
+#ifdef BOLT_HAVE_CUDA
+// Collective over `world`: every rank must be bound to its GPU before the call.
+std::unique_ptr<Communicator> make_nccl_communicator(MPI_Comm world, MPI_Comm velocity_group);
+#endif
+
+}  // namespace bolt

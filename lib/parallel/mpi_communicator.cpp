@@ -1,0 +1,59 @@
+#include <climits>
+
+#include "communicator.hpp"
+#include "core/error.hpp"
+
+namespace bolt {
+
+namespace {
+
+// Counts in MPI calls are int: messages are sent as 8-byte items where they can be, which
+// allows 16 GiB per message, and refused with a message above that.
+MPI_Datatype item_type(std::size_t bytes, int& count) {
+  const bool words = bytes % 8 == 0;
+  const std::size_t items = words ? bytes / 8 : bytes;
+  require(items <= std::size_t(INT_MAX), "halo message of ", bytes,
+          " bytes is too large for one MPI message; use more ranks along the split axes");
+  count = static_cast<int>(items);
+  return words ? MPI_DOUBLE : MPI_BYTE;
+}
+
+class MpiCommunicator final : public Communicator {
+ public:
+  MpiCommunicator(MPI_Comm world, MPI_Comm group) : world_(world), group_(group) {}
+
+  void exchange(const std::vector<Message>& sends, const std::vector<Message>& receives) override {
+    std::vector<MPI_Request> requests;
+    requests.reserve(sends.size() + receives.size());
+    for (const Message& m : receives) {
+      int count = 0;
+      const MPI_Datatype type = item_type(m.bytes, count);
+      requests.emplace_back();
+      MPI_Irecv(m.data, count, type, m.peer, m.tag, world_, &requests.back());
+    }
+    for (const Message& m : sends) {
+      int count = 0;
+      const MPI_Datatype type = item_type(m.bytes, count);
+      requests.emplace_back();
+      MPI_Isend(m.data, count, type, m.peer, m.tag, world_, &requests.back());
+    }
+    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  }
+
+  void sum_over_velocity_group(double* values, std::size_t count) override {
+    require(count <= std::size_t(INT_MAX), "moment sums of ", count,
+            " values are too many for one MPI_Allreduce");
+    MPI_Allreduce(MPI_IN_PLACE, values, static_cast<int>(count), MPI_DOUBLE, MPI_SUM, group_);
+  }
+
+ private:
+  MPI_Comm world_, group_;
+};
+
+}  // namespace
+
+std::unique_ptr<Communicator> make_mpi_communicator(MPI_Comm world, MPI_Comm velocity_group) {
+  return std::make_unique<MpiCommunicator>(world, velocity_group);
+}
+
+}  // namespace bolt
