@@ -17,10 +17,23 @@
 //     1 + A + B . xi + C |xi|^2. Solving for y keeps the system O(1) for any eps (also eps -> 0,
 //     the linearised equation).
 //
+// Implicit self-loss (ImplicitLoss = true, -mc_loss implicit; not in the paper). In Eq. 24 the
+// loss of a sample at its cell a is -coef_a (h_a + h_b + eps h_a h_b): for a far-tail cell, rarely
+// hit (N_t w_a Phi0_a << 1), coef_a >> 1 and the update multiplies h_a by 1 - coef_a (1 + eps h_b)
+// -- an unstable random multiplication whose variance grows from step to step
+// (docs/physics.md). The implicit variant keeps the explicit partner term -coef_a h_b and the
+// gains, and treats the self term backward in time:
+//   h'_a = (h~_a + sum of explicit increments) / (1 + L_a),  L_a = sum coef_a max(0, 1 + eps h_b)
+// (max: f_b >= 0). Every factor 1 / (1 + L) is in (0, 1]; where coef_a << 1 it is Eq. 24, where
+// it is not (the cells it is meant for) it relaxes too slowly: E[L / (1 + L)] < E[L]. So it trades
+// the variance for a bias (experimental, docs/physics.md). It no longer conserves mass sample by
+// sample: the correction (Eqs. 25, 26) restores the moments.
+//
 // Where the rows live: `scratch_rows` = 2 keeps a copy of h~ and the accumulator in the team's
-// scratch (GPU shared memory); 1 keeps only the accumulator there (h~ gathered from global
-// memory); 0 accumulates in the output row itself (the CPU team, or a row too long for shared
-// memory). The CPU team runs the samples in order, one thread, so the sums are deterministic there;
+// scratch (GPU shared memory), 3 also the loss row; 1 keeps only the accumulator there (h~
+// gathered from global memory); 0 accumulates in the output row itself (the CPU team, or a row too
+// long for shared memory). A loss row outside the scratch is `loss_rows` (global memory). The CPU
+// team runs the samples in order, one thread, so the sums are deterministic there;
 // on the GPU the order of the atomic additions varies from run to run (last-bit differences).
 #include <cstdint>
 
@@ -53,7 +66,7 @@ BOLT_HOST_DEVICE inline void collision_invariants(const Velocities<Real>& vel, i
   psi[4] = x * x + y * y + z * z;
 }
 
-template <class Real, McCorrection Mode>
+template <class Real, McCorrection Mode, bool ImplicitLoss = false>
 struct McCollision {
   // Reduction width: 5 moments, plus the 15 distinct entries of the symmetric 5 x 5 matrix.
   static constexpr int kSums = Mode == McCorrection::none ? 5 : 20;
@@ -69,6 +82,7 @@ struct McCollision {
   int scratch_rows;  // 0, 1 or 2 (see above); the launch gives scratch_rows * nv Reals
   double* record;    // [item * kMcRecord] or nullptr
   double* system;    // [item * kMcSystem], external mode only
+  Real* loss_rows = nullptr;  // ImplicitLoss with scratch_rows < 3: [padded cell][v]
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
@@ -80,11 +94,15 @@ struct McCollision {
     Real* copy = (scratch && scratch_rows == 2) ? scratch : nullptr;
     const Real* hs = copy ? copy : row_in;
     Real* acc = scratch ? scratch + (copy ? nv : 0) : row_out;
+    Real* loss = nullptr;
+    if constexpr (ImplicitLoss)
+      loss = (scratch && scratch_rows == 3) ? scratch + 2 * nv : loss_rows + p * nv;
 
-    // 1. clear the accumulator, copy h~ to the scratch row.
+    // 1. clear the accumulators, copy h~ to the scratch row.
     team.for_each(nv, [&](int v) {
       if (copy) copy[v] = row_in[v];
       acc[v] = Real(0);
+      if constexpr (ImplicitLoss) loss[v] = Real(0);
     });
     team.sync();
 
@@ -94,24 +112,39 @@ struct McCollision {
       if (s.cell[0] < 0) return;  // rejected: a velocity outside the box
       const Real h = hs[s.cell[0]], h1 = hs[s.cell[1]];
       const Real g = h + h1 + epsilon * h * h1;
-      team.atomic_add(acc + s.cell[0], -s.coef[0] * g);
-      team.atomic_add(acc + s.cell[1], -s.coef[1] * g);
+      if constexpr (ImplicitLoss) {
+        const Real f1 = Real(1) + epsilon * h1, f = Real(1) + epsilon * h;
+        team.atomic_add(acc + s.cell[0], -s.coef[0] * h1);
+        team.atomic_add(acc + s.cell[1], -s.coef[1] * h);
+        team.atomic_add(loss + s.cell[0], s.coef[0] * (f1 > Real(0) ? f1 : Real(0)));
+        team.atomic_add(loss + s.cell[1], s.coef[1] * (f > Real(0) ? f : Real(0)));
+      } else {
+        team.atomic_add(acc + s.cell[0], -s.coef[0] * g);
+        team.atomic_add(acc + s.cell[1], -s.coef[1] * g);
+      }
       team.atomic_add(acc + s.cell[2], s.coef[2] * g);
       team.atomic_add(acc + s.cell[3], s.coef[3] * g);
     });
     team.sync();
+    // h' of velocity v as it is stored.
+    auto updated = [&](int v) {
+      if constexpr (ImplicitLoss)
+        return Real((hs[v] + acc[v]) / (Real(1) + loss[v]));
+      else
+        return Real(hs[v] + acc[v]);
+    };
 
     // 3. the change of the conserved moments, M~ - M' (from the difference h~ - h' per velocity,
     //    not as a difference of two sums: no cancellation), and the correction matrix.
     const double eps = double(epsilon);
     const Sums<kSums> sums = team.template reduce<kSums>(nv, [&](int v, Sums<kSums>& s) {
-      const Real stored = hs[v] + acc[v];  // h' as it is stored
+      const Real stored = updated(v);
       const double h = double(stored);
       double psi[5];
       collision_invariants(vel, v, psi);
       const double wn = number_weight[v];
-      const double loss = wn * (double(hs[v]) - h);
-      for (int k = 0; k < 5; ++k) s[k] += loss * psi[k];
+      const double change = wn * (double(hs[v]) - h);
+      for (int k = 0; k < 5; ++k) s[k] += change * psi[k];
       if constexpr (kSums == 20) {
         const double wf = wn * (1.0 + eps * h);
         int m = 5;
@@ -146,7 +179,7 @@ struct McCollision {
     }
     const Real y0 = Real(y[0]), y1 = Real(y[1]), y2 = Real(y[2]), y3 = Real(y[3]), y4 = Real(y[4]);
     team.for_each(nv, [&](int v) {
-      const Real h = hs[v] + acc[v];
+      const Real h = updated(v);
       if constexpr (Mode == McCorrection::batched) {
         const Real x = vel.x[v], yv = vel.y[v], z = vel.z[v];
         const Real c = y0 + y1 * x + y2 * yv + y3 * z + y4 * (x * x + yv * yv + z * z);

@@ -149,14 +149,16 @@ BOLT_HOST_DEVICE inline bool make_sample(const McSampleParams& p, const Velocity
 }
 
 // Team functor over chunks of `chunk` samples: writes samples[l] and, per chunk, the number of
-// rejected samples.
+// rejected samples of this draw and the running total over all draws (read by the host only when
+// it reports, so drawing needs no host synchronisation).
 template <class Real>
 struct McSampler {
   McSampleParams params;
   VelocityLocator locator;
   const double* inv_number_weight;  // [v] 1 / (w_v Phi0(xi_v))
   McSample<Real>* samples;
-  int* rejected;  // [chunk index]
+  int* rejected;                  // [chunk index]
+  std::int64_t* rejected_total;   // [chunk index]
   int chunk;
 
   template <class Team>
@@ -168,7 +170,10 @@ struct McSampler {
       if (!make_sample(params, locator, inv_number_weight, first + i, record)) acc[0] += 1.0;
       samples[first + i] = record;
     });
-    if (team.leader()) rejected[item] = int(s[0]);
+    if (team.leader()) {
+      rejected[item] = int(s[0]);
+      rejected_total[item] += std::int64_t(s[0]);
+    }
   }
 };
 

@@ -20,6 +20,24 @@
 
 namespace bolt {
 
+// What the samples depend on (kernels/mc_samples.hpp).
+struct McSamplingConfig {
+  double delta = 1.0, omega = 0.5, dt = 0.0;
+  int samples = 1024;
+  std::uint32_t seed = 1;
+  int samples_per_team = 256;
+  int team_size = 256;
+};
+
+// The options of the hs_mc model (-mc_*), as the engine takes them.
+struct McModelParams {
+  int samples = 1024;      // N_t
+  std::uint32_t seed = 1;
+  double epsilon = 1.0;    // f = Phi0 (1 + eps h)
+  McCorrection correction = McCorrection::batched;
+  bool implicit_loss = false;  // -mc_loss implicit (experimental, biased; kernels/mc_collision.hpp)
+};
+
 struct McConfig {
   Backend backend = Backend::cpu;
   Precision precision = Precision::double_;
@@ -31,10 +49,11 @@ struct McConfig {
   int samples = 1024;       // N_t collisions per step, shared by every cell
   std::uint32_t seed = 1;
   McCorrection correction = McCorrection::batched;  // external = PETSc on the host
+  bool implicit_loss = false;  // self-loss backward in time (kernels/mc_collision.hpp)
   int team_size = 256;         // GPU threads per cell
   int samples_per_team = 256;  // samples per team when drawing
   // Rows of the cell kept in GPU shared memory (kernels/mc_collision.hpp): -1 = as many as fit
-  // (2, 1 or 0); 0, 1, 2 force a layout (tests). The CPU backend always uses 0.
+  // (3 with the implicit loss, 2, 1 or 0); 0-3 force a layout (tests). The CPU backend uses 0.
   int scratch_rows = -1;
 };
 
@@ -76,9 +95,23 @@ class McCollisionOperator {
   virtual double kappa() const = 0;
 };
 
+inline McSamplingConfig sampling_config(const McConfig& c) {
+  return {c.delta, c.omega, c.dt, c.samples, c.seed, c.samples_per_team, c.team_size};
+}
+
 std::unique_ptr<McCollisionOperator> make_mc_collision(const McConfig& config);
 std::unique_ptr<McCollisionOperator> make_cpu_mc_collision(const McConfig& config);
 std::unique_ptr<McCollisionOperator> make_cuda_mc_collision(const McConfig& config);
+
+// How many rows of nv Reals (h~, accumulator, loss) a team keeps in `available` bytes of shared
+// memory (8 KiB stay for the reduction buffer): 3 only with the implicit loss, else up to 2.
+inline int mc_scratch_rows(std::size_t available, int nv, std::size_t real_size, bool implicit_loss) {
+  if (available == 0) return 0;
+  const std::size_t row = std::size_t(nv) * real_size, reserve = 8 * 1024;
+  for (int rows = implicit_loss ? 3 : 2; rows > 0; --rows)
+    if (available >= rows * row + reserve) return rows;
+  return 0;
+}
 
 // Host tables the kernels read: cell faces per axis, the node of each (i, j, k) and the
 // equilibrium number weights w_v Phi0(xi_v), Phi0 = exp(-|xi|^2) / pi^(3/2).
