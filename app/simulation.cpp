@@ -126,11 +126,19 @@ int run_simulation(MPI_Comm comm) {
                   precision_name(run.precision).c_str());
     engine->set_state(read_checkpoint_state(comm, run.output.restart, info, owned, owned_velocities));
     step = info.step;
+    engine->set_step(step);
     start_time = info.time - info.step * dt;
     PetscPrintf(comm, "bolt: restarted from %s at step %lld\n", run.output.restart.c_str(),
                 static_cast<long long>(step));
   }
   const auto time_at = [&](std::int64_t s) { return start_time + s * dt; };
+  // The collision model's own numbers (hs_mc: correction size), largest over the ranks.
+  auto model_diagnostics = [&] {
+    auto values = engine->model_diagnostics();
+    for (auto& [name, value] : values)
+      MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return values;
+  };
 
   Monitor monitor(rank == 0, run.output.directory + "/monitor.csv", restarted ? step : -1);
   FieldWriter writer(comm, run.output.directory, grid, restarted ? step : -1);
@@ -221,6 +229,7 @@ int run_simulation(MPI_Comm comm) {
       row.momentum_change = std::sqrt(dp) / initial.mass;
       row.energy_change = (now.energy - initial.energy) / initial.energy;
       row.diagnostics = monitor_diagnostics(run, grid, domain, fields, time_at(step));
+      for (const auto& d : model_diagnostics()) row.diagnostics.push_back(d);
       const double seconds_per_step = step_seconds / std::max<std::int64_t>(timed_steps, 1);
       row.ms_per_step = 1e3 * seconds_per_step;
       row.updates_per_second = seconds_per_step > 0.0 ? updates_per_step / seconds_per_step : 0.0;
@@ -289,6 +298,7 @@ int run_simulation(MPI_Comm comm) {
                         seconds_per_step > 0.0 ? updates_per_step / seconds_per_step : 0.0},
                        {"bytes_per_step", bytes_per_step}};
   summary["diagnostics"] = summary_diagnostics(run, grid, velocities, dt, domain, fields, time_at(step));
+  for (const auto& [name, value] : model_diagnostics()) summary["model_diagnostics"][name] = value;
   summary["fields_file"] = fields_file;
   summary["checkpoint"] = run.output.checkpoint_final ? run.output.checkpoint : "";
   if (rank == 0) {

@@ -7,7 +7,8 @@
 //    and Maxwell molecules, a stretched grid whose size is not a multiple of the warp;
 //  * the whole step with each backend drawing its own samples;
 //  * two GPU runs agree to round-off (the atomic additions make their order, hence the last
-//    bits, vary; they are not bitwise reproducible).
+//    bits, vary; they are not bitwise reproducible);
+//  * the engine's hs_mc model (streaming of h, walls in h, collisions) on a small cavity.
 // Skips without a CUDA device; BOLT_GPU_TEST_CPU_ONLY=1 runs the "GPU" side on the CPU (checks
 // the plumbing only).
 #include <gtest/gtest.h>
@@ -24,6 +25,7 @@
 #include "grid/velocity_grid.hpp"
 #include "models/mc_collision.hpp"
 #include "models/mc_reference.hpp"
+#include "solver/engine.hpp"
 
 namespace bolt {
 namespace {
@@ -149,6 +151,7 @@ TEST_F(McGpu, SamplesAgree) {
   }
 }
 
+// (precision, correction, rows in shared memory, omega); 3 rows means the implicit loss.
 using Param = std::tuple<Precision, McCorrection, int, double>;
 
 class McGpuCollision : public ::testing::TestWithParam<Param> {
@@ -161,8 +164,11 @@ class McGpuCollision : public ::testing::TestWithParam<Param> {
 TEST_P(McGpuCollision, SameSamplesSameResult) {
   const auto [precision, mode, scratch_rows, omega] = GetParam();
   const VelocityGrid vg = grid(13, 12, 11, 0.9);  // 1716 velocities: not a multiple of 32
-  auto cpu = make_mc_collision(config(Backend::cpu, precision, vg, omega, mode, scratch_rows));
-  auto gpu = make_mc_collision(config(second_backend(), precision, vg, omega, mode, scratch_rows));
+  McConfig cpu_config = config(Backend::cpu, precision, vg, omega, mode, scratch_rows);
+  McConfig gpu_config = config(second_backend(), precision, vg, omega, mode, scratch_rows);
+  cpu_config.implicit_loss = gpu_config.implicit_loss = scratch_rows == 3;
+  auto cpu = make_mc_collision(cpu_config);
+  auto gpu = make_mc_collision(gpu_config);
   cpu->draw(3);
   gpu->set_samples(cpu->samples());
   const std::vector<double> h = rows(vg, 7, 0.5);
@@ -186,7 +192,7 @@ std::string param_name(const ::testing::TestParamInfo<Param>& info) {
   const auto [precision, mode, rows, omega] = info.param;
   const char* m = mode == McCorrection::none ? "none" : (mode == McCorrection::batched ? "batched" : "petsc");
   return std::string(precision == Precision::double_ ? "f64_" : "f32_") + m + "_shared" +
-         std::to_string(rows) + (omega == 0.5 ? "_hs" : "_maxwell");
+         std::to_string(rows) + (rows == 3 ? "_implicit" : "") + (omega == 0.5 ? "_hs" : "_maxwell");
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -194,7 +200,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::Values(Precision::double_, Precision::single),
                        ::testing::Values(McCorrection::none, McCorrection::batched,
                                          McCorrection::external),
-                       ::testing::Values(0, 1, 2), ::testing::Values(0.5, 1.0)),
+                       ::testing::Values(0, 1, 2, 3), ::testing::Values(0.5, 1.0)),
     param_name);
 
 // Each backend draws its own samples: the whole step agrees as well.
@@ -229,6 +235,65 @@ TEST_F(McGpu, RepeatedRunsAgreeToRoundoff) {
   std::printf("  two runs: %s (difference %.2e)\n", first == second ? "bitwise equal" : "differ",
               d);
   EXPECT_LE(d, 1e-13);
+}
+
+// -model_type hs_mc in the engine: a 2-D cavity (stretched x, moving lid, a hotter partly
+// accommodating wall), streaming + walls in h + collisions, on both backends; state,
+// fields and wall fluxes agree (double 1e-12, float 1e-5), explicit and implicit loss, 4 steps.
+TEST_F(McGpu, EngineCavityAgrees) {
+  const VelocityGrid vg = grid(10, 10, 10, 0.9);
+  std::array<AxisSpec, 3> axes;
+  axes[0] = AxisSpec{12, 0.0, 1.0, 0.9, FineAt::both};
+  axes[1] = AxisSpec{10, 0.0, 1.0};
+  axes[2] = AxisSpec{1, 0.0, 1.0};
+  const PhysicalGrid physical = make_physical_grid(axes, 1);
+  for (Precision p : {Precision::double_, Precision::single})
+    for (bool implicit : {false, true}) {
+      EngineConfig c;
+      c.precision = p;
+      c.grid = physical;
+      c.velocities = vg;
+      c.model = ModelKind::hs_mc;
+      c.relaxation.delta = 3.0;
+      c.relaxation.dt = 0.01;
+      c.mc.samples = 2000;
+      c.mc.seed = 5u;
+      c.mc.epsilon = 0.1;
+      c.mc.implicit_loss = implicit;
+      c.faces[1][1].velocity[0] = 0.1;
+      c.faces[0][1].temperature = 1.2;
+      c.faces[0][1].accommodation = 0.8;
+      c.team_size = 128;
+      std::vector<double> state, fields, fluxes;
+      for (int run = 0; run < 2; ++run) {
+        c.backend = run == 0 ? Backend::cpu : second_backend();
+        auto engine = make_engine(c);
+        std::vector<double> f0 = rows(vg, int(physical.interior_cells()), c.mc.epsilon);
+        for (std::size_t i = 0; i < f0.size(); ++i) {
+          const int v = int(i % vg.size());
+          f0[i] = reference_phi0(vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]) * (1.0 + c.mc.epsilon * f0[i]);
+        }
+        engine->set_state(f0);
+        engine->step(4);
+        engine->synchronize();
+        const std::vector<double> f = engine->state(), m = engine->fields(),
+                                  q = engine->face_fluxes(1, 1);
+        if (run == 0) {
+          state = f;
+          fields = m;
+          fluxes = q;
+          continue;
+        }
+        const double tolerance = p == Precision::double_ ? 1e-12 : 1e-5;
+        const double ds = relative_difference(state, f), dm = relative_difference(fields, m),
+                     dq = relative_difference(fluxes, q);
+        std::printf("  %s, %s loss: state %.2e fields %.2e lid fluxes %.2e\n", to_string(p).data(),
+                    implicit ? "implicit" : "explicit", ds, dm, dq);
+        EXPECT_LE(ds, tolerance);
+        EXPECT_LE(dm, tolerance);
+        EXPECT_LE(dq, tolerance);
+      }
+    }
 }
 
 }  // namespace
