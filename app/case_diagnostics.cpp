@@ -5,6 +5,7 @@
 #include "diagnostics/cavity.hpp"
 #include "diagnostics/field_access.hpp"
 #include "diagnostics/shock.hpp"
+#include "diagnostics/shock_tube.hpp"
 #include "physics/rankine_hugoniot.hpp"
 #include "physics/riemann.hpp"
 
@@ -51,9 +52,22 @@ double riemann_density_error(const RunOptions& run, const PhysicalGrid& grid,
 
 }  // namespace
 
-NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid, DomainView& domain,
-                                const std::vector<double>& fields, double time) {
+NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
+                                const Geometry& geometry, DomainView& domain,
+                                const std::vector<double>& fields, double time,
+                                CaseHistory& history) {
   switch (run.case_kind) {
+    case CaseKind::shock_tube: {
+      // The test section is the last box; its shock is the one the theory values refer to.
+      const double x = shock_position(grid, fields, geometry.boxes.back());
+      if (history.time.empty() || time > history.time.back()) {
+        history.time.push_back(time);
+        history.shock_x.push_back(x);
+      }
+      const auto mach = shock_mach_numbers(history.time, history.shock_x,
+                                           sound_speed(run.initial.right[2]));
+      return {{"shock_x", x}, {"shock_mach", mach.back()}};
+    }
     case CaseKind::cavity: {
       const auto d = cavity_diagnostics(grid, fields, domain.face_fluxes(1, 1),
                                         run.faces[1][1].velocity[0]);
@@ -84,10 +98,26 @@ NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
 }
 
 nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
-                                   const VelocityGrid& velocities, double dt, DomainView& domain,
-                                   const std::vector<double>& fields, double time) {
+                                   const Geometry& geometry, const VelocityGrid& velocities,
+                                   double dt, DomainView& domain, const std::vector<double>& fields,
+                                   double time, CaseHistory& history) {
   nlohmann::json j;
-  for (const auto& [name, value] : monitor_diagnostics(run, grid, domain, fields, time)) j[name] = value;
+  for (const auto& [name, value] :
+       monitor_diagnostics(run, grid, geometry, domain, fields, time, history))
+    j[name] = value;
+  if (run.case_kind == CaseKind::shock_tube) {
+    const double a = sound_speed(run.initial.right[2]);
+    // NaN (no shock in the section yet, or no earlier position) is written as null.
+    const std::vector<double> mach = shock_mach_numbers(history.time, history.shock_x, a);
+    j["shock_time"] = history.time;
+    j["shock_position"] = history.shock_x;
+    j["shock_mach_history"] = mach;
+    // One-dimensional theory: the exact Euler Riemann problem of the two initial states.
+    const InitialState& s = run.initial;
+    const PrimitiveState l{s.left[0], s.left[1], 0.5 * s.left[0] * s.left[2]};
+    const PrimitiveState r{s.right[0], s.right[1], 0.5 * s.right[0] * s.right[2]};
+    j["mach_theory_1d"] = solve_riemann(l, r, kGammaMonatomic).shock_speed_right / a;
+  }
   const FieldView view{fields, grid};
   if (run.case_kind == CaseKind::cavity) {
     j["centre_line_y"] = grid.axes[1].centres;

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "decomposition/geometry.hpp"
 #include "domain_view.hpp"
 #include "io/run_options.hpp"
 
@@ -15,13 +16,21 @@ namespace bolt {
 
 using NamedValues = std::vector<std::pair<std::string, double>>;
 
+// What the diagnostics remember between monitor lines: the shock tube's shock positions.
+struct CaseHistory {
+  std::vector<double> time, shock_x;
+};
+
 // Cheap numbers for every monitor line.
-NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid, DomainView& domain,
-                                const std::vector<double>& fields, double time);
+NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
+                                const Geometry& geometry, DomainView& domain,
+                                const std::vector<double>& fields, double time,
+                                CaseHistory& history);
 
 // Everything for the final summary (adds profiles where the case has them).
 nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
-                                   const VelocityGrid& velocities, double dt, DomainView& domain,
-                                   const std::vector<double>& fields, double time);
+                                   const Geometry& geometry, const VelocityGrid& velocities,
+                                   double dt, DomainView& domain, const std::vector<double>& fields,
+                                   double time, CaseHistory& history);
 
 }  // namespace bolt

@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <memory>
+#include <vector>
 
 #include "decomposition/partition.hpp"
 #include "io/case_setup.hpp"
@@ -11,17 +12,17 @@
 
 namespace bolt {
 
-// CUDA backend: the node-local rank picks the GPU (more ranks than GPUs on a node is an error
-// unless -gpu_share). Prints the rank -> host -> GPU map on rank 0. Collective.
+// CUDA backend: the node-local rank picks the GPU (two ranks of a node on one GPU is an error
+// unless -gpu_share). Prints the rank -> host -> GPU (or CPU) map on rank 0. Collective.
 void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run);
 
 PartitionRequest partition_request(const CaseSetup& setup);
 
-// nullptr on one rank (nothing to move).
+// nullptr on one rank with one box (nothing to move).
 std::shared_ptr<Communicator> make_communicator(const RunOptions& run, const Partition& partition);
 
-// The engine configuration of this rank's box and velocity batch.
-EngineConfig local_engine_config(const CaseSetup& setup, const Partition& partition,
-                                 std::shared_ptr<Communicator> communicator);
+// The engine configurations of this rank's boxes and velocity batch.
+std::vector<EngineConfig> local_engine_configs(const CaseSetup& setup, const Partition& partition,
+                                               std::shared_ptr<Communicator> communicator);
 
 }  // namespace bolt

@@ -75,10 +75,11 @@ int run_simulation(MPI_Comm comm) {
     Partition& p;
     ~PartitionGuard() { free_partition(p); }
   } partition_guard{partition};
-  const OwnedBox& owned = partition.box;
+  std::vector<OwnedBox> owned;
+  for (const OwnedPart& part : partition.parts) owned.push_back(part.box);
   const VelocityRange owned_velocities{partition.velocity_lo, partition.velocity_count};
   // Output of the fields: each box once (velocity ranks of a box hold the same fields).
-  const OwnedBox written = partition.box_leader() ? owned : OwnedBox{{0, 0, 0}, {0, 0, 0}};
+  const std::vector<OwnedBox> written = partition.box_leader() ? owned : std::vector<OwnedBox>{};
   const double dt = setup.time_step.dt;
   const Events events;
   std::error_code directory_error;
@@ -95,19 +96,24 @@ int run_simulation(MPI_Comm comm) {
   PetscPrintf(comm, "bolt: dt %.6g, max Courant %.4g, ghost layers %d, delta %g\n", dt,
               setup.time_step.courant, grid.ghost, run.relaxation.delta);
   PetscPrintf(comm,
-              "bolt: %d ranks, decomposition %s (%s): %d x %d x %d boxes x %d velocity batches, "
-              "cell imbalance %.1f%%\n",
-              size, to_string(partition.kind), partition.reason.c_str(), partition.space_ranks[0],
-              partition.space_ranks[1], partition.space_ranks[2], partition.velocity_ranks,
+              "bolt: %d ranks, decomposition %s (%s): %d boxes (%zu sections) on %d ranks x %d "
+              "velocity batches, cell imbalance %.1f%%\n",
+              size, to_string(partition.kind), partition.reason.c_str(), partition.total_parts,
+              setup.geometry.boxes.size(), partition.space_ranks, partition.velocity_ranks,
               100.0 * partition.imbalance);
 
-  const EngineConfig local = local_engine_config(setup, partition, make_communicator(run, partition));
-  auto engine = make_engine(local);
-  DomainView domain(partition, *engine, cells, velocities.size());
-  // Conservation is measured against the initial state, also after a restart.
-  engine->set_state(initial_distribution(run, local.grid, velocities, owned_velocities.lo,
-                                         owned_velocities.count));
-  const Totals initial = totals(grid, domain.gather_fields(engine->fields()));
+  const auto communicator = make_communicator(run, partition);
+  const std::vector<EngineConfig> locals = local_engine_configs(setup, partition, communicator);
+  std::vector<std::unique_ptr<Engine>> engines;
+  for (const EngineConfig& local : locals) {
+    engines.push_back(make_engine(local));
+    // Conservation is measured against the initial state, also after a restart.
+    engines.back()->set_state(initial_distribution(run, local.grid, velocities,
+                                                   owned_velocities.lo, owned_velocities.count));
+  }
+  Subdomains boxes(std::move(engines), communicator, run.halo_overlap);
+  DomainView domain(partition, boxes, cells, velocities.size());
+  const Totals initial = totals(grid, domain.gather_fields(domain.local_fields()));
   std::int64_t step = 0;
   double start_time = 0.0;
   const bool restarted = !run.output.restart.empty();
@@ -124,38 +130,56 @@ int run_simulation(MPI_Comm comm) {
       PetscPrintf(comm, "bolt: note: the checkpoint was written by a %s %s run; continuing with %s %s\n",
                   info.model.c_str(), info.precision.c_str(), to_string(run.model),
                   precision_name(run.precision).c_str());
-    engine->set_state(read_checkpoint_state(comm, run.output.restart, info, owned, owned_velocities));
+    const auto f = read_checkpoint_state(comm, run.output.restart, info, owned, owned_velocities);
+    for (int i = 0; i < boxes.size(); ++i) boxes[i].set_state(f[i]);
     step = info.step;
-    engine->set_step(step);
+    for (int i = 0; i < boxes.size(); ++i) boxes[i].set_step(step);
     start_time = info.time - info.step * dt;
     PetscPrintf(comm, "bolt: restarted from %s at step %lld\n", run.output.restart.c_str(),
                 static_cast<long long>(step));
   }
   const auto time_at = [&](std::int64_t s) { return start_time + s * dt; };
-  // The collision model's own numbers (hs_mc: correction size), largest over the ranks.
+  // The collision model's own numbers (hs_mc: correction size), largest over boxes and ranks.
+  // Every box runs the same model, so the names agree; a rank without boxes adds none.
   auto model_diagnostics = [&] {
-    auto values = engine->model_diagnostics();
-    for (auto& [name, value] : values)
-      MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, comm);
+    std::vector<std::pair<std::string, double>> values;
+    for (int i = 0; i < boxes.size(); ++i)
+      for (const auto& [name, value] : boxes[i].model_diagnostics()) {
+        auto known = std::find_if(values.begin(), values.end(),
+                                  [&](const auto& entry) { return entry.first == name; });
+        if (known == values.end())
+          values.emplace_back(name, value);
+        else
+          known->second = std::max(known->second, value);
+      }
+    int count = static_cast<int>(values.size());
+    MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT, MPI_MAX, comm);
+    values.resize(count, {std::string(), -1e300});
+    std::vector<double> numbers;
+    for (const auto& entry : values) numbers.push_back(entry.second);
+    MPI_Allreduce(MPI_IN_PLACE, numbers.data(), count, MPI_DOUBLE, MPI_MAX, comm);
+    for (int k = 0; k < count; ++k) values[k].second = numbers[k];
     return values;
   };
 
   Monitor monitor(rank == 0, run.output.directory + "/monitor.csv", restarted ? step : -1);
   FieldWriter writer(comm, run.output.directory, grid, restarted ? step : -1);
-  // Fields of this rank's box (output) and of the whole grid (diagnostics), of step fields_step.
-  std::vector<double> local_fields = engine->fields();
+  // Fields of this rank's boxes (output) and of the whole grid (diagnostics), of step
+  // fields_step: computed once per step.
+  std::vector<std::vector<double>> local_fields = domain.local_fields();
   std::vector<double> fields = domain.gather_fields(local_fields);
   std::int64_t fields_step = step;
-  // The fields this rank writes: its box's, or none where another rank writes them.
+  // The fields this rank writes: its boxes', or none where another rank writes them.
   auto written_fields = [&] {
-    return partition.box_leader() ? local_fields : std::vector<double>{};
+    return partition.box_leader() ? local_fields : std::vector<std::vector<double>>{};
   };
   auto update_fields = [&] {
     if (fields_step == step) return;
-    local_fields = engine->fields();
+    local_fields = domain.local_fields();
     fields = domain.gather_fields(local_fields);
     fields_step = step;
-  };  // the step `fields` belongs to: computed once per step
+  };
+  CaseHistory history;
   std::vector<double> previous = fields;
   std::int64_t previous_step = step;
 
@@ -172,7 +196,9 @@ int run_simulation(MPI_Comm comm) {
     info.nv = velocities.size();
     info.model = to_string(run.model);
     info.precision = precision_name(run.precision);
-    write_checkpoint(comm, run.output.checkpoint, info, owned, owned_velocities, engine->state());
+    std::vector<std::vector<double>> f;
+    for (int i = 0; i < boxes.size(); ++i) f.push_back(boxes[i].state());
+    write_checkpoint(comm, run.output.checkpoint, info, owned, owned_velocities, f);
     PetscPrintf(comm, "bolt: checkpoint (%s) at step %lld: %s\n", why, static_cast<long long>(step),
                 run.output.checkpoint.c_str());
   };
@@ -186,6 +212,10 @@ int run_simulation(MPI_Comm comm) {
   const double updates_per_step = double(grid.interior_cells()) * velocities.size();
   double step_seconds = 0.0;
   std::int64_t timed_steps = 0;
+  // The first stretch of steps includes one-time costs (NCCL connections, first-touch pages):
+  // kept apart for the warm rate.
+  double first_seconds = 0.0;
+  std::int64_t first_steps = 0;
   double last_residual = 0.0;
   bool steady = false;
   const auto wall_start = std::chrono::steady_clock::now();
@@ -200,9 +230,14 @@ int run_simulation(MPI_Comm comm) {
     {
       Scoped scope(events.step);
       const auto t0 = std::chrono::steady_clock::now();
-      engine->step(static_cast<int>(target - step));
-      engine->synchronize();
-      step_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      boxes.step(static_cast<int>(target - step));
+      boxes.synchronize();
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (timed_steps == 0) {
+        first_seconds = seconds;
+        first_steps = target - step;
+      }
+      step_seconds += seconds;
       timed_steps += target - step;
     }
     step = target;
@@ -228,7 +263,8 @@ int run_simulation(MPI_Comm comm) {
       for (int a = 0; a < 3; ++a) dp += std::pow(now.momentum[a] - initial.momentum[a], 2);
       row.momentum_change = std::sqrt(dp) / initial.mass;
       row.energy_change = (now.energy - initial.energy) / initial.energy;
-      row.diagnostics = monitor_diagnostics(run, grid, domain, fields, time_at(step));
+      row.diagnostics =
+          monitor_diagnostics(run, grid, setup.geometry, domain, fields, time_at(step), history);
       for (const auto& d : model_diagnostics()) row.diagnostics.push_back(d);
       const double seconds_per_step = step_seconds / std::max<std::int64_t>(timed_steps, 1);
       row.ms_per_step = 1e3 * seconds_per_step;
@@ -273,6 +309,7 @@ int run_simulation(MPI_Comm comm) {
   summary["decomp"] = to_string(partition.kind);
   summary["decomp_reason"] = partition.reason;
   summary["space_ranks"] = partition.space_ranks;
+  summary["boxes"] = partition.total_parts;
   summary["velocity_ranks"] = partition.velocity_ranks;
   summary["imbalance"] = partition.imbalance;
   summary["grid"] = {grid.cells(0), grid.cells(1), grid.cells(2)};
@@ -289,7 +326,10 @@ int run_simulation(MPI_Comm comm) {
                              {"energy_change", (now.energy - initial.energy) / initial.energy}};
   // The slowest rank sets the pace; the traffic is that of all ranks.
   MPI_Allreduce(MPI_IN_PLACE, &step_seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
-  double bytes_per_step = engine->bytes_per_step();
+  double warm_seconds = step_seconds - first_seconds;
+  MPI_Allreduce(MPI_IN_PLACE, &warm_seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
+  const std::int64_t warm_steps = timed_steps - first_steps;
+  double bytes_per_step = boxes.bytes_per_step();
   MPI_Allreduce(MPI_IN_PLACE, &bytes_per_step, 1, MPI_DOUBLE, MPI_SUM, comm);
   const double seconds_per_step = step_seconds / std::max<std::int64_t>(timed_steps, 1);
   summary["timing"] = {{"wall_seconds", wall_seconds},
@@ -297,7 +337,10 @@ int run_simulation(MPI_Comm comm) {
                        {"updates_per_second",
                         seconds_per_step > 0.0 ? updates_per_step / seconds_per_step : 0.0},
                        {"bytes_per_step", bytes_per_step}};
-  summary["diagnostics"] = summary_diagnostics(run, grid, velocities, dt, domain, fields, time_at(step));
+  // After the first stretch between two stops (monitor, output): what a long run sees.
+  if (warm_steps > 0) summary["timing"]["ms_per_step_warm"] = 1e3 * warm_seconds / warm_steps;
+  summary["diagnostics"] = summary_diagnostics(run, grid, setup.geometry, velocities, dt, domain,
+                                               fields, time_at(step), history);
   for (const auto& [name, value] : model_diagnostics()) summary["model_diagnostics"][name] = value;
   summary["fields_file"] = fields_file;
   summary["checkpoint"] = run.output.checkpoint_final ? run.output.checkpoint : "";

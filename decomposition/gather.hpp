@@ -19,8 +19,10 @@ struct Block {
   int column_lo = 0, column_count = 0;
 };
 
-// Collective over comm: every rank receives the whole array. Positions nobody contributes stay 0.
+// Collective over comm: every rank receives the whole array. A rank passes any number of blocks
+// (values: the blocks' values one after the other). Positions nobody contributes stay 0.
 std::vector<double> allgather_blocks(MPI_Comm comm, const std::array<int, 3>& grid, int width,
-                                     const Block& block, const std::vector<double>& values);
+                                     const std::vector<Block>& blocks,
+                                     const std::vector<double>& values);
 
 }  // namespace bolt

@@ -1,7 +1,9 @@
 #include "partition.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -10,42 +12,179 @@ namespace bolt {
 
 namespace {
 
-// Values crossing rank boundaries per step for a space rank grid (both directions of every
-// connected face, `ghost` layers deep, every velocity), or infinity where a rank would own fewer
-// cells than the ghost depth on some axis.
-double halo_values(const PartitionRequest& r, const std::array<int, 3>& p) {
+int hi(const OwnedBox& b, int a) { return b.lo[a] + b.size[a]; }
+
+// Values crossing between the parts of one box split into a p[0] x p[1] x p[2] grid per step
+// (both directions, `ghost` layers deep, every velocity), or infinity where a part would have
+// fewer cells than the ghost depth on a split axis.
+double halo_values(const PartitionRequest& r, const OwnedBox& box, const std::array<int, 3>& p) {
   double values = 0.0;
   for (int a = 0; a < 3; ++a) {
     if (p[a] == 1) continue;
-    if (!r.active[a] || r.cells[a] / p[a] < r.ghost) return std::numeric_limits<double>::infinity();
-    const int faces = r.periodic[a] ? p[a] : p[a] - 1;
-    const double area = double(r.cells[(a + 1) % 3]) * r.cells[(a + 2) % 3];
-    values += 2.0 * faces * area * r.ghost * r.nv;
+    if (!r.active[a] || box.size[a] / p[a] < r.ghost) return std::numeric_limits<double>::infinity();
+    const double area = double(box.size[(a + 1) % 3]) * box.size[(a + 2) % 3];
+    values += 2.0 * (p[a] - 1) * area * r.ghost * r.nv;
   }
   return values;
 }
 
-// The rank grid with the least halo traffic. Ties go to splitting z, then y: their faces are
-// contiguous planes of the x-fastest numbering, cheaper to pack.
-std::array<int, 3> best_space_grid(const PartitionRequest& r, int ranks) {
+// The split of `box` into `parts` with the least halo traffic (ties go to splitting z, then y:
+// their faces are contiguous planes of the x-fastest numbering); {0, 0, 0} if none is possible.
+std::array<int, 3> best_split(const PartitionRequest& r, const OwnedBox& box, int parts) {
   std::array<int, 3> best{0, 0, 0};
   double best_values = std::numeric_limits<double>::infinity();
-  for (int px = ranks; px >= 1; --px) {
-    if (ranks % px) continue;
-    for (int py = ranks / px; py >= 1; --py) {
-      if ((ranks / px) % py) continue;
-      const std::array<int, 3> p{px, py, ranks / px / py};
-      const double values = halo_values(r, p);
+  for (int px = parts; px >= 1; --px) {
+    if (parts % px) continue;
+    for (int py = parts / px; py >= 1; --py) {
+      if ((parts / px) % py) continue;
+      const std::array<int, 3> p{px, py, parts / px / py};
+      const double values = halo_values(r, box, p);
       if (values <= best_values && values < std::numeric_limits<double>::infinity()) {
         best = p;
         best_values = values;
       }
     }
   }
-  require(best[0] > 0, "-decomp: ", ranks, " space ranks cannot split a grid of ", r.cells[0], " x ",
-          r.cells[1], " x ", r.cells[2], " cells with at least ", r.ghost,
-          " cells per rank on every split axis; use fewer ranks or more cells");
   return best;
+}
+
+// Every part of the run: each piece cut into about its share of the space ranks.
+struct GlobalParts {
+  std::vector<OwnedBox> boxes;
+  std::vector<int> piece;
+  std::vector<int> owner;  // space rank
+  double halo_values = 0.0;
+};
+
+GlobalParts cut_pieces(const PartitionRequest& r, int space_ranks) {
+  const Geometry& g = r.geometry;
+  GlobalParts out;
+  const double total = double(g.fluid_cells());
+  for (std::size_t i = 0; i < g.pieces.size(); ++i) {
+    const OwnedBox& piece = g.pieces[i];
+    for (int a = 0; a < 3; ++a)
+      require(!r.active[a] || piece.size[a] >= r.ghost, "geometry: the box ", piece.lo[0], ",",
+              piece.lo[1], ",", piece.lo[2], " +", piece.size[0], "x", piece.size[1], "x",
+              piece.size[2], " (a box, or a part of one between solids) has fewer than ", r.ghost,
+              " cells on axis ", "xyz"[a], ", the ghost depth of the streaming scheme");
+    int wanted = std::max(1, int(std::ceil(space_ranks * double(piece.cells()) / total - 1e-9)));
+    std::array<int, 3> grid{0, 0, 0};
+    for (; wanted >= 1; --wanted) {
+      grid = best_split(r, piece, wanted);
+      if (grid[0] > 0) break;
+    }
+    out.halo_values += halo_values(r, piece, grid);
+    for (int k = 0; k < grid[2]; ++k)
+      for (int j = 0; j < grid[1]; ++j)
+        for (int ii = 0; ii < grid[0]; ++ii) {
+          const int c[3] = {ii, j, k};
+          OwnedBox b;
+          for (int a = 0; a < 3; ++a) {
+            const auto range = split_range(piece.size[a], grid[a], c[a]);
+            b.lo[a] = piece.lo[a] + range[0];
+            b.size[a] = range[1];
+          }
+          out.boxes.push_back(b);
+          out.piece.push_back(static_cast<int>(i));
+        }
+  }
+  // Largest part first to the least loaded rank (ties: the lower rank).
+  std::vector<int> order(out.boxes.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return out.boxes[a].cells() > out.boxes[b].cells(); });
+  std::vector<std::int64_t> load(space_ranks, 0);
+  out.owner.assign(out.boxes.size(), 0);
+  for (int p : order) {
+    const int rank = int(std::min_element(load.begin(), load.end()) - load.begin());
+    out.owner[p] = rank;
+    load[rank] += out.boxes[p].cells();
+  }
+  return out;
+}
+
+// Transverse overlap of two boxes across axis a: {lo, size} per transverse axis, size 0 if none.
+FaceSegment overlap_segment(const OwnedBox& a, const OwnedBox& b, int axis) {
+  FaceSegment s;
+  for (int t = 0; t < 2; ++t) {
+    const int d = (axis + 1 + t) % 3;
+    const int from = std::max(a.lo[d], b.lo[d]), to = std::min(hi(a, d), hi(b, d));
+    if (to <= from) return FaceSegment{};
+    s.lo[t] = from;
+    s.size[t] = to - from;
+  }
+  return s;
+}
+
+bool inside(const OwnedBox& b, const std::array<int, 3>& c) {
+  for (int a = 0; a < 3; ++a)
+    if (c[a] < b.lo[a] || c[a] >= hi(b, a)) return false;
+  return true;
+}
+
+// The segments of face (axis, side) of part `me`: across other parts (halos; a periodic axis
+// wraps around), and the rest as boundary segments (solid where the cell across is in a solid).
+std::vector<FaceSegment> face_segments(const PartitionRequest& r, const GlobalParts& all, int me,
+                                       int axis, int side, int velocity_rank, int velocity_ranks) {
+  const OwnedBox& box = all.boxes[me];
+  const int extent = r.geometry.extent[axis];
+  const int plane = side == 1 ? hi(box, axis) : box.lo[axis];
+  const int count = static_cast<int>(all.boxes.size());
+  std::vector<FaceSegment> across;
+  for (int q = 0; q < count; ++q) {
+    const OwnedBox& other = all.boxes[q];
+    const int other_plane = side == 1 ? other.lo[axis] : hi(other, axis);
+    bool touches = other_plane == plane && q != me;
+    bool wraps = false;
+    if (!touches && r.periodic[axis] && plane == (side == 1 ? extent : 0) &&
+        other_plane == (side == 1 ? 0 : extent)) {
+      touches = wraps = true;
+    }
+    if (!touches) continue;
+    FaceSegment s = overlap_segment(box, other, axis);
+    if (s.size[0] == 0) continue;
+    if (wraps && q == me) {
+      s.self_periodic = true;
+    } else {
+      s.peer = velocity_rank + velocity_ranks * all.owner[q];
+      // Message keys: (sender part, its face, receiver part), the same on both ends.
+      s.send_tag = ((me * 3 + axis) * 2 + side) * count + q;
+      s.receive_tag = ((q * 3 + axis) * 2 + (1 - side)) * count + me;
+    }
+    across.push_back(s);
+  }
+  // Cut the face along every segment edge; each cell of that grid not covered is a boundary.
+  std::array<std::vector<int>, 2> cuts;
+  for (int t = 0; t < 2; ++t) {
+    const int d = (axis + 1 + t) % 3;
+    cuts[t] = {box.lo[d], hi(box, d)};
+    for (const FaceSegment& s : across) {
+      cuts[t].push_back(s.lo[t]);
+      cuts[t].push_back(s.lo[t] + s.size[t]);
+    }
+    std::sort(cuts[t].begin(), cuts[t].end());
+    cuts[t].erase(std::unique(cuts[t].begin(), cuts[t].end()), cuts[t].end());
+  }
+  std::vector<FaceSegment> segments = across;
+  for (std::size_t i1 = 0; i1 + 1 < cuts[1].size(); ++i1)
+    for (std::size_t i0 = 0; i0 + 1 < cuts[0].size(); ++i0) {
+      const int t0 = cuts[0][i0], t1 = cuts[1][i1];
+      bool covered = false;
+      for (const FaceSegment& s : across)
+        covered = covered || (t0 >= s.lo[0] && t0 < s.lo[0] + s.size[0] && t1 >= s.lo[1] &&
+                              t1 < s.lo[1] + s.size[1]);
+      if (covered) continue;
+      FaceSegment b;
+      b.lo = {t0, t1};
+      b.size = {cuts[0][i0 + 1] - t0, cuts[1][i1 + 1] - t1};
+      std::array<int, 3> cell{};
+      cell[axis] = side == 1 ? plane : plane - 1;
+      cell[(axis + 1) % 3] = t0;
+      cell[(axis + 2) % 3] = t1;
+      for (const OwnedBox& solid : r.geometry.solids) b.solid = b.solid || inside(solid, cell);
+      segments.push_back(b);
+    }
+  return segments;
 }
 
 int hybrid_velocity_ranks(const PartitionRequest& r, int ranks) {
@@ -66,11 +205,11 @@ int hybrid_velocity_ranks(const PartitionRequest& r, int ranks) {
 // faster per GPU: 80^3 x 24^3 in double ran at 153.7 ms per step on 2 GPUs against 213.1 ms for
 // the space split, docs/benchmarks.md, because half a velocity row per cell fits the GPU better.)
 double space_values(const PartitionRequest& r, int ranks) {
-  return halo_values(r, best_space_grid(r, ranks)) / ranks;
+  return cut_pieces(r, ranks).halo_values / ranks;
 }
 
 double velocity_values(const PartitionRequest& r) {
-  return 2.0 * double(r.cells[0]) * r.cells[1] * r.cells[2] * r.sums_per_cell;
+  return 2.0 * double(r.geometry.fluid_cells()) * r.sums_per_cell;
 }
 
 }  // namespace
@@ -132,47 +271,34 @@ Partition make_partition(MPI_Comm comm, const PartitionRequest& request) {
                                                            : hybrid_velocity_ranks(request, ranks);
   require(p.velocity_ranks <= request.nv, "-decomp ", to_string(kind), ": ", p.velocity_ranks,
           " velocity ranks for ", request.nv, " velocities; at most one rank per velocity");
-  const int space_count = ranks / p.velocity_ranks;
-  p.space_ranks = best_space_grid(request, space_count);
+  p.space_ranks = ranks / p.velocity_ranks;
   p.reason = why.str();
-
   p.velocity_rank = rank % p.velocity_ranks;
-  int s = rank / p.velocity_ranks;
-  for (int a = 0; a < 3; ++a) {
-    p.space_coord[a] = s % p.space_ranks[a];
-    s /= p.space_ranks[a];
-  }
-  for (int a = 0; a < 3; ++a) {
-    const auto range = split_range(request.cells[a], p.space_ranks[a], p.space_coord[a]);
-    p.box.lo[a] = range[0];
-    p.box.size[a] = range[1];
-  }
+  p.space_rank = rank / p.velocity_ranks;
   const auto batch = split_range(request.nv, p.velocity_ranks, p.velocity_rank);
   p.velocity_lo = batch[0];
   p.velocity_count = batch[1];
 
-  auto world_rank = [&](std::array<int, 3> coord) {
-    const int space = coord[0] + p.space_ranks[0] * (coord[1] + p.space_ranks[1] * coord[2]);
-    return p.velocity_rank + p.velocity_ranks * space;
-  };
-  for (int a = 0; a < 3; ++a)
-    for (int side = 0; side < 2; ++side) {
-      if (p.space_ranks[a] == 1) continue;  // one rank on the axis: faces are boundaries
-      std::array<int, 3> coord = p.space_coord;
-      coord[a] += side == 0 ? -1 : 1;
-      if (coord[a] < 0 || coord[a] >= p.space_ranks[a]) {
-        if (!request.periodic[a]) continue;
-        coord[a] = (coord[a] + p.space_ranks[a]) % p.space_ranks[a];
-      }
-      p.neighbour[a][side] = world_rank(coord);
-    }
+  const GlobalParts all = cut_pieces(request, p.space_ranks);
+  p.total_parts = static_cast<int>(all.boxes.size());
+  std::vector<std::int64_t> load(p.space_ranks, 0);
+  for (int q = 0; q < p.total_parts; ++q) {
+    load[all.owner[q]] += all.boxes[q].cells();
+    if (all.owner[q] != p.space_rank) continue;
+    OwnedPart part;
+    part.box = all.boxes[q];
+    part.piece = all.piece[q];
+    for (int a = 0; a < 3; ++a)
+      for (int side = 0; side < 2; ++side)
+        if (request.active[a])
+          part.faces[a][side] =
+              face_segments(request, all, q, a, side, p.velocity_rank, p.velocity_ranks);
+    p.parts.push_back(part);
+  }
+  const double mean = double(request.geometry.fluid_cells()) / p.space_ranks;
+  p.imbalance = double(*std::max_element(load.begin(), load.end())) / mean - 1.0;
 
-  const double mean = double(request.cells[0]) * request.cells[1] * request.cells[2] / space_count;
-  std::array<int, 3> largest{};
-  for (int a = 0; a < 3; ++a) largest[a] = split_range(request.cells[a], p.space_ranks[a], 0)[1];
-  p.imbalance = double(largest[0]) * largest[1] * largest[2] / mean - 1.0;
-
-  MPI_Comm_split(comm, rank / p.velocity_ranks, p.velocity_rank, &p.velocity_group);
+  MPI_Comm_split(comm, p.space_rank, p.velocity_rank, &p.velocity_group);
   return p;
 }
 

@@ -25,7 +25,8 @@ namespace bolt {
 
 enum class FaceKind { wall, specular, inflow, outflow, periodic };
 
-// Geometry of one face on the padded grid.
+// Geometry of one face segment on the padded grid: the rectangle of padded transverse
+// coordinates [first[k], first[k] + count[k]) along (axis + 1) % 3 and (axis + 2) % 3.
 struct FaceGeometry {
   int axis;
   int side;                  // 0: low end of the axis, 1: high end
@@ -33,15 +34,16 @@ struct FaceGeometry {
   int ghost;                 // ghost layers
   int extent[3];             // padded extents
   std::int64_t stride[3];
+  int first[2];
+  int count[2];
 
-  BOLT_HOST_DEVICE int transverse_count() const {
-    const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
-    return extent[a1] * extent[a2];
-  }
-  // Padded index of the cell at padded coordinate `layer` along the axis, transverse item t.
+  BOLT_HOST_DEVICE int transverse_count() const { return count[0] * count[1]; }
+  // Padded index of the cell at padded coordinate `layer` along the axis, transverse item t
+  // (first transverse axis fastest).
   BOLT_HOST_DEVICE std::int64_t cell(std::int64_t t, int layer) const {
     const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
-    const int i1 = static_cast<int>(t % extent[a1]), i2 = static_cast<int>(t / extent[a1]);
+    const int i1 = first[0] + static_cast<int>(t % count[0]);
+    const int i2 = first[1] + static_cast<int>(t / count[0]);
     return layer * stride[axis] + std::int64_t(i1) * stride[a1] + std::int64_t(i2) * stride[a2];
   }
   // Padded coordinate of ghost layer k (k = 0 touches the face) and of interior layer k.

@@ -20,8 +20,9 @@ struct Velocities {
 
 // Maps the interior cell numbering (x fastest) onto the padded (ghost-layered) numbering.
 struct CellIndexer {
-  int n[3];                 // interior cells per axis
-  int offset[3];            // ghost layers on each axis (0 on inactive axes)
+  int n[3];                 // cells per axis (of the box, or of a region of it)
+  int offset[3];            // padded coordinate of the first cell: ghost layers (0 on inactive
+                            // axes), plus the region's corner
   std::int64_t stride[3];   // padded strides
 
   struct Coord {

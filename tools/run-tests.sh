@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs, builds and runs the test suite (unit and regression tests on the CPU backend; the
-# GPU tests, label gpu, run where a GPU is visible: tools/gpu-check.sh).
+# Installs, builds and runs the test suite (unit, regression and Slurm tests on the CPU backend;
+# the Slurm tests, label slurm, start a local cluster and need root; the GPU tests, label gpu,
+# run where a GPU is visible: tools/gpu-check.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup-debian.sh

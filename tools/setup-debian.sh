@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ pkg-config libopenmpi-dev openmpi-bin libpetsc-real3.18-dev
           libhdf5-openmpi-dev librandom123-dev libgtest-dev nlohmann-json3-dev
-          python3 python3-numpy python3-h5py python3-matplotlib)
+          python3 python3-numpy python3-h5py python3-matplotlib
+          slurmctld slurmd slurm-client munge)  # Slurm: tests/slurm starts a local cluster
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -84,6 +84,10 @@ CaseSetup make_case_setup(const RunOptions& options) {
                 "_low periodic: a periodic axis must be uniform (no -grid_stretch)");
     }
   }
+  setup.geometry = make_geometry({e.grid.cells(0), e.grid.cells(1), e.grid.cells(2)},
+                                 parse_boxes(run.geometry_boxes, "-geometry_boxes"),
+                                 parse_boxes(run.geometry_solids, "-geometry_solids"),
+                                 "-geometry_boxes", "-geometry_solids");
   return setup;
 }
 

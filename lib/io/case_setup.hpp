@@ -3,6 +3,7 @@
 // and the initial distribution.
 #include <vector>
 
+#include "decomposition/geometry.hpp"
 #include "run_options.hpp"
 #include "solver/engine.hpp"
 #include "solver/time_step.hpp"
@@ -11,7 +12,8 @@ namespace bolt {
 
 struct CaseSetup {
   RunOptions run;  // the options with what the set-up derived (e.g. discrete shock states)
-  EngineConfig engine;
+  EngineConfig engine;  // of the whole grid
+  Geometry geometry;
   TimeStep time_step;
 };
 

@@ -20,9 +20,10 @@ void check_box(const OwnedBox& owned, const std::array<int, 3>& grid, const std:
             ") is outside the checkpoint grid of ", grid[a], " cells");
 }
 
-// Selects the owned box's rows, columns [velocity_lo, +velocity_count), in the [cells][nv] dataset. The rows of one z plane are
-// N_x apart, so each plane is one strided hyperslab and the box a union of N_z of them; the
-// library walks a selection in file order, which is the box's own x-fastest order.
+// Selects the owned box's rows, columns [velocities.lo, + velocities.count), in the [cells][nv]
+// dataset. The rows of one z plane are N_x apart, so each plane is one strided hyperslab and the
+// box a union of N_z of them; the library walks a selection in file order, which is the box's
+// own x-fastest order.
 void select_box(hid_t space, const OwnedBox& owned, const std::array<int, 3>& grid,
                 const VelocityRange& velocities, const std::string& path) {
   if (owned.cells() == 0 || velocities.count == 0) {
@@ -47,6 +48,13 @@ void check_velocities(const VelocityRange& velocities, int nv, const std::string
   require(velocities.lo >= 0 && velocities.count >= 0 && velocities.lo + velocities.count <= nv,
           path, ": velocities [", velocities.lo, ", +", velocities.count, ") outside the ", nv,
           " of the checkpoint");
+}
+
+// Collective writes and reads go box by box: as many rounds as the most boxes on one rank.
+int write_rounds(MPI_Comm comm, const std::vector<OwnedBox>& boxes) {
+  int rounds = static_cast<int>(boxes.size());
+  MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPI_INT, MPI_MAX, comm);
+  return rounds;
 }
 
 void write_string_attribute(hid_t object, const std::string& path, const char* name,
@@ -91,15 +99,19 @@ std::string read_string_attribute(hid_t object, const std::string& path, const c
 }  // namespace
 
 void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointInfo& info,
-                      const OwnedBox& owned, const VelocityRange& velocities,
-                      const std::vector<double>& f) {
-  check_box(owned, info.grid, path);
+                      const std::vector<OwnedBox>& boxes, const VelocityRange& velocities,
+                      const std::vector<std::vector<double>>& f) {
   require(info.nv > 0, path, ": checkpoint with nv = ", info.nv, ", must be positive");
   check_velocities(velocities, info.nv, path);
-  const std::int64_t rows = owned.cells() * (velocities.count > 0 ? 1 : 0);
-  require(f.size() == std::size_t(owned.cells()) * velocities.count, path, ": ", f.size(),
-          " values given for ", owned.cells(), " owned cells, expected ", velocities.count,
-          " per cell");
+  require(boxes.size() == f.size(), path, ": ", f.size(), " state arrays for ", boxes.size(),
+          " boxes");
+  for (std::size_t b = 0; b < boxes.size(); ++b) {
+    check_box(boxes[b], info.grid, path);
+    require(f[b].size() == std::size_t(boxes[b].cells()) * velocities.count, path, ": ",
+            f[b].size(), " values given for ", boxes[b].cells(), " owned cells, expected ",
+            velocities.count, " per cell");
+  }
+  const int rounds = write_rounds(comm, boxes);
   const std::int64_t cells = std::int64_t(info.grid[0]) * info.grid[1] * info.grid[2];
   const std::string temporary = path + ".tmp";
 
@@ -117,15 +129,24 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointIn
 
     const hsize_t dims[2] = {hsize_t(cells), hsize_t(info.nv)};
     Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose, temporary, "dataspace");
-    Handle set(H5Dcreate2(file, "f", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+    Handle create = zero_filled(temporary);
+    Handle set(H5Dcreate2(file, "f", H5T_IEEE_F64LE, space, H5P_DEFAULT, create, H5P_DEFAULT),
                H5Dclose, temporary, "create /f");
-    select_box(space, owned, info.grid, velocities, temporary);
-    const hsize_t memory_size = rows > 0 ? hsize_t(f.size()) : 1;
-    Handle memory(H5Screate_simple(1, &memory_size, nullptr), H5Sclose, temporary, "dataspace");
-    if (rows == 0) check(H5Sselect_none(memory), temporary, "select none");
-    const double none = 0.0;  // a rank owning nothing still joins the collective write
-    check(H5Dwrite(set, H5T_NATIVE_DOUBLE, memory, space, xfer, rows > 0 ? f.data() : &none),
-          temporary, "write /f");
+    // One collective write per box; a rank with fewer boxes joins with an empty selection.
+    for (int round = 0; round < rounds; ++round) {
+      const bool mine = round < int(boxes.size());
+      const OwnedBox none_box{{0, 0, 0}, {0, 0, 0}};
+      const OwnedBox& owned = mine ? boxes[round] : none_box;
+      const std::int64_t values = owned.cells() * velocities.count;
+      select_box(space, owned, info.grid, velocities, temporary);
+      const hsize_t memory_size = values > 0 ? hsize_t(values) : 1;
+      Handle memory(H5Screate_simple(1, &memory_size, nullptr), H5Sclose, temporary, "dataspace");
+      if (values == 0) check(H5Sselect_none(memory), temporary, "select none");
+      const double none = 0.0;
+      check(H5Dwrite(set, H5T_NATIVE_DOUBLE, memory, space, xfer,
+                     values > 0 ? f[round].data() : &none),
+            temporary, "write /f");
+    }
 
     // Attributes are metadata: every rank passes the same values, the library writes them once.
     write_attribute(file, temporary, "step", H5T_STD_I64LE, H5T_NATIVE_INT64, &info.step);
@@ -175,11 +196,13 @@ CheckpointInfo read_checkpoint_info(MPI_Comm comm, const std::string& path) {
   return info;
 }
 
-std::vector<double> read_checkpoint_state(MPI_Comm comm, const std::string& path,
-                                          const CheckpointInfo& info, const OwnedBox& owned,
-                                          const VelocityRange& velocities) {
-  check_box(owned, info.grid, path);
+std::vector<std::vector<double>> read_checkpoint_state(MPI_Comm comm, const std::string& path,
+                                                       const CheckpointInfo& info,
+                                                       const std::vector<OwnedBox>& boxes,
+                                                       const VelocityRange& velocities) {
+  for (const OwnedBox& owned : boxes) check_box(owned, info.grid, path);
   check_velocities(velocities, info.nv, path);
+  const int rounds = write_rounds(comm, boxes);
   if (!std::filesystem::is_regular_file(path)) fail(path, ": checkpoint file not found");
   Handle access = mpio_access(comm, path);
   Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access), H5Fclose, path, "file open");
@@ -197,15 +220,21 @@ std::vector<double> read_checkpoint_state(MPI_Comm comm, const std::string& path
   if (dims[0] != hsize_t(cells) || dims[1] != hsize_t(info.nv))
     fail(path, ": dataset /f is ", dims[0], " x ", dims[1], ", expected ", cells, " x ", info.nv);
 
-  select_box(space, owned, info.grid, velocities, path);
-  const std::int64_t rows = owned.cells() * (velocities.count > 0 ? 1 : 0);
-  std::vector<double> f(std::size_t(owned.cells()) * velocities.count);
-  const hsize_t memory_size = rows > 0 ? hsize_t(f.size()) : 1;
-  Handle memory(H5Screate_simple(1, &memory_size, nullptr), H5Sclose, path, "dataspace");
-  if (rows == 0) check(H5Sselect_none(memory), path, "select none");
-  double none = 0.0;  // a rank owning nothing still joins the collective read
-  check(H5Dread(set, H5T_NATIVE_DOUBLE, memory, space, xfer, rows > 0 ? f.data() : &none), path,
-        "read /f");
+  std::vector<std::vector<double>> f(boxes.size());
+  for (int round = 0; round < rounds; ++round) {
+    const bool mine = round < int(boxes.size());
+    const OwnedBox none_box{{0, 0, 0}, {0, 0, 0}};
+    const OwnedBox& owned = mine ? boxes[round] : none_box;
+    const std::int64_t values = owned.cells() * velocities.count;
+    select_box(space, owned, info.grid, velocities, path);
+    if (mine) f[round].resize(values);
+    const hsize_t memory_size = values > 0 ? hsize_t(values) : 1;
+    Handle memory(H5Screate_simple(1, &memory_size, nullptr), H5Sclose, path, "dataspace");
+    if (values == 0) check(H5Sselect_none(memory), path, "select none");
+    double none = 0.0;  // a rank with fewer boxes still joins the collective read
+    check(H5Dread(set, H5T_NATIVE_DOUBLE, memory, space, xfer, values > 0 ? f[round].data() : &none),
+          path, "read /f");
+  }
   return f;
 }
 

@@ -7,7 +7,7 @@
 //   /f            double [cells][nv], interior cells in global numbering (x fastest)
 //   attributes:   step (int64), time, dt, cells (int64), nv (int), model (string),
 //                 precision (string), grid (int array N_x, N_y, N_z), format_version (int)
-// Writes are collective (parallel HDF5): each rank writes its owned box and velocity batch, so a
+// Writes are collective (parallel HDF5): each rank writes its owned boxes and velocity batch, so a
 // checkpoint is independent of the decomposition that wrote it and restarts with any other.
 #include <cstdint>
 #include <string>
@@ -37,14 +37,15 @@ struct CheckpointInfo {
 // Writes atomically: to <path>.tmp, then renamed, so a run killed while writing keeps the
 // previous checkpoint.
 void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointInfo& info,
-                      const OwnedBox& owned, const VelocityRange& velocities,
-                      const std::vector<double>& f);
+                      const std::vector<OwnedBox>& boxes, const VelocityRange& velocities,
+                      const std::vector<std::vector<double>>& f);
 
 // Reads the header; throws bolt::Error naming the file when it is missing or not a checkpoint.
 CheckpointInfo read_checkpoint_info(MPI_Comm comm, const std::string& path);
-// Reads the owned box's rows, columns of the owned velocities.
-std::vector<double> read_checkpoint_state(MPI_Comm comm, const std::string& path,
-                                          const CheckpointInfo& info, const OwnedBox& owned,
-                                          const VelocityRange& velocities);
+// Reads the rows of each owned box, columns of the owned velocities.
+std::vector<std::vector<double>> read_checkpoint_state(MPI_Comm comm, const std::string& path,
+                                                       const CheckpointInfo& info,
+                                                       const std::vector<OwnedBox>& boxes,
+                                                       const VelocityRange& velocities);
 
 }  // namespace bolt

@@ -20,13 +20,14 @@ namespace {
 // and p = n T is added because it is the quantity plots and papers quote.
 struct FieldSpec {
   const char* name;
-  int index;     // into the per-cell values; -1 for p = n T
+  int index;     // into the per-cell values; -1 for p = n T, -2 for the fluid mask (1)
   double scale;  // 2 for the pressure tensor
 };
 constexpr FieldSpec kFields[] = {
     {"n", 0, 1.0},   {"ux", 1, 1.0},   {"uy", 2, 1.0},  {"uz", 3, 1.0},  {"T", 4, 1.0},
     {"p", -1, 1.0},  {"Pxx", 5, 2.0},  {"Pyy", 6, 2.0}, {"Pzz", 7, 2.0}, {"Pxy", 8, 2.0},
-    {"Pxz", 9, 2.0}, {"Pyz", 10, 2.0}, {"qx", 11, 1.0}, {"qy", 12, 1.0}, {"qz", 13, 1.0}};
+    {"Pxz", 9, 2.0}, {"Pyz", 10, 2.0}, {"qx", 11, 1.0}, {"qy", 12, 1.0}, {"qz", 13, 1.0},
+    {"fluid", -2, 1.0}};
 
 using namespace hdf5;  // Handle, check, on_rank0, ...: lib/io/hdf5_support.hpp
 
@@ -82,16 +83,24 @@ void FieldWriter::adopt_earlier_files(std::int64_t before_step) {
   std::sort(written_.begin(), written_.end());
 }
 
-std::string FieldWriter::write(std::int64_t step, double time, const OwnedBox& owned,
-                               const std::vector<double>& fields) {
+std::string FieldWriter::write(std::int64_t step, double time, const std::vector<OwnedBox>& boxes,
+                               const std::vector<std::vector<double>>& fields) {
   require(step >= 0, "field output step ", step, ": must be non-negative");
-  for (int a = 0; a < 3; ++a)
-    require(owned.lo[a] >= 0 && owned.size[a] >= 0 && owned.lo[a] + owned.size[a] <= grid_.cells(a),
-            "field output: owned box on axis ", a, " [", owned.lo[a], ", +", owned.size[a],
-            ") is outside the grid of ", grid_.cells(a), " cells");
-  const std::int64_t cells = owned.cells();
-  require(fields.size() == std::size_t(cells) * kFieldCount, "field output: ", fields.size(),
-          " values given for ", cells, " owned cells, expected ", kFieldCount, " per cell");
+  require(boxes.size() == fields.size(), "field output: ", fields.size(), " field arrays for ",
+          boxes.size(), " boxes");
+  for (std::size_t b = 0; b < boxes.size(); ++b) {
+    const OwnedBox& owned = boxes[b];
+    for (int a = 0; a < 3; ++a)
+      require(owned.lo[a] >= 0 && owned.size[a] >= 0 && owned.lo[a] + owned.size[a] <= grid_.cells(a),
+              "field output: owned box on axis ", a, " [", owned.lo[a], ", +", owned.size[a],
+              ") is outside the grid of ", grid_.cells(a), " cells");
+    require(fields[b].size() == std::size_t(owned.cells()) * kFieldCount, "field output: ",
+            fields[b].size(), " values given for ", owned.cells(), " owned cells, expected ",
+            kFieldCount, " per cell");
+  }
+  // One collective write per box; ranks with fewer boxes join with empty selections.
+  int rounds = static_cast<int>(boxes.size());
+  MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPI_INT, MPI_MAX, comm_);
 
   char name[32];
   std::snprintf(name, sizeof name, "fields_%06lld.h5", static_cast<long long>(step));
@@ -115,33 +124,42 @@ std::string FieldWriter::write(std::int64_t step, double time, const OwnedBox& o
     write_attribute(file, path, "step", H5T_STD_I64LE, H5T_NATIVE_INT64, &step);
     write_attribute(file, path, "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &time);
 
-    // Global [N_z][N_y][N_x] array; the owned box is one hyperslab of it.
+    // Global [N_z][N_y][N_x] arrays; each owned box is one hyperslab. Cells outside every box
+    // keep the fill value 0 (fluid = 0 there).
     const hsize_t global[3] = {hsize_t(grid_.cells(2)), hsize_t(grid_.cells(1)),
                                hsize_t(grid_.cells(0))};
-    const hsize_t start[3] = {hsize_t(owned.lo[2]), hsize_t(owned.lo[1]), hsize_t(owned.lo[0])};
-    const hsize_t count[3] = {hsize_t(owned.size[2]), hsize_t(owned.size[1]),
-                              hsize_t(owned.size[0])};
-    const hsize_t memory_size = cells > 0 ? hsize_t(cells) : 1;
-    std::vector<double> component(memory_size, 0.0);
+    Handle create = zero_filled(path);
     for (const FieldSpec& spec : kFields) {
       Handle space(H5Screate_simple(3, global, nullptr), H5Sclose, path, "dataspace");
       Handle set(
-          H5Dcreate2(file, spec.name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+          H5Dcreate2(file, spec.name, H5T_IEEE_F64LE, space, H5P_DEFAULT, create, H5P_DEFAULT),
           H5Dclose, path, spec.name);
-      Handle memory(H5Screate_simple(1, &memory_size, nullptr), H5Sclose, path, "dataspace");
-      if (cells > 0) {
-        check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr), path,
-              "hyperslab selection");
-      } else {  // a rank owning nothing still joins the collective write
-        check(H5Sselect_none(space), path, "select none");
-        check(H5Sselect_none(memory), path, "select none");
+      for (int round = 0; round < rounds; ++round) {
+        const bool mine = round < int(boxes.size()) && boxes[round].cells() > 0;
+        const std::int64_t cells = mine ? boxes[round].cells() : 0;
+        const hsize_t memory_size = cells > 0 ? hsize_t(cells) : 1;
+        std::vector<double> component(memory_size, 0.0);
+        Handle memory(H5Screate_simple(1, &memory_size, nullptr), H5Sclose, path, "dataspace");
+        if (mine) {
+          const OwnedBox& owned = boxes[round];
+          const hsize_t start[3] = {hsize_t(owned.lo[2]), hsize_t(owned.lo[1]), hsize_t(owned.lo[0])};
+          const hsize_t count[3] = {hsize_t(owned.size[2]), hsize_t(owned.size[1]),
+                                    hsize_t(owned.size[0])};
+          check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr), path,
+                "hyperslab selection");
+          for (std::int64_t c = 0; c < cells; ++c) {
+            const double* cell = fields[round].data() + c * kFieldCount;
+            component[c] = spec.index == -2   ? 1.0
+                           : spec.index == -1 ? cell[0] * cell[4]
+                                              : spec.scale * cell[spec.index];
+          }
+        } else {  // nothing to write this round, but the write is collective
+          check(H5Sselect_none(space), path, "select none");
+          check(H5Sselect_none(memory), path, "select none");
+        }
+        check(H5Dwrite(set, H5T_NATIVE_DOUBLE, memory, space, xfer, component.data()), path,
+              spec.name);
       }
-      for (std::int64_t c = 0; c < cells; ++c) {
-        const double* cell = fields.data() + c * kFieldCount;
-        component[c] = spec.index < 0 ? cell[0] * cell[4] : spec.scale * cell[spec.index];
-      }
-      check(H5Dwrite(set, H5T_NATIVE_DOUBLE, memory, space, xfer, component.data()), path,
-            spec.name);
     }
   }
 

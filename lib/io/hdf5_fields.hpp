@@ -8,6 +8,8 @@
 //   /n /ux /uy /uz /T /p /Pxx /Pyy /Pzz /Pxy /Pxz /Pyz /qx /qy /qz
 //                        double arrays of shape [N_z][N_y][N_x] (x fastest), units of
 //                        docs/physics.md (P_ij and p in p0, q in p0 c0)
+//   /fluid               1 in cells of the domain's boxes, 0 elsewhere (solids, outside the
+//                        boxes), where every field is 0
 //   attributes on /:     step (int64), time (double)
 // Writes are collective over the communicator (parallel HDF5); each rank passes the fields of
 // the cells it owns, given as an index box into the global grid.
@@ -30,10 +32,11 @@ class FieldWriter {
   // the XDMF series.
   FieldWriter(MPI_Comm comm, std::string directory, const PhysicalGrid& grid,
               std::int64_t continue_from_step = -1);
-  // fields: kFieldCount doubles per owned cell (x fastest inside the owned box), as returned by
-  // Engine::fields(). Returns the path of the file written.
-  std::string write(std::int64_t step, double time, const OwnedBox& owned,
-                    const std::vector<double>& fields);
+  // fields[b]: kFieldCount doubles per cell of boxes[b] (x fastest inside the box), as returned
+  // by Engine::fields(). A rank may pass any number of boxes (none included). Returns the path
+  // of the file written.
+  std::string write(std::int64_t step, double time, const std::vector<OwnedBox>& boxes,
+                    const std::vector<std::vector<double>>& fields);
 
  private:
   MPI_Comm comm_;

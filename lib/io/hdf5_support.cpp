@@ -29,6 +29,14 @@ Handle mpio_access(MPI_Comm comm, const std::string& path) {
   return access;
 }
 
+Handle zero_filled(const std::string& path) {
+  Handle create(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, path, "dataset creation list");
+  const double zero = 0.0;
+  check(H5Pset_fill_value(create, H5T_NATIVE_DOUBLE, &zero), path, "fill value");
+  check(H5Pset_fill_time(create, H5D_FILL_TIME_ALLOC), path, "fill time");
+  return create;
+}
+
 Handle collective_transfer(const std::string& path) {
   Handle xfer(H5Pcreate(H5P_DATASET_XFER), H5Pclose, path, "transfer list");
   check(H5Pset_dxpl_mpio(xfer, H5FD_MPIO_COLLECTIVE), path, "collective transfer");

@@ -36,6 +36,11 @@ Handle mpio_access(MPI_Comm comm, const std::string& path);
 // Dataset transfer list asking for collective I/O, so all ranks' pieces go out in one call.
 Handle collective_transfer(const std::string& path);
 
+// Dataset creation list that writes zeros into every element when the dataset is allocated, so
+// parts no rank writes (cells outside the domain's boxes) read as 0, not as old disk contents
+// (parallel HDF5 does not fill by default).
+Handle zero_filled(const std::string& path);
+
 // Runs `action` on rank 0 and makes every rank throw its error, so a failure on rank 0 (disk
 // full, permissions) cannot leave the other ranks waiting in the next collective call.
 void on_rank0(MPI_Comm comm, const std::function<void()>& action);

@@ -1,9 +1,11 @@
 #include "run_options.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
 #include "core/error.hpp"
+#include "decomposition/geometry.hpp"
 #include "models/model_registry.hpp"
 #include "option_reader.hpp"
 #include "physics/rankine_hugoniot.hpp"
@@ -16,6 +18,7 @@ const char* to_string(CaseKind kind) {
     case CaseKind::cavity: return "cavity";
     case CaseKind::shock: return "shock";
     case CaseKind::riemann: return "riemann";
+    case CaseKind::shock_tube: return "shock_tube";
     case CaseKind::couette: return "couette";
     case CaseKind::heat: return "heat";
     case CaseKind::homogeneous: return "homogeneous";
@@ -57,16 +60,20 @@ void read_parallel(MPI_Comm comm, RunOptions& run) {
                                  "rank count up to its square root)", 0, 0, 1 << 20);
   run.gpu_sharing = o.flag("gpu_share", "allow more ranks than GPUs on a node (they share GPUs)",
                            false);
+  run.halo_overlap = o.flag("halo_overlap",
+                            "stream the interior cells while the halos travel (false: exchange "
+                            "first, the debugging baseline; same results)",
+                            true);
 }
 
 void read_case(MPI_Comm comm, RunOptions& run) {
   OptionReader o(comm, "Case");
   const std::string kind = o.choice(
       "case", "case type: selects diagnostics (and, for shock, the far states)", "generic",
-      {"generic", "cavity", "shock", "riemann", "couette", "heat", "homogeneous"});
-  const CaseKind kinds[] = {CaseKind::generic, CaseKind::cavity, CaseKind::shock,
-                            CaseKind::riemann, CaseKind::couette, CaseKind::heat,
-                            CaseKind::homogeneous};
+      {"generic", "cavity", "shock", "riemann", "shock_tube", "couette", "heat", "homogeneous"});
+  const CaseKind kinds[] = {CaseKind::generic,    CaseKind::cavity,  CaseKind::shock,
+                            CaseKind::riemann,    CaseKind::shock_tube, CaseKind::couette,
+                            CaseKind::heat,       CaseKind::homogeneous};
   for (CaseKind k : kinds)
     if (kind == to_string(k)) run.case_kind = k;
   run.case_name = o.text("case_name", "name of the case in outputs", kind);
@@ -190,6 +197,32 @@ void read_time_stepping(MPI_Comm comm, RunOptions& run) {
       o.real("ts_steady_tol", "stop when the residual falls below this (0: never)", 0.0);
 }
 
+// The condition named by option `base` (-bc_x_low, -geometry_box1_bc_x_low, ...) and its
+// parameters (base_velocity, base_temperature, base_density, base_accommodation).
+FaceSpec read_face_spec(OptionReader& o, const std::string& base, int a) {
+  const char* axis_names[3] = {"x", "y", "z"};
+  FaceSpec face;
+  const std::string kind = o.choice(base, "condition on this face", "wall",
+                                    {"wall", "specular", "inflow", "outflow", "periodic"});
+  face.kind = kind == "wall"       ? FaceKind::wall
+              : kind == "specular" ? FaceKind::specular
+              : kind == "inflow"   ? FaceKind::inflow
+              : kind == "outflow"  ? FaceKind::outflow
+                                   : FaceKind::periodic;
+  const auto u = o.reals(base + "_velocity", "wall or inflow velocity (units c0)", {0, 0, 0});
+  for (int i = 0; i < 3; ++i) face.velocity[i] = u[i];
+  face.temperature = o.positive_real(base + "_temperature", "wall or inflow temperature (T0)", 1.0);
+  face.density = o.positive_real(base + "_density", "inflow density (n0)", 1.0);
+  face.accommodation = o.real(base + "_accommodation",
+                              "accommodation coefficient: 1 diffuse, 0 specular", 1.0);
+  require(face.accommodation > 0.0 && face.accommodation <= 1.0, "-", base, "_accommodation ",
+          face.accommodation, ": must be in (0, 1] (use specular for 0)");
+  if (face.kind == FaceKind::wall)
+    require(u[a] == 0.0, "-", base, "_velocity: a wall cannot move along its normal (axis ",
+            axis_names[a], ")");
+  return face;
+}
+
 void read_faces(MPI_Comm comm, RunOptions& run) {
   OptionReader o(comm, "Boundary conditions (-bc_)");
   const char* axis_names[3] = {"x", "y", "z"};
@@ -197,25 +230,7 @@ void read_faces(MPI_Comm comm, RunOptions& run) {
   for (int a = 0; a < 3; ++a)
     for (int s = 0; s < 2; ++s) {
       const std::string base = std::string("bc_") + axis_names[a] + "_" + side_names[s];
-      FaceSpec& face = run.faces[a][s];
-      const std::string kind = o.choice(base, "condition on this face", "wall",
-                                        {"wall", "specular", "inflow", "outflow", "periodic"});
-      face.kind = kind == "wall"       ? FaceKind::wall
-                  : kind == "specular" ? FaceKind::specular
-                  : kind == "inflow"   ? FaceKind::inflow
-                  : kind == "outflow"  ? FaceKind::outflow
-                                       : FaceKind::periodic;
-      const auto u = o.reals(base + "_velocity", "wall or inflow velocity (units c0)", {0, 0, 0});
-      for (int i = 0; i < 3; ++i) face.velocity[i] = u[i];
-      face.temperature = o.positive_real(base + "_temperature", "wall or inflow temperature (T0)", 1.0);
-      face.density = o.positive_real(base + "_density", "inflow density (n0)", 1.0);
-      face.accommodation = o.real(base + "_accommodation",
-                                  "accommodation coefficient: 1 diffuse, 0 specular", 1.0);
-      require(face.accommodation > 0.0 && face.accommodation <= 1.0, "-", base,
-              "_accommodation ", face.accommodation, ": must be in (0, 1] (use specular for 0)");
-      if (face.kind == FaceKind::wall)
-        require(u[a] == 0.0, "-", base, "_velocity: a wall cannot move along its normal (axis ",
-                axis_names[a], ")");
+      run.faces[a][s] = read_face_spec(o, base, a);
     }
   for (int a = 0; a < 3; ++a) {
     const bool low = run.faces[a][0].kind == FaceKind::periodic;
@@ -223,6 +238,39 @@ void read_faces(MPI_Comm comm, RunOptions& run) {
     require(low == high, "-bc_", axis_names[a], "_low/-bc_", axis_names[a],
             "_high: periodic must be set on both ends of the axis");
   }
+}
+
+void read_geometry(MPI_Comm comm, RunOptions& run) {
+  OptionReader o(comm, "Geometry: boxes in the index space of -grid_n (-geometry_)");
+  run.geometry_boxes = o.text(
+      "geometry_boxes",
+      "the domain as boxes 'x,y,z,nx,ny,nz; ...' (lower corner and cells, in cell indices; "
+      "empty: the whole grid). Touching faces connect; other faces take the -bc_ condition",
+      "");
+  run.geometry_solids = o.text("geometry_solids",
+                               "solid boxes 'x,y,z,nx,ny,nz; ...' cut out of the domain; their "
+                               "faces are diffuse walls at rest",
+                               "");
+  run.solid_temperature =
+      o.positive_real("geometry_solid_temperature", "temperature of the solids' walls (T0)", 1.0);
+  // Per-box conditions on the faces (or their parts) that connect to nothing, where they differ
+  // from the side's -bc_: -geometry_box<i>_bc_<axis>_<side> (boxes numbered from 0).
+  const std::size_t boxes = std::max<std::size_t>(
+      1, parse_boxes(run.geometry_boxes, "-geometry_boxes").size());
+  run.box_faces.assign(boxes, {});
+  const char* axis_names[3] = {"x", "y", "z"};
+  const char* side_names[2] = {"low", "high"};
+  for (std::size_t b = 0; b < boxes; ++b)
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s) {
+        const std::string base = "geometry_box" + std::to_string(b) + "_bc_" + axis_names[a] +
+                                 "_" + side_names[s];
+        if (!o.is_set(base)) continue;
+        run.box_faces[b][a][s] = read_face_spec(o, base, a);
+        require(run.box_faces[b][a][s]->kind != FaceKind::periodic, "-", base,
+                " periodic: periodic is a property of the axis; set it with -bc_", axis_names[a],
+                "_low/_high");
+      }
 }
 
 void read_initial(MPI_Comm comm, RunOptions& run) {
@@ -310,6 +358,7 @@ RunOptions read_run_options(MPI_Comm comm) {
   read_monte_carlo(comm, run);
   read_time_stepping(comm, run);
   read_faces(comm, run);
+  read_geometry(comm, run);
   read_initial(comm, run);
   read_output(comm, run);
   if (run.case_kind == CaseKind::shock) apply_shock_case(run);

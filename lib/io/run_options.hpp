@@ -2,6 +2,7 @@
 // Everything a run is configured with, read from PETSc options (a YAML case file in inputs/ via
 // -options_file_yaml, overridden on the command line). docs/options.md lists every option.
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,7 @@
 
 namespace bolt {
 
-enum class CaseKind { generic, cavity, shock, riemann, couette, heat, homogeneous };
+enum class CaseKind { generic, cavity, shock, riemann, shock_tube, couette, heat, homogeneous };
 enum class InitKind { uniform, riemann, bimaxwellian };
 
 struct InitialState {
@@ -69,6 +70,11 @@ struct RunOptions {
   DecompositionKind decomposition = DecompositionKind::automatic;
   int velocity_ranks = 0;   // hybrid: ranks per velocity group (0: chosen)
   bool gpu_sharing = false; // allow more ranks than GPUs on a node
+  bool halo_overlap = true; // interior cells computed while the halos travel
+  std::string geometry_boxes, geometry_solids;  // "x,y,z,nx,ny,nz; ..." (empty: whole grid)
+  double solid_temperature = 1.0;
+  // [box][axis][side]: a box's own condition on its unconnected faces (else `faces`).
+  std::vector<std::array<std::array<std::optional<FaceSpec>, 2>, 3>> box_faces;
   OutputOptions output;
 };
 

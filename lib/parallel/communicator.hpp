@@ -24,7 +24,16 @@ class Communicator {
   // Posts every receive and send and returns when all are complete. Messages between the same
   // two ranks pair up in the order listed (NCCL) and by tag (MPI): list them in the same order
   // on both sides.
-  virtual void exchange(const std::vector<Message>& sends, const std::vector<Message>& receives) = 0;
+  void exchange(const std::vector<Message>& sends, const std::vector<Message>& receives) {
+    start_exchange(sends, receives);
+    finish_exchange();
+  }
+  // The same in two halves, for work in between (the interior cells while halos travel): the
+  // buffers must stay untouched until finish_exchange returns (on the GPU: until work queued
+  // after it runs).
+  virtual void start_exchange(const std::vector<Message>& sends,
+                              const std::vector<Message>& receives) = 0;
+  virtual void finish_exchange() = 0;
   // Sums `count` doubles in place over the ranks that own the same cells (the velocity group).
   virtual void sum_over_velocity_group(double* values, std::size_t count) = 0;
 };

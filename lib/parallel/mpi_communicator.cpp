@@ -22,22 +22,27 @@ class MpiCommunicator final : public Communicator {
  public:
   MpiCommunicator(MPI_Comm world, MPI_Comm group) : world_(world), group_(group) {}
 
-  void exchange(const std::vector<Message>& sends, const std::vector<Message>& receives) override {
-    std::vector<MPI_Request> requests;
-    requests.reserve(sends.size() + receives.size());
+  void start_exchange(const std::vector<Message>& sends,
+                      const std::vector<Message>& receives) override {
+    require(requests_.empty(), "halo exchange started twice");
+    requests_.reserve(sends.size() + receives.size());
     for (const Message& m : receives) {
       int count = 0;
       const MPI_Datatype type = item_type(m.bytes, count);
-      requests.emplace_back();
-      MPI_Irecv(m.data, count, type, m.peer, m.tag, world_, &requests.back());
+      requests_.emplace_back();
+      MPI_Irecv(m.data, count, type, m.peer, m.tag, world_, &requests_.back());
     }
     for (const Message& m : sends) {
       int count = 0;
       const MPI_Datatype type = item_type(m.bytes, count);
-      requests.emplace_back();
-      MPI_Isend(m.data, count, type, m.peer, m.tag, world_, &requests.back());
+      requests_.emplace_back();
+      MPI_Isend(m.data, count, type, m.peer, m.tag, world_, &requests_.back());
     }
-    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  }
+
+  void finish_exchange() override {
+    MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+    requests_.clear();
   }
 
   void sum_over_velocity_group(double* values, std::size_t count) override {
@@ -48,6 +53,7 @@ class MpiCommunicator final : public Communicator {
 
  private:
   MPI_Comm world_, group_;
+  std::vector<MPI_Request> requests_;  // of the exchange in flight
 };
 
 }  // namespace

@@ -211,9 +211,11 @@ class DeviationalModel {
     for_each_team<Kernel::kSums>(exec_, cells_, team_size_, scratch, kernel, "mc_collision");
   }
 
-  // PETSc on the host: download the systems, solve, upload y, apply (collective over the ranks).
+  // PETSc on the host: download the systems, solve, upload y, apply. One sequential BAIJ matrix
+  // per box: the systems of a box are its own, and ranks own different numbers of boxes (a
+  // collective over the ranks per box would not pair up).
   void solve_external(Real* h, const Velocities<Real>& vel, const CellIndexer& cells) {
-    if (!petsc_) petsc_ = std::make_unique<PetscBlockSolver5>(cells_, true);
+    if (!petsc_) petsc_ = std::make_unique<PetscBlockSolver5>(cells_, false);
     const std::vector<double> systems = system_.to_host();
     std::vector<double> matrices(std::size_t(cells_) * 25), rhs(std::size_t(cells_) * 5), y;
     for (std::int64_t c = 0; c < cells_; ++c)

@@ -30,6 +30,17 @@ struct FaceSpec {
   double density = 1.0;                  // inflow density
 };
 
+// Part of a face of the engine's box, in its interior cell coordinates along the face's two other
+// axes, (axis + 1) % 3 and (axis + 2) % 3. Its ghosts come from another rank's cells (peer >= 0:
+// a halo message each way, keyed by the tags) or from the boundary condition `spec` (kind
+// periodic: this box's own opposite face).
+struct FaceSegmentConfig {
+  std::array<int, 2> lo{0, 0}, count{0, 0};  // count {0, 0}: the whole padded face
+  int peer = -1;
+  int send_tag = 0, receive_tag = 0;
+  FaceSpec spec;
+};
+
 struct EngineConfig {
   Backend backend = Backend::cpu;
   Precision precision = Precision::double_;
@@ -45,10 +56,10 @@ struct EngineConfig {
   Limiter limiter = Limiter::van_leer;
   Splitting splitting = Splitting::lie;
   std::array<std::array<FaceSpec, 2>, 3> faces;  // [axis][side]; used on active axes only
-  // World rank across each face ([axis][side]), -1 where the face is a boundary: ghosts of a
-  // face with a neighbour come from that rank (halo exchange), not from `faces`.
-  std::array<std::array<int, 2>, 3> neighbour{{{-1, -1}, {-1, -1}, {-1, -1}}};
-  // Required when there are neighbours or the velocities are split (MPI for the CPU backend,
+  // [axis][side]: the segments of each face of an active axis; an empty list is the whole face
+  // with the condition of `faces`.
+  std::array<std::array<std::vector<FaceSegmentConfig>, 2>, 3> segments;
+  // Required when a segment has a peer or the velocities are split (MPI for the CPU backend,
   // NCCL for CUDA).
   std::shared_ptr<Communicator> communicator;
   int team_size = 256;                           // GPU threads per cell
@@ -61,6 +72,14 @@ class Engine {
   virtual void set_state(const std::vector<double>& f) = 0;
   virtual std::vector<double> state() const = 0;
   virtual void step(int count) = 0;
+  // One step in two halves, for a rank advancing several boxes together (Subdomains): the first
+  // relaxes (Strang), fills the boundary ghosts and packs the halos, appending its messages; the
+  // rank exchanges every box's messages at once; the second unpacks, streams and relaxes.
+  virtual void begin_step(std::vector<Message>& sends, std::vector<Message>& receives) = 0;
+  // Optional, between the two: streams and relaxes the cells that read no halo ghost, so that
+  // it overlaps the messages; end_step then does the rest.
+  virtual void stream_interior() = 0;
+  virtual void end_step() = 0;
   // kFieldCount macroscopic fields per interior cell (kernels/cell_moments.hpp).
   virtual std::vector<double> fields() = 0;
   // Fluxes through a face: 5 per interior position on the face (kernels/boundary_fill.hpp),

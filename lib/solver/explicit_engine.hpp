@@ -80,11 +80,21 @@ class ExplicitEngine final : public Engine {
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s) {
         if (!grid.active[a]) continue;
-        if (config.neighbour[a][s] >= 0) {
-          setup_halo(a, s);
-          exchanges = true;
-        } else {
-          setup_face(a, s);
+        if (config.segments[a][s].empty()) {
+          // The whole face, one condition, over the padded face: the ghost columns of the other
+          // axes too (corner ghosts, which diagonal whole-cell shifts read).
+          FaceSegmentConfig whole;
+          whole.spec = config.faces[a][s];
+          setup_face(a, s, whole);
+          continue;
+        }
+        for (const FaceSegmentConfig& segment : config.segments[a][s]) {
+          if (segment.peer >= 0) {
+            setup_halo(a, s, segment);
+            exchanges = true;
+          } else {
+            setup_face(a, s, segment);
+          }
         }
       }
     require(!(exchanges || split_) || config.communicator, "engine: no communicator for a ",
@@ -97,6 +107,7 @@ class ExplicitEngine final : public Engine {
     }
     raw_ = Buffer<double>(where_, std::size_t(grid.interior_cells()) * kRawMoments);
     scratch_bytes_ = row_scratch_bytes();
+    split_regions();
   }
 
   void set_state(const std::vector<double>& f) override {
@@ -129,12 +140,46 @@ class ExplicitEngine final : public Engine {
   }
 
   void step(int count) override {
-    switch (config_.model) {
-      case ModelKind::bgk: run<ModelKind::bgk>(count); break;
-      case ModelKind::shakhov: run<ModelKind::shakhov>(count); break;
-      case ModelKind::esbgk: run<ModelKind::esbgk>(count); break;
-      case ModelKind::hs_mc: run_monte_carlo(count); break;
+    for (int n = 0; n < count; ++n) {
+      std::vector<Message> sends, receives;
+      begin_step(sends, receives);
+      if (!sends.empty() || !receives.empty()) config_.communicator->exchange(sends, receives);
+      end_step();
     }
+  }
+
+  void begin_step(std::vector<Message>& sends, std::vector<Message>& receives) override {
+    if (config_.splitting == Splitting::strang)  // in place: each row is its own
+      relax_pass(0.5 * config_.relaxation.dt, f_[current_].data());
+    fill_boundaries();
+    for (Halo& halo : halos_) {
+      copy_halo(halo, halo.send, false);
+      sends.push_back({halo.peer, halo.send.data(), halo.send.size() * sizeof(Real), halo.send_tag});
+      receives.push_back(
+          {halo.peer, halo.receive.data(), halo.receive.size() * sizeof(Real), halo.receive_tag});
+    }
+  }
+
+  void stream_interior() override {
+    if (split_ || interior_.n[0] * interior_.n[1] * interior_.n[2] == 0) return;
+    stream_pass(stream_dt(), stream_destination(), interior_);
+    interior_done_ = true;
+  }
+
+  void end_step() override {
+    for (Halo& halo : halos_) copy_halo(halo, halo.receive, true);
+    if (interior_done_) {
+      for (const Region& region : shell_) stream_pass(stream_dt(), stream_destination(), region);
+    } else {
+      stream_pass(stream_dt(), stream_destination(), whole());
+    }
+    interior_done_ = false;
+    // hs_mc: the streamed rows are in h_tilde_; collide every cell with the samples of this step
+    // (keyed by the step number, so a restart continues the sample sequence).
+    if (mc_)
+      mc_->collide(static_cast<std::uint32_t>(step_count_++), h_tilde_.data(),
+                   f_[1 - current_].data(), velocities(), indexer());
+    current_ = 1 - current_;
   }
 
   std::vector<std::pair<std::string, double>> model_diagnostics() override {
@@ -159,25 +204,17 @@ class ExplicitEngine final : public Engine {
 
   std::vector<double> face_fluxes(int axis, int side) override {
     fill_boundaries();
-    const FaceGeometry face = geometry(axis, side);
+    const PhysicalGrid& grid = config_.grid;
+    const FaceGeometry face =
+        geometry(axis, side, {0, 0}, {grid.cells((axis + 1) % 3), grid.cells((axis + 2) % 3)});
     Buffer<double> out(where_, std::size_t(face.transverse_count()) * 5);
     FaceFluxes<Real> kernel{f_[current_].data(), moment_view(), face, out.data()};
     for_each_team<5>(exec_, face.transverse_count(), config_.team_size, 0, kernel, "face_fluxes");
     if (split_) config_.communicator->sum_over_velocity_group(out.data(), out.size());
     std::vector<double> all = out.to_host();
-    if (mc_)
+    if (mc_)  // h fluxes -> f fluxes
       for (std::size_t t = 0; t + 5 <= all.size(); t += 5) mc_->flux_of_f(axis, side, all.data() + t);
-    // Keep the interior positions of the face only.
-    const PhysicalGrid& grid = config_.grid;
-    const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
-    std::vector<double> interior;
-    for (int i2 = 0; i2 < grid.cells(a2); ++i2)
-      for (int i1 = 0; i1 < grid.cells(a1); ++i1) {
-        const std::int64_t t = std::int64_t(i1 + grid.offset(a1)) +
-                               std::int64_t(i2 + grid.offset(a2)) * grid.padded(a1);
-        for (int k = 0; k < 5; ++k) interior.push_back(all[t * 5 + k]);
-      }
-    return interior;
+    return all;
   }
 
   void synchronize() override { bolt::synchronize(exec_); }
@@ -197,10 +234,11 @@ class ExplicitEngine final : public Engine {
     Buffer<Real> offset;          // walls of hs_mc: e_v (deviational_model.hpp)
   };
 
-  // A face whose ghosts come from the neighbouring rank.
+  // A face segment whose ghosts come from another rank.
   struct Halo {
     FaceGeometry geometry;
     int peer = -1;
+    int send_tag = 0, receive_tag = 0;
     Buffer<Real> send, receive;   // [transverse][layer][v]
   };
 
@@ -231,16 +269,58 @@ class ExplicitEngine final : public Engine {
   // The weights moments and fluxes are summed with: w for f, w Phi0 for h (hs_mc).
   Velocities<Real> moment_view() const { return mc_ ? mc_->number_view(velocities()) : velocities(); }
 
-  CellIndexer indexer() const {
+  // A box of cells: [lo, lo + n) in interior coordinates.
+  struct Region {
+    std::array<int, 3> lo{0, 0, 0}, n{0, 0, 0};
+    std::int64_t cells() const { return std::int64_t(n[0]) * n[1] * n[2]; }
+  };
+
+  Region whole() const {
+    const PhysicalGrid& grid = config_.grid;
+    return {{0, 0, 0}, {grid.cells(0), grid.cells(1), grid.cells(2)}};
+  }
+
+  CellIndexer indexer(const Region& region) const {
     const PhysicalGrid& grid = config_.grid;
     CellIndexer c{};
     const auto s = grid.strides();
     for (int a = 0; a < 3; ++a) {
-      c.n[a] = grid.cells(a);
-      c.offset[a] = grid.offset(a);
+      c.n[a] = region.n[a];
+      c.offset[a] = grid.offset(a) + region.lo[a];
       c.stride[a] = s[a];
     }
     return c;
+  }
+  CellIndexer indexer() const { return indexer(whole()); }
+
+  // The cells that read no halo ghost (the box less `ghost` layers at each face with a halo
+  // segment), and the rest as up to six slabs: cut across x, then y, then z.
+  void split_regions() {
+    const PhysicalGrid& grid = config_.grid;
+    std::array<std::array<int, 2>, 3> margin{};
+    for (const Halo& halo : halos_) margin[halo.geometry.axis][halo.geometry.side] = grid.ghost;
+    Region rest = whole();
+    for (int a = 0; a < 3; ++a) {
+      if (margin[a][0] + margin[a][1] >= rest.n[a]) {  // no interior: everything is shell
+        interior_ = Region{};
+        shell_ = {whole()};
+        return;
+      }
+      if (margin[a][0] > 0) {
+        Region low = rest;
+        low.n[a] = margin[a][0];
+        shell_.push_back(low);
+      }
+      if (margin[a][1] > 0) {
+        Region high = rest;
+        high.lo[a] = rest.lo[a] + rest.n[a] - margin[a][1];
+        high.n[a] = margin[a][1];
+        shell_.push_back(high);
+      }
+      rest.lo[a] += margin[a][0];
+      rest.n[a] -= margin[a][0] + margin[a][1];
+    }
+    interior_ = rest;
   }
 
   StreamTables<Real> stream_tables() const {
@@ -260,7 +340,9 @@ class ExplicitEngine final : public Engine {
     return t;
   }
 
-  FaceGeometry geometry(int axis, int side) const {
+  // The segment of face (axis, side) at interior transverse coordinates [lo, lo + count); count
+  // {0, 0} is the whole padded face.
+  FaceGeometry geometry(int axis, int side, std::array<int, 2> lo, std::array<int, 2> count) const {
     const PhysicalGrid& grid = config_.grid;
     FaceGeometry g{};
     g.axis = axis;
@@ -272,14 +354,28 @@ class ExplicitEngine final : public Engine {
       g.extent[a] = grid.padded(a);
       g.stride[a] = s[a];
     }
+    for (int k = 0; k < 2; ++k) {
+      const int a = (axis + 1 + k) % 3;
+      if (count[0] == 0 && count[1] == 0) {
+        g.first[k] = 0;
+        g.count[k] = grid.padded(a);
+        continue;
+      }
+      require(lo[k] >= 0 && count[k] >= 1 && lo[k] + count[k] <= grid.cells(a),
+              "engine: face segment on axis ", "xyz"[a], " [", lo[k], ", +", count[k],
+              ") outside the box of ", grid.cells(a), " cells");
+      g.first[k] = lo[k] + grid.offset(a);
+      g.count[k] = count[k];
+    }
     return g;
   }
 
-  void setup_face(int axis, int side) {
+  void setup_face(int axis, int side, const FaceSegmentConfig& segment) {
     const VelocityGrid& vg = config_.velocities;
-    Face& face = faces_[axis][side];
-    face.geometry = geometry(axis, side);
-    face.spec = config_.faces[axis][side];
+    faces_.emplace_back();
+    Face& face = faces_.back();
+    face.geometry = geometry(axis, side, segment.lo, segment.count);
+    face.spec = segment.spec;
     const FaceSpec& spec = face.spec;
     const bool needs_reflect = spec.kind == FaceKind::specular ||
                                (spec.kind == FaceKind::wall && spec.accommodation < 1.0);
@@ -314,10 +410,13 @@ class ExplicitEngine final : public Engine {
       face.outflux = Buffer<double>(where_, face.geometry.transverse_count());
   }
 
-  void setup_halo(int axis, int side) {
-    Halo& halo = halos_[axis][side];
-    halo.geometry = geometry(axis, side);
-    halo.peer = config_.neighbour[axis][side];
+  void setup_halo(int axis, int side, const FaceSegmentConfig& segment) {
+    halos_.emplace_back();
+    Halo& halo = halos_.back();
+    halo.geometry = geometry(axis, side, segment.lo, segment.count);
+    halo.peer = segment.peer;
+    halo.send_tag = segment.send_tag;
+    halo.receive_tag = segment.receive_tag;
     const std::size_t size =
         std::size_t(halo.geometry.transverse_count()) * halo.geometry.ghost * nv_;
     halo.send = Buffer<Real>(where_, size);
@@ -330,67 +429,35 @@ class ExplicitEngine final : public Engine {
                      config_.team_size, 0, kernel, unpack ? "halo_unpack" : "halo_pack");
   }
 
-  // Ghosts of faces shared with other ranks: pack, send and receive, unpack. Per axis and
-  // side s, this rank sends its side-s layers to neighbour[s] and receives the ghosts of side
-  // 1 - s from neighbour[1 - s]; the neighbour lists the same pair in the same order, so the
-  // messages match also when both neighbours are one rank (a periodic axis split in two).
-  void exchange_halos() {
-    std::vector<Message> sends, receives;
-    for (int a = 0; a < 3; ++a)
-      for (int s = 0; s < 2; ++s) {
-        Halo& out = halos_[a][s];
-        Halo& in = halos_[a][1 - s];
-        if (out.peer < 0 && in.peer < 0) continue;
-        const int tag = 2 * a + s;
-        if (out.peer >= 0) {
-          copy_halo(out, out.send, false);
-          sends.push_back({out.peer, out.send.data(), out.send.size() * sizeof(Real), tag});
-        }
-        if (in.peer >= 0)
-          receives.push_back({in.peer, in.receive.data(), in.receive.size() * sizeof(Real), tag});
-      }
-    if (sends.empty() && receives.empty()) return;
-    // CPU kernels return when done; NCCL is ordered on the stream after the pack kernels.
-    config_.communicator->exchange(sends, receives);
-    for (int a = 0; a < 3; ++a)
-      for (int s = 0; s < 2; ++s)
-        if (halos_[a][s].peer >= 0) copy_halo(halos_[a][s], halos_[a][s].receive, true);
-  }
-
   // Ghosts of the faces on the domain boundary (collective over the velocity group: the wall
   // flux is summed over it).
   void fill_boundaries() {
-    for (int a = 0; a < 3; ++a) {
-      if (!config_.grid.active[a]) continue;
-      for (int s = 0; s < 2; ++s) {
-        if (halos_[a][s].peer >= 0) continue;
-        Face& face = faces_[a][s];
-        if (face.spec.kind == FaceKind::wall) {
-          WallOutflux<Real> flux{f_[current_].data(), moment_view(), face.geometry,
-                                 face.outflux.data()};
-          for_each_team<1>(exec_, face.geometry.transverse_count(), config_.team_size, 0, flux,
-                           "wall_outflux");
-          if (split_)
-            config_.communicator->sum_over_velocity_group(face.outflux.data(), face.outflux.size());
-        }
-        BoundaryFill<Real> kernel{f_[current_].data(),    velocities(),
-                                  face.geometry,           face.spec.kind,
-                                  face.equilibrium.data(), face.reflect.data(),
-                                  face.spec.accommodation, face.influx,
-                                  face.outflux.data(),     mc_ ? face.offset.data() : nullptr};
-        for_each_team<1>(exec_, face.geometry.transverse_count(), config_.team_size, 0, kernel,
-                         "boundary_fill");
+    for (Face& face : faces_) {
+      if (face.spec.kind == FaceKind::wall) {
+        WallOutflux<Real> flux{f_[current_].data(), moment_view(), face.geometry,
+                               face.outflux.data()};
+        for_each_team<1>(exec_, face.geometry.transverse_count(), config_.team_size, 0, flux,
+                         "wall_outflux");
+        if (split_)
+          config_.communicator->sum_over_velocity_group(face.outflux.data(), face.outflux.size());
       }
+      BoundaryFill<Real> kernel{f_[current_].data(),    velocities(),
+                                face.geometry,           face.spec.kind,
+                                face.equilibrium.data(), face.reflect.data(),
+                                face.spec.accommodation, face.influx,
+                                face.outflux.data(),     mc_ ? face.offset.data() : nullptr};
+      for_each_team<1>(exec_, face.geometry.transverse_count(), config_.team_size, 0, kernel,
+                       "boundary_fill");
     }
   }
 
   template <ModelKind Kind, bool Stream, bool Conservative>
-  void pass(double relax_dt, Real* destination) {
+  void pass(double relax_dt, Real* destination, const Region& region) {
     using Relax = Relaxation<Real, Kind, Conservative>;
     Relax relax{config_.relaxation};
     relax.params.dt = relax_dt;
     if constexpr (!Conservative) {
-      if (split_) {
+      if (split_) {  // whole box only: the sums are indexed by the box's cell number
         const std::int64_t cells = config_.grid.interior_cells();
         StreamAndSum<Real, Relax, Stream> first{f_[current_].data(), destination, sums_.data(),
                                                 velocities(), stream_tables(), indexer(), relax};
@@ -403,54 +470,48 @@ class ExplicitEngine final : public Engine {
       }
     }
     FusedStep<Real, Relax, Stream> kernel{f_[current_].data(), destination, velocities(),
-                                          stream_tables(), indexer(), relax};
-    for_each_team<Relax::kReduceWidth>(exec_, config_.grid.interior_cells(), config_.team_size,
-                                       scratch_bytes_, kernel, Stream ? "fused_step" : "relaxation");
+                                          stream_tables(), indexer(region), relax};
+    for_each_team<Relax::kReduceWidth>(exec_, region.cells(), config_.team_size, scratch_bytes_,
+                                       kernel, Stream ? "fused_step" : "relaxation");
   }
 
   template <ModelKind Kind, bool Stream>
-  void pass(double relax_dt, Real* destination) {
+  void pass(double relax_dt, Real* destination, const Region& region) {
     if (config_.relaxation.conservative_iterations > 0)
-      pass<Kind, Stream, true>(relax_dt, destination);
+      pass<Kind, Stream, true>(relax_dt, destination, region);
     else
-      pass<Kind, Stream, false>(relax_dt, destination);
+      pass<Kind, Stream, false>(relax_dt, destination, region);
   }
 
-  void fill_ghosts() {
-    fill_boundaries();
-    exchange_halos();
+  // The relaxation-only pass (Strang) and the streaming pass, for the model of the run.
+  void relax_pass(double relax_dt, Real* destination) {
+    dispatch<false>(relax_dt, destination, whole());
   }
-
-  template <ModelKind Kind>
-  void run(int count) {
+  void stream_pass(double relax_dt, Real* destination, const Region& region) {
+    dispatch<true>(relax_dt, destination, region);
+  }
+  // Relaxation time of the streaming pass: half a step after Strang's first half.
+  double stream_dt() const {
     const double dt = config_.relaxation.dt;
-    for (int n = 0; n < count; ++n) {
-      if (config_.splitting == Splitting::strang) {
-        pass<Kind, false>(0.5 * dt, f_[current_].data());  // in place: each row is its own
-        fill_ghosts();
-        pass<Kind, true>(0.5 * dt, f_[1 - current_].data());
-      } else {
-        fill_ghosts();
-        pass<Kind, true>(dt, f_[1 - current_].data());
+    return config_.splitting == Splitting::strang ? 0.5 * dt : dt;
+  }
+
+  template <bool Stream>
+  void dispatch(double relax_dt, Real* destination, const Region& region) {
+    switch (config_.model) {
+      case ModelKind::bgk: pass<ModelKind::bgk, Stream>(relax_dt, destination, region); break;
+      case ModelKind::shakhov: pass<ModelKind::shakhov, Stream>(relax_dt, destination, region); break;
+      case ModelKind::esbgk: pass<ModelKind::esbgk, Stream>(relax_dt, destination, region); break;
+      case ModelKind::hs_mc: {  // streaming only; the collision follows in end_step
+        StreamPass<Real> kernel{f_[current_].data(), destination, stream_tables(), indexer(region)};
+        for_each_team<1>(exec_, region.cells(), config_.team_size, 0, kernel, "stream");
+        break;
       }
-      current_ = 1 - current_;
     }
   }
 
-  // hs_mc (paper 000): stream h into h_tilde_, then collide every cell with the samples of the
-  // step (keyed by the step number, so a restart continues the sample sequence).
-  void run_monte_carlo(int count) {
-    const std::int64_t cells = config_.grid.interior_cells();
-    for (int n = 0; n < count; ++n) {
-      fill_ghosts();
-      StreamPass<Real> stream{f_[current_].data(), h_tilde_.data(), stream_tables(), indexer()};
-      for_each_team<1>(exec_, cells, config_.team_size, 0, stream, "stream");
-      mc_->collide(static_cast<std::uint32_t>(step_count_), h_tilde_.data(),
-                   f_[1 - current_].data(), velocities(), indexer());
-      ++step_count_;
-      current_ = 1 - current_;
-    }
-  }
+  // Where a step streams to: the next state, or for hs_mc the rows the collision reads.
+  Real* stream_destination() { return mc_ ? h_tilde_.data() : f_[1 - current_].data(); }
 
   // The post-streaming row lives in shared memory on the GPU when it fits (with the reduction
   // buffer) in what the device allows a block; otherwise in the output row itself.
@@ -476,8 +537,11 @@ class ExplicitEngine final : public Engine {
   Buffer<signed char> step_;
   Buffer<Real> fraction_;
   std::array<Buffer<Real>, 3> scale_;
-  std::array<std::array<Face, 2>, 3> faces_;
-  std::array<std::array<Halo, 2>, 3> halos_;
+  std::vector<Face> faces_;  // boundary segments of the faces of active axes
+  std::vector<Halo> halos_;  // segments whose ghosts come from other ranks
+  Region interior_;            // cells that read no halo ghost (empty: none)
+  std::vector<Region> shell_;  // the other cells
+  bool interior_done_ = false; // stream_interior ran this step
   std::unique_ptr<DeviationalModel<Real, Exec>> mc_;  // hs_mc only
   Buffer<Real> h_tilde_;                             // hs_mc: post-streaming rows
   std::int64_t step_count_ = 0;                      // steps taken (keys the MC samples)

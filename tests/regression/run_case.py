@@ -328,9 +328,11 @@ def fields_difference(file_a, file_b):
 
 
 # (ranks, extra options) run against one rank. Space splits of 2, 3 and 4 ranks (uneven boxes
-# included), velocity batches of 2 and 3, and a hybrid 2 x 2 grid.
+# included; with the interior computed while the halos travel, and without), velocity batches
+# of 2 and 3, and a hybrid 2 x 2 grid.
 DECOMPOSITIONS = [
     (2, ["-decomp", "space"]),
+    (2, ["-decomp", "space", "-halo_overlap", "false"]),
     (3, ["-decomp", "space"]),
     (4, ["-decomp", "space"]),
     (2, ["-decomp", "velocity"]),
@@ -350,10 +352,10 @@ def check_decomposition(bolt, args, tmp):
     reference = run(bolt, args, os.path.join(tmp, "one"))
     for ranks, extra in DECOMPOSITIONS:
         label = f"{ranks} ranks {' '.join(extra)}"
-        outdir = os.path.join(tmp, f"r{ranks}_{extra[1]}")
+        outdir = os.path.join(tmp, f"r{ranks}_{'_'.join(extra[1::2])}")
         s = run(bolt, args + extra, outdir, ranks=ranks)
         diff = fields_difference(reference["fields_file"], s["fields_file"])
-        ok &= report(diff <= 1e-12, f"{label} ({s['decomp']}: {s['space_ranks']} boxes x "
+        ok &= report(diff <= 1e-12, f"{label} ({s['decomp']}: {s['boxes']} boxes on {s['space_ranks']} ranks x "
                      f"{s['velocity_ranks']} batches): max rel. field diff. {diff:.2e} (tol. 1e-12)")
 
     steps = int(reference["steps"])
@@ -445,6 +447,13 @@ BAD_INPUTS = [
     (["-bc_x_low", "periodic"], "periodic", None),
     (["-options_file_yaml", "/nonexistent.yaml"], "/nonexistent.yaml", None),
     (["-out_dir", "/proc/bolt-cannot-create"], "/proc/bolt-cannot-create", None),
+    (["-decomp", "spatial"], "-decomp", None),
+    (["-geometry_boxes", "0,0,0,1,1"], "-geometry_boxes", None),
+    (["-geometry_boxes", "0,0,0,2,1,1"], "-geometry_boxes", None),
+    (["-geometry_boxes", "0,0,0,1,1,1; 0,0,0,1,1,1"], "-geometry_boxes", None),
+    (["-grid_n", "4,4,1", "-geometry_boxes", "0,0,0,2,3,1; 2,1,0,2,3,1"], "-geometry_boxes", None),
+    (["-grid_n", "4,4,1", "-geometry_solids", "0,0,0,4,4,1"], "-geometry_solids", None),
+    (["-geometry_box3_bc_x_high", "outflow"], "-geometry_box3_bc_x_high", None),
 ]
 
 

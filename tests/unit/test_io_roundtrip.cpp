@@ -106,7 +106,7 @@ TEST_F(IoRoundTrip, CheckpointRestoresStateBitwise) {
   info.model = "shakhov";
   info.precision = "float";
   const std::string path = (directory_ / "restart" / "state.h5").string();
-  write_checkpoint(MPI_COMM_WORLD, path, info, owned, {0, nv}, box_values(grid, owned, nv, 0.0));
+  write_checkpoint(MPI_COMM_WORLD, path, info, {owned}, {0, nv}, {box_values(grid, owned, nv, 0.0)});
   EXPECT_TRUE(fs::exists(path));
   EXPECT_FALSE(fs::exists(path + ".tmp"));
 
@@ -124,7 +124,7 @@ TEST_F(IoRoundTrip, CheckpointRestoresStateBitwise) {
   const OwnedBox everything = whole_grid(read.grid);
   for (const OwnedBox& box : {owned, everything}) {
     const std::vector<double> expected = box_values(grid, box, nv, 0.0);
-    const std::vector<double> got = read_checkpoint_state(MPI_COMM_WORLD, path, read, box, {0, nv});
+    const std::vector<double> got = read_checkpoint_state(MPI_COMM_WORLD, path, read, {box}, {0, nv})[0];
     ASSERT_EQ(got.size(), expected.size());
     for (std::size_t i = 0; i < got.size(); ++i)
       EXPECT_EQ(std::bit_cast<std::uint64_t>(got[i]), std::bit_cast<std::uint64_t>(expected[i]))
@@ -133,7 +133,7 @@ TEST_F(IoRoundTrip, CheckpointRestoresStateBitwise) {
 
   // A second checkpoint replaces the first through the .tmp rename.
   info.step = 1300;
-  write_checkpoint(MPI_COMM_WORLD, path, info, owned, {0, nv}, box_values(grid, owned, nv, 0.5));
+  write_checkpoint(MPI_COMM_WORLD, path, info, {owned}, {0, nv}, {box_values(grid, owned, nv, 0.5)});
   EXPECT_EQ(read_checkpoint_info(MPI_COMM_WORLD, path).step, 1300);
 }
 
@@ -181,9 +181,9 @@ TEST_F(IoRoundTrip, FieldsHaveShapeValuesAndXdmf) {
   const PhysicalGrid grid = small_grid();
   const OwnedBox owned = slab(grid);
   FieldWriter writer(MPI_COMM_WORLD, (directory_ / "out").string(), grid);
-  const std::string first = writer.write(0, 0.0, owned, box_values(grid, owned, kFieldCount, 0.0));
+  const std::string first = writer.write(0, 0.0, {owned}, {box_values(grid, owned, kFieldCount, 0.0)});
   const std::string second =
-      writer.write(10, 0.25, owned, box_values(grid, owned, kFieldCount, 1.0));
+      writer.write(10, 0.25, {owned}, {box_values(grid, owned, kFieldCount, 1.0)});
   EXPECT_EQ(fs::path(first).filename(), "fields_000000.h5");
   EXPECT_EQ(fs::path(second).filename(), "fields_000010.h5");
 

@@ -1,0 +1,43 @@
+#include "subdomains.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+
+namespace bolt {
+
+Subdomains::Subdomains(std::vector<std::unique_ptr<Engine>> engines,
+                       std::shared_ptr<Communicator> communicator, bool overlap)
+    : engines_(std::move(engines)), communicator_(std::move(communicator)), overlap_(overlap) {}
+
+void Subdomains::step(int count) {
+  for (int n = 0; n < count; ++n) {
+    std::vector<Message> sends, receives;
+    for (auto& engine : engines_) engine->begin_step(sends, receives);
+    if (!sends.empty() || !receives.empty()) {
+      require(communicator_ != nullptr, "subdomains: halo messages but no communicator");
+      // Tags are global message keys: sorted, both ends list the messages between two ranks
+      // in the same order (NCCL pairs them by order).
+      const auto by_tag = [](const Message& a, const Message& b) { return a.tag < b.tag; };
+      std::sort(sends.begin(), sends.end(), by_tag);
+      std::sort(receives.begin(), receives.end(), by_tag);
+      communicator_->start_exchange(sends, receives);
+      if (overlap_)
+        for (auto& engine : engines_) engine->stream_interior();
+      communicator_->finish_exchange();
+    }
+    for (auto& engine : engines_) engine->end_step();
+  }
+}
+
+void Subdomains::synchronize() {
+  for (auto& engine : engines_) engine->synchronize();
+}
+
+double Subdomains::bytes_per_step() const {
+  double bytes = 0.0;
+  for (const auto& engine : engines_) bytes += engine->bytes_per_step();
+  return bytes;
+}
+
+}  // namespace bolt
