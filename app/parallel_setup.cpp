@@ -71,6 +71,10 @@ PartitionRequest partition_request(const CaseSetup& setup) {
   r.ghost = e.grid.ghost;
   r.nv = e.velocities.size();
   r.sums_per_cell = e.model == ModelKind::bgk ? 5 : 10;
+  if (e.model == ModelKind::hs_mc) {
+    r.velocity_split_allowed = false;
+    r.velocity_split_refusal = "-model_type hs_mc collides every velocity of a cell with the others";
+  }
   if (e.relaxation.conservative_iterations > 0) {
     r.velocity_split_allowed = false;
     r.velocity_split_refusal = "-model_conservative needs every velocity of a cell";

@@ -133,11 +133,34 @@ int run_simulation(MPI_Comm comm) {
     const auto f = read_checkpoint_state(comm, run.output.restart, info, owned, owned_velocities);
     for (int i = 0; i < boxes.size(); ++i) boxes[i].set_state(f[i]);
     step = info.step;
+    for (int i = 0; i < boxes.size(); ++i) boxes[i].set_step(step);
     start_time = info.time - info.step * dt;
     PetscPrintf(comm, "bolt: restarted from %s at step %lld\n", run.output.restart.c_str(),
                 static_cast<long long>(step));
   }
   const auto time_at = [&](std::int64_t s) { return start_time + s * dt; };
+  // The collision model's own numbers (hs_mc: correction size), largest over boxes and ranks.
+  // Every box runs the same model, so the names agree; a rank without boxes adds none.
+  auto model_diagnostics = [&] {
+    std::vector<std::pair<std::string, double>> values;
+    for (int i = 0; i < boxes.size(); ++i)
+      for (const auto& [name, value] : boxes[i].model_diagnostics()) {
+        auto known = std::find_if(values.begin(), values.end(),
+                                  [&](const auto& entry) { return entry.first == name; });
+        if (known == values.end())
+          values.emplace_back(name, value);
+        else
+          known->second = std::max(known->second, value);
+      }
+    int count = static_cast<int>(values.size());
+    MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT, MPI_MAX, comm);
+    values.resize(count, {std::string(), -1e300});
+    std::vector<double> numbers;
+    for (const auto& entry : values) numbers.push_back(entry.second);
+    MPI_Allreduce(MPI_IN_PLACE, numbers.data(), count, MPI_DOUBLE, MPI_MAX, comm);
+    for (int k = 0; k < count; ++k) values[k].second = numbers[k];
+    return values;
+  };
 
   Monitor monitor(rank == 0, run.output.directory + "/monitor.csv", restarted ? step : -1);
   FieldWriter writer(comm, run.output.directory, grid, restarted ? step : -1);
@@ -242,6 +265,7 @@ int run_simulation(MPI_Comm comm) {
       row.energy_change = (now.energy - initial.energy) / initial.energy;
       row.diagnostics =
           monitor_diagnostics(run, grid, setup.geometry, domain, fields, time_at(step), history);
+      for (const auto& d : model_diagnostics()) row.diagnostics.push_back(d);
       const double seconds_per_step = step_seconds / std::max<std::int64_t>(timed_steps, 1);
       row.ms_per_step = 1e3 * seconds_per_step;
       row.updates_per_second = seconds_per_step > 0.0 ? updates_per_step / seconds_per_step : 0.0;
@@ -317,6 +341,7 @@ int run_simulation(MPI_Comm comm) {
   if (warm_steps > 0) summary["timing"]["ms_per_step_warm"] = 1e3 * warm_seconds / warm_steps;
   summary["diagnostics"] = summary_diagnostics(run, grid, setup.geometry, velocities, dt, domain,
                                                fields, time_at(step), history);
+  for (const auto& [name, value] : model_diagnostics()) summary["model_diagnostics"][name] = value;
   summary["fields_file"] = fields_file;
   summary["checkpoint"] = run.output.checkpoint_final ? run.output.checkpoint : "";
   if (rank == 0) {

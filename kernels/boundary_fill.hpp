@@ -8,6 +8,10 @@
 //            n_w from zero net mass flux with the same discrete sums as the moments (the
 //            leaving flux comes from WallOutflux, summed over velocity ranks when split);
 //            velocities leaving: the boundary cell's value (the face flux of the upwind scheme).
+//            For the deviation h of f = Phi0 (1 + eps h) (hs_mc) the entering value is
+//            alpha (n_w' r_v + e_v) + (1 - alpha) h(reflected): `equilibrium` holds r_v =
+//            Phi_w / Phi0, `offset` e_v, and the fluxes are sums of w Phi0 h (see
+//            lib/solver/deviational_model.hpp).
 //  specular  every ghost layer k mirrors interior layer k with the reflected velocity.
 //  inflow    the given equilibrium.   outflow: the boundary cell's value (zero gradient).
 //  periodic  the opposite side's interior layers.
@@ -83,6 +87,7 @@ struct BoundaryFill {
   double accommodation;     // alpha
   double wall_influx_per_density;  // sum over entering v of w |xi_a| f_M(1, u_w, T_w)
   const double* wall_outflux;      // [transverse] from WallOutflux (walls only)
+  const Real* offset = nullptr;    // [nv] walls in the deviational form, else nullptr
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t t) const {
@@ -104,6 +109,7 @@ struct BoundaryFill {
               g[v] = boundary[v];
             } else {
               Real value = Real(accommodation * wall_density) * equilibrium[v];
+              if (offset) value += Real(accommodation) * offset[v];
               if (accommodation < 1.0) value += Real(1.0 - accommodation) * boundary[reflect[v]];
               g[v] = value;
             }

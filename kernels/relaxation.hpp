@@ -18,7 +18,9 @@
 
 namespace bolt {
 
-enum class ModelKind { bgk, shakhov, esbgk };
+// hs_mc is not a relaxation model: the full Boltzmann collision by Monte Carlo (mc_collision.hpp);
+// the engine runs it on its own path and never instantiates Relaxation for it.
+enum class ModelKind { bgk, shakhov, esbgk, hs_mc };
 
 struct RelaxationParams {
   double delta = 1.0;   // rarefaction parameter p0 L / (mu0 c0)

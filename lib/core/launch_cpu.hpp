@@ -4,6 +4,10 @@
 //   team.for_each(n, f)     f(i) for i in [0, n), split over the team's threads
 //   team.reduce<K>(n, f)    Sums<K> of f(i, sums&) over [0, n), the same result on every thread
 //   team.row_scratch(p)     per-team scratch of one velocity row (here: the output row p itself)
+//   team.sync()             barrier: writes of every thread before it are seen by all after it
+//   team.for_each_scatter(n, f)  like for_each, but iterations may add into the same element
+//                           through team.atomic_add (the Monte Carlo collision: no simd here)
+//   team.atomic_add(p, x)   *p += x, safe against the other threads of the team
 #include <cstdint>
 
 #include "sums.hpp"
@@ -25,10 +29,19 @@ struct CpuTeam {
     for (int i = 0; i < n; ++i) f(i, sums);
     return sums;
   }
+  template <class F>
+  void for_each_scatter(int n, F&& f) const {
+    for (int i = 0; i < n; ++i) f(i);  // in order: conflicting updates, no vectorisation
+  }
   template <class Real>
   Real* row_scratch(Real* fallback) const {
     return fallback;
   }
+  template <class Real>
+  void atomic_add(Real* p, Real x) const {
+    *p += x;  // one thread per team
+  }
+  void sync() const {}
   bool leader() const { return true; }
 };
 

@@ -36,6 +36,13 @@ struct CudaTeam {
     for (int i = threadIdx.x; i < n; i += blockDim.x) f(i);
   }
 
+  // Iterations may add into the same shared element through atomic_add; no unrolling (the body
+  // is a chain of gathers and atomics whose order the hardware decides anyway).
+  template <class F>
+  __device__ void for_each_scatter(int n, F&& f) const {
+    for (int i = threadIdx.x; i < n; i += blockDim.x) f(i);
+  }
+
   template <int K, class F>
   __device__ Sums<K> reduce(int n, F&& f) const {
     Sums<K> sums = Sums<K>::zero();
@@ -61,6 +68,11 @@ struct CudaTeam {
   __device__ Real* row_scratch(Real* fallback) const {
     return scratch ? reinterpret_cast<Real*>(scratch) : fallback;
   }
+  template <class Real>
+  __device__ void atomic_add(Real* p, Real x) const {
+    atomicAdd(p, x);  // shared or global memory; native for float and double from sm_60
+  }
+  __device__ void sync() const { __syncthreads(); }
   __device__ bool leader() const { return threadIdx.x == 0; }
 };
 

@@ -69,6 +69,7 @@ CaseSetup make_case_setup(const RunOptions& options) {
   e.model = run.model;
   e.relaxation = run.relaxation;
   e.relaxation.dt = setup.time_step.dt;
+  e.mc = run.mc;
   e.order = run.order;
   e.limiter = run.limiter;
   e.splitting = run.splitting;

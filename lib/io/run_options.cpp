@@ -1,6 +1,8 @@
 #include "run_options.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 
 #include "core/error.hpp"
 #include "decomposition/geometry.hpp"
@@ -135,6 +137,36 @@ void read_model(MPI_Comm comm, RunOptions& run) {
   r.conservative_iterations = conservative ? iterations : 0;
   const auto force = o.reals("model_force", "uniform body-force acceleration (units c0^2/L)", {0, 0, 0});
   for (int a = 0; a < 3; ++a) r.force[a] = force[a];
+}
+
+void read_monte_carlo(MPI_Comm comm, RunOptions& run) {
+  OptionReader o(comm, "Monte Carlo Boltzmann collision, -model_type hs_mc (-mc_)");
+  McModelParams& m = run.mc;
+  m.samples = o.integer("mc_samples", "collision samples N_t per step, shared by every cell", 1024,
+                        1, 1 << 30);
+  m.seed = std::uint32_t(o.integer("mc_seed", "random seed (Philox key with the step number)", 1,
+                                   0, std::numeric_limits<int>::max()));
+  m.epsilon = o.positive_real(
+      "mc_epsilon", "deviation scale eps of f = Phi0 (1 + eps h) (e.g. the lid speed)", 1.0);
+  const std::string correction = o.choice(
+      "mc_correction",
+      "conservation correction: batched 5x5 solve in the kernel, petsc on the host, or none",
+      "batched", {"batched", "petsc", "none"});
+  m.correction = correction == "batched"  ? McCorrection::batched
+                 : correction == "petsc" ? McCorrection::external
+                                         : McCorrection::none;
+  m.implicit_loss =
+      o.choice("mc_loss",
+               "loss term of a sample at its own cell: explicit (paper 000 Eq. 24) or implicit "
+               "(experimental: bounded in rarely sampled tail cells but biased there, docs/physics.md)",
+               "explicit", {"explicit", "implicit"}) == "implicit";
+  if (run.model == ModelKind::hs_mc) {
+    require(run.relaxation.force[0] == 0.0 && run.relaxation.force[1] == 0.0 &&
+                run.relaxation.force[2] == 0.0,
+            "-model_force: not available with -model_type hs_mc");
+    require(run.relaxation.conservative_iterations == 0, "-model_conservative: a relaxation-model "
+            "option; hs_mc conserves through its own correction (-mc_correction)");
+  }
 }
 
 void read_time_stepping(MPI_Comm comm, RunOptions& run) {
@@ -323,6 +355,7 @@ RunOptions read_run_options(MPI_Comm comm) {
   read_grid(comm, run);
   read_velocity_grid(comm, run);
   read_model(comm, run);
+  read_monte_carlo(comm, run);
   read_time_stepping(comm, run);
   read_faces(comm, run);
   read_geometry(comm, run);

@@ -53,6 +53,7 @@ struct RunOptions {
   VelocityGridSpec velocity_grid;
   ModelKind model = ModelKind::bgk;
   RelaxationParams relaxation;
+  McModelParams mc;  // hs_mc only
   int order = 1;
   Limiter limiter = Limiter::van_leer;
   Splitting splitting = Splitting::lie;

@@ -1,7 +1,7 @@
 #pragma once
 // The collision models by name, in one place: -model_type looks them up here, outputs print
-// their names from here. A new model is an evaluator in kernels/ plus one row below (and its
-// case in ExplicitEngine::step).
+// their names from here. A new relaxation model is an evaluator in kernels/ plus one row below
+// (and its case in ExplicitEngine::step); hs_mc has its own path in the engine.
 #include <array>
 #include <string>
 #include <string_view>
@@ -17,10 +17,13 @@ struct ModelEntry {
   std::string_view description;
 };
 
-inline constexpr std::array<ModelEntry, 3> kModels{{
+inline constexpr std::array<ModelEntry, 4> kModels{{
     {"bgk", ModelKind::bgk, "BGK (Bhatnagar-Gross-Krook-Welander), nu = p/mu, Pr = 1"},
     {"shakhov", ModelKind::shakhov, "Shakhov S-model, heat-flux correction, Pr = -model_prandtl"},
     {"esbgk", ModelKind::esbgk, "ellipsoidal-statistical BGK (Holway), Pr = -model_prandtl"},
+    {"hs_mc", ModelKind::hs_mc,
+     "full Boltzmann, hard spheres (VHS for -model_omega > 0.5), semi-regular Monte Carlo of "
+     "paper 000 on the deviation h, f = Phi0 (1 + eps h) (-mc_ options)"},
 }};
 
 inline std::vector<std::string> model_names() {

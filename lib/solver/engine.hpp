@@ -3,7 +3,10 @@
 // host code (options, I/O, diagnostics) never sees a backend or a precision. One implementation,
 // ExplicitEngine<Real, Exec>, is compiled for the CPU (OpenMP) and for CUDA.
 #include <array>
+#include <cstdint>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/backend.hpp"
@@ -12,6 +15,7 @@
 #include "kernels/boundary_fill.hpp"
 #include "kernels/relaxation.hpp"
 #include "kernels/streaming.hpp"
+#include "models/mc_collision.hpp"
 #include "parallel/communicator.hpp"
 
 namespace bolt {
@@ -47,6 +51,7 @@ struct EngineConfig {
   int velocity_lo = 0, velocity_count = 0;
   ModelKind model = ModelKind::bgk;
   RelaxationParams relaxation;  // relaxation.dt is the time step
+  McModelParams mc;             // hs_mc: samples, seed, eps, correction (delta, omega above)
   int order = 1;
   Limiter limiter = Limiter::van_leer;
   Splitting splitting = Splitting::lie;
@@ -83,6 +88,11 @@ class Engine {
   virtual void synchronize() = 0;
   // Bytes of f read + written by one fused step (the minimum traffic the benchmark counts).
   virtual double bytes_per_step() const = 0;
+  // Numbers of the collision model for the monitor (name, value; this rank), e.g. the size of
+  // the Monte Carlo conservation correction. Empty for the relaxation models.
+  virtual std::vector<std::pair<std::string, double>> model_diagnostics() { return {}; }
+  // The step number the state belongs to (a restart sets it): hs_mc keys its samples by it.
+  virtual void set_step(std::int64_t /*step*/) {}
 };
 
 std::unique_ptr<Engine> make_engine(const EngineConfig& config);

@@ -4,6 +4,9 @@
 // (engine_cpu.cpp, engine_cuda.cu). Nothing here names a backend.
 #include <array>
 #include <cmath>
+#include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -15,6 +18,7 @@
 #include "kernels/halo.hpp"
 #include "kernels/maxwellian.hpp"
 #include "kernels/relaxation.hpp"
+#include "deviational_model.hpp"
 #include "stream_tables.hpp"
 
 namespace bolt {
@@ -62,6 +66,16 @@ class ExplicitEngine final : public Engine {
     fraction_ = Buffer<Real>(where_, fraction);
     for (int d = 0; d < 3; ++d) scale_[d] = Buffer<Real>(where_, convert(t.scale[d]));
 
+    if (config.model == ModelKind::hs_mc) {
+      require(!split_, "-model_type hs_mc: every velocity of a cell must be on one rank "
+              "(use -decomp space)");
+      require(config.splitting == Splitting::lie, "-ts_splitting strang: hs_mc streams, then "
+              "collides (paper 000); use lie");
+      mc_ = std::make_unique<DeviationalModel<Real, Exec>>(config, nv_, grid.interior_cells());
+      h_tilde_ = Buffer<Real>(where_, size);
+      h_tilde_.set_zero();
+    }
+
     bool exchanges = false;
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s) {
@@ -105,7 +119,8 @@ class ExplicitEngine final : public Engine {
 #pragma omp parallel for schedule(static)
     for (std::int64_t item = 0; item < cells; ++item) {
       const std::int64_t p = padded_index(item);
-      for (int v = 0; v < nv_; ++v) padded[p * nv_ + v] = Real(f[item * nv_ + v]);
+      for (int v = 0; v < nv_; ++v)
+        padded[p * nv_ + v] = mc_ ? mc_->h_of(f[item * nv_ + v], v) : Real(f[item * nv_ + v]);
     }
     f_[current_].upload(padded);
   }
@@ -118,7 +133,8 @@ class ExplicitEngine final : public Engine {
 #pragma omp parallel for schedule(static)
     for (std::int64_t item = 0; item < cells; ++item) {
       const std::int64_t p = padded_index(item);
-      for (int v = 0; v < nv_; ++v) f[item * nv_ + v] = padded[p * nv_ + v];
+      for (int v = 0; v < nv_; ++v)
+        f[item * nv_ + v] = mc_ ? mc_->f_of(padded[p * nv_ + v], v) : padded[p * nv_ + v];
     }
     return f;
   }
@@ -146,30 +162,43 @@ class ExplicitEngine final : public Engine {
 
   void stream_interior() override {
     if (split_ || interior_.n[0] * interior_.n[1] * interior_.n[2] == 0) return;
-    stream_pass(stream_dt(), f_[1 - current_].data(), interior_);
+    stream_pass(stream_dt(), stream_destination(), interior_);
     interior_done_ = true;
   }
 
   void end_step() override {
     for (Halo& halo : halos_) copy_halo(halo, halo.receive, true);
     if (interior_done_) {
-      for (const Region& region : shell_) stream_pass(stream_dt(), f_[1 - current_].data(), region);
+      for (const Region& region : shell_) stream_pass(stream_dt(), stream_destination(), region);
     } else {
-      stream_pass(stream_dt(), f_[1 - current_].data(), whole());
+      stream_pass(stream_dt(), stream_destination(), whole());
     }
     interior_done_ = false;
+    // hs_mc: the streamed rows are in h_tilde_; collide every cell with the samples of this step
+    // (keyed by the step number, so a restart continues the sample sequence).
+    if (mc_)
+      mc_->collide(static_cast<std::uint32_t>(step_count_++), h_tilde_.data(),
+                   f_[1 - current_].data(), velocities(), indexer());
     current_ = 1 - current_;
   }
 
+  std::vector<std::pair<std::string, double>> model_diagnostics() override {
+    return mc_ ? mc_->diagnostics() : std::vector<std::pair<std::string, double>>{};
+  }
+
+  void set_step(std::int64_t step) override { step_count_ = step; }
+
   std::vector<double> fields() override {
-    CellRawMoments<Real> kernel{f_[current_].data(), raw_.data(), velocities(), indexer()};
+    CellRawMoments<Real> kernel{f_[current_].data(), raw_.data(), moment_view(), indexer()};
     for_each_team<kRawMoments>(exec_, config_.grid.interior_cells(), config_.team_size, 0, kernel,
                                "cell_moments");
     if (split_) config_.communicator->sum_over_velocity_group(raw_.data(), raw_.size());
-    const std::vector<double> raw = raw_.to_host();
+    std::vector<double> raw = raw_.to_host();
     std::vector<double> fields(std::size_t(config_.grid.interior_cells()) * kFieldCount);
-    for (std::int64_t c = 0; c < config_.grid.interior_cells(); ++c)
+    for (std::int64_t c = 0; c < config_.grid.interior_cells(); ++c) {
+      if (mc_) mc_->raw_of_f(raw.data() + c * kRawMoments);  // h moments -> f moments
       fields_from_raw(raw.data() + c * kRawMoments, fields.data() + c * kFieldCount);
+    }
     return fields;
   }
 
@@ -179,10 +208,13 @@ class ExplicitEngine final : public Engine {
     const FaceGeometry face =
         geometry(axis, side, {0, 0}, {grid.cells((axis + 1) % 3), grid.cells((axis + 2) % 3)});
     Buffer<double> out(where_, std::size_t(face.transverse_count()) * 5);
-    FaceFluxes<Real> kernel{f_[current_].data(), velocities(), face, out.data()};
+    FaceFluxes<Real> kernel{f_[current_].data(), moment_view(), face, out.data()};
     for_each_team<5>(exec_, face.transverse_count(), config_.team_size, 0, kernel, "face_fluxes");
     if (split_) config_.communicator->sum_over_velocity_group(out.data(), out.size());
-    return out.to_host();
+    std::vector<double> all = out.to_host();
+    if (mc_)  // h fluxes -> f fluxes
+      for (std::size_t t = 0; t + 5 <= all.size(); t += 5) mc_->flux_of_f(axis, side, all.data() + t);
+    return all;
   }
 
   void synchronize() override { bolt::synchronize(exec_); }
@@ -199,6 +231,7 @@ class ExplicitEngine final : public Engine {
     Buffer<int> reflect;
     double influx = 0.0;          // over every velocity of the run
     Buffer<double> outflux;       // walls: [transverse]
+    Buffer<Real> offset;          // walls of hs_mc: e_v (deviational_model.hpp)
   };
 
   // A face segment whose ghosts come from another rank.
@@ -232,6 +265,9 @@ class ExplicitEngine final : public Engine {
   Velocities<Real> velocities() const {
     return {xi_[0].data(), xi_[1].data(), xi_[2].data(), weight_.data(), nv_};
   }
+
+  // The weights moments and fluxes are summed with: w for f, w Phi0 for h (hs_mc).
+  Velocities<Real> moment_view() const { return mc_ ? mc_->number_view(velocities()) : velocities(); }
 
   // A box of cells: [lo, lo + n) in interior coordinates.
   struct Region {
@@ -364,6 +400,12 @@ class ExplicitEngine final : public Engine {
       if (xn < 0.0) face.influx += vg.weight[v] * (-xn) * equilibrium[v];
     }
     face.equilibrium = Buffer<Real>(where_, owned(equilibrium));
+    if (mc_) {
+      const auto values = mc_->face_values(spec, axis, side);
+      face.equilibrium = Buffer<Real>(where_, values.equilibrium);
+      face.offset = Buffer<Real>(where_, values.offset);
+      face.influx = values.influx;
+    }
     if (spec.kind == FaceKind::wall)
       face.outflux = Buffer<double>(where_, face.geometry.transverse_count());
   }
@@ -392,16 +434,18 @@ class ExplicitEngine final : public Engine {
   void fill_boundaries() {
     for (Face& face : faces_) {
       if (face.spec.kind == FaceKind::wall) {
-        WallOutflux<Real> flux{f_[current_].data(), velocities(), face.geometry,
+        WallOutflux<Real> flux{f_[current_].data(), moment_view(), face.geometry,
                                face.outflux.data()};
         for_each_team<1>(exec_, face.geometry.transverse_count(), config_.team_size, 0, flux,
                          "wall_outflux");
         if (split_)
           config_.communicator->sum_over_velocity_group(face.outflux.data(), face.outflux.size());
       }
-      BoundaryFill<Real> kernel{f_[current_].data(), velocities(), face.geometry,
-                                face.spec.kind, face.equilibrium.data(), face.reflect.data(),
-                                face.spec.accommodation, face.influx, face.outflux.data()};
+      BoundaryFill<Real> kernel{f_[current_].data(),    velocities(),
+                                face.geometry,           face.spec.kind,
+                                face.equilibrium.data(), face.reflect.data(),
+                                face.spec.accommodation, face.influx,
+                                face.outflux.data(),     mc_ ? face.offset.data() : nullptr};
       for_each_team<1>(exec_, face.geometry.transverse_count(), config_.team_size, 0, kernel,
                        "boundary_fill");
     }
@@ -458,8 +502,16 @@ class ExplicitEngine final : public Engine {
       case ModelKind::bgk: pass<ModelKind::bgk, Stream>(relax_dt, destination, region); break;
       case ModelKind::shakhov: pass<ModelKind::shakhov, Stream>(relax_dt, destination, region); break;
       case ModelKind::esbgk: pass<ModelKind::esbgk, Stream>(relax_dt, destination, region); break;
+      case ModelKind::hs_mc: {  // streaming only; the collision follows in end_step
+        StreamPass<Real> kernel{f_[current_].data(), destination, stream_tables(), indexer(region)};
+        for_each_team<1>(exec_, region.cells(), config_.team_size, 0, kernel, "stream");
+        break;
+      }
     }
   }
+
+  // Where a step streams to: the next state, or for hs_mc the rows the collision reads.
+  Real* stream_destination() { return mc_ ? h_tilde_.data() : f_[1 - current_].data(); }
 
   // The post-streaming row lives in shared memory on the GPU when it fits (with the reduction
   // buffer) in what the device allows a block; otherwise in the output row itself.
@@ -490,6 +542,9 @@ class ExplicitEngine final : public Engine {
   Region interior_;            // cells that read no halo ghost (empty: none)
   std::vector<Region> shell_;  // the other cells
   bool interior_done_ = false; // stream_interior ran this step
+  std::unique_ptr<DeviationalModel<Real, Exec>> mc_;  // hs_mc only
+  Buffer<Real> h_tilde_;                             // hs_mc: post-streaming rows
+  std::int64_t step_count_ = 0;                      // steps taken (keys the MC samples)
 };
 
 }  // namespace bolt

@@ -1,0 +1,65 @@
+#include "mc_collision.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+
+namespace bolt {
+
+McTables make_mc_tables(const VelocityGrid& velocities) {
+  const VelocityGrid& vg = velocities;
+  McTables t;
+  int n[3];
+  for (int a = 0; a < 3; ++a) {
+    t.faces[a] = vg.axes[a].faces;
+    n[a] = vg.axes[a].cells();
+    require(n[a] >= 1 && int(t.faces[a].size()) == n[a] + 1,
+            "Monte Carlo collision: the velocity grid has no Cartesian axes");
+  }
+  require(std::int64_t(n[0]) * n[1] * n[2] == vg.size(),
+          "Monte Carlo collision: needs the full Cartesian velocity box (", n[0], " x ", n[1],
+          " x ", n[2], " cells, the set has ", vg.size(), " velocities)");
+  t.node_of.assign(vg.size(), -1);
+  const double pi = 3.14159265358979323846;
+  const double phi0_norm = 1.0 / (pi * std::sqrt(pi));
+  t.number_weight.resize(vg.size());
+  t.inv_number_weight.resize(vg.size());
+  for (int v = 0; v < vg.size(); ++v) {
+    t.node_of[vg.node[0][v] + n[0] * (vg.node[1][v] + n[1] * vg.node[2][v])] = v;
+    double xi2 = 0.0;
+    for (int a = 0; a < 3; ++a) xi2 += vg.xi[a][v] * vg.xi[a][v];
+    t.number_weight[v] = vg.weight[v] * phi0_norm * std::exp(-xi2);
+    require(t.number_weight[v] > 0.0, "Monte Carlo collision: velocity node ", v, " at |xi|^2 = ",
+            xi2, " has Phi0 = 0 in double; use a smaller velocity box");
+    t.inv_number_weight[v] = 1.0 / t.number_weight[v];
+  }
+  return t;
+}
+
+McCorrectionSummary summarize_records(const std::vector<double>& records, double epsilon) {
+  McCorrectionSummary s;
+  for (std::size_t c = 0; c + kMcRecord <= records.size(); c += kMcRecord) {
+    const double* r = records.data() + c;
+    double y2 = 0.0;
+    for (int k = 0; k < 5; ++k) y2 += r[k] * r[k];
+    s.max_y = std::max(s.max_y, std::sqrt(y2));
+    s.max_drift[0] = std::max(s.max_drift[0], std::abs(r[5]));
+    s.max_drift[1] =
+        std::max(s.max_drift[1], std::sqrt(r[6] * r[6] + r[7] * r[7] + r[8] * r[8]));
+    s.max_drift[2] = std::max(s.max_drift[2], std::abs(r[9]));
+  }
+  s.max_abc = std::abs(epsilon) * s.max_y;
+  return s;
+}
+
+std::unique_ptr<McCollisionOperator> make_mc_collision(const McConfig& config) {
+  if (config.backend == Backend::cpu) return make_cpu_mc_collision(config);
+#ifdef BOLT_HAVE_CUDA
+  return make_cuda_mc_collision(config);
+#else
+  fail("-backend cuda: this bolt was built without the CUDA backend (no nvcc at build time)");
+#endif
+}
+
+}  // namespace bolt

@@ -1,0 +1,125 @@
+#pragma once
+// The semi-regular Monte Carlo collision operator of paper 000 (full nonlinear Boltzmann equation,
+// hard spheres / VHS) as a self-contained component: draws the collision samples of a step and
+// applies the collision step (with the conservation correction) to rows of the deviational
+// distribution h, f = Phi0 (1 + eps h), on either backend. Host code sees neither a backend nor
+// a precision; McCollisionImpl<Real, Exec> (mc_collision_impl.hpp) is compiled for the CPU
+// (mc_collision_cpu.cpp) and for CUDA (mc_collision_cuda.cu).
+//
+// Kernels: kernels/mc_samples.hpp, kernels/mc_collision.hpp. Plain reference: mc_reference.hpp.
+// Host-side conservation solve with PETSc: petsc_block_solver.hpp.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/backend.hpp"
+#include "grid/velocity_grid.hpp"
+#include "kernels/mc_collision.hpp"
+
+namespace bolt {
+
+// What the samples depend on (kernels/mc_samples.hpp).
+struct McSamplingConfig {
+  double delta = 1.0, omega = 0.5, dt = 0.0;
+  int samples = 1024;
+  std::uint32_t seed = 1;
+  int samples_per_team = 256;
+  int team_size = 256;
+};
+
+// The options of the hs_mc model (-mc_*), as the engine takes them.
+struct McModelParams {
+  int samples = 1024;      // N_t
+  std::uint32_t seed = 1;
+  double epsilon = 1.0;    // f = Phi0 (1 + eps h)
+  McCorrection correction = McCorrection::batched;
+  bool implicit_loss = false;  // -mc_loss implicit (experimental, biased; kernels/mc_collision.hpp)
+};
+
+struct McConfig {
+  Backend backend = Backend::cpu;
+  Precision precision = Precision::double_;
+  VelocityGrid velocities;  // Cartesian (possibly stretched); h lives on its nodes
+  double delta = 1.0;       // rarefaction parameter p0 L / (mu0 c0)
+  double omega = 0.5;       // viscosity exponent: 1/2 hard spheres, 1 Maxwell molecules (VHS)
+  double epsilon = 1.0;     // f = Phi0 (1 + eps h); the nonlinear term is eps h h1
+  double dt = 0.0;          // collision time step (units L / c0)
+  int samples = 1024;       // N_t collisions per step, shared by every cell
+  std::uint32_t seed = 1;
+  McCorrection correction = McCorrection::batched;  // external = PETSc on the host
+  bool implicit_loss = false;  // self-loss backward in time (kernels/mc_collision.hpp)
+  int team_size = 256;         // GPU threads per cell
+  int samples_per_team = 256;  // samples per team when drawing
+  // Rows of the cell kept in GPU shared memory (kernels/mc_collision.hpp): -1 = as many as fit
+  // (3 with the implicit loss, 2, 1 or 0); 0-3 force a layout (tests). The CPU backend uses 0.
+  int scratch_rows = -1;
+};
+
+// A sample as the host sees it (cells and increments in double), kernels/mc_samples.hpp.
+struct McSampleHost {
+  std::array<int, 4> cell;
+  std::array<double, 4> coef;
+};
+
+struct McSampleStats {
+  std::int64_t drawn = 0, rejected = 0;
+  double fraction() const { return drawn ? double(rejected) / double(drawn) : 0.0; }
+};
+
+// Size of the conservation correction and of the drift it removes, over the cells of one step.
+struct McCorrectionSummary {
+  double max_y = 0.0;         // max over cells of |y|_2 (the correction in units of h)
+  double max_abc = 0.0;       // max over cells of |(A, B, C)|_2 = eps |y|_2 (paper's Eq. 25)
+  double max_drift[3] = {0.0, 0.0, 0.0};  // max |M' - M~|: mass, momentum (2-norm), energy
+};
+McCorrectionSummary summarize_records(const std::vector<double>& records, double epsilon);
+
+class McCollisionOperator {
+ public:
+  virtual ~McCollisionOperator() = default;
+  // Draws the N_t samples of `step` on the backend (Philox keyed by (seed, step)).
+  virtual void draw(std::uint32_t step) = 0;
+  // The samples now in use (host copy), and replacing them (to run both backends on one set).
+  virtual std::vector<McSampleHost> samples() const = 0;
+  virtual void set_samples(const std::vector<McSampleHost>& samples) = 0;
+  virtual McSampleStats last_draw() const = 0;
+  virtual McSampleStats all_draws() const = 0;
+  // One collision step of rows of h (cell-major, velocity fastest; rows.size() = cells * nv)
+  // with the current samples. Returns h_new.
+  virtual std::vector<double> collide(const std::vector<double>& h) = 0;
+  // kMcRecord values per cell from the last collide(): y (5), drift M' - M~ (5).
+  virtual const std::vector<double>& records() const = 0;
+  // kappa = pi d^2 n0 L of this delta and omega (lib/physics/collision_kernel.hpp).
+  virtual double kappa() const = 0;
+};
+
+inline McSamplingConfig sampling_config(const McConfig& c) {
+  return {c.delta, c.omega, c.dt, c.samples, c.seed, c.samples_per_team, c.team_size};
+}
+
+std::unique_ptr<McCollisionOperator> make_mc_collision(const McConfig& config);
+std::unique_ptr<McCollisionOperator> make_cpu_mc_collision(const McConfig& config);
+std::unique_ptr<McCollisionOperator> make_cuda_mc_collision(const McConfig& config);
+
+// How many rows of nv Reals (h~, accumulator, loss) a team keeps in `available` bytes of shared
+// memory (8 KiB stay for the reduction buffer): 3 only with the implicit loss, else up to 2.
+inline int mc_scratch_rows(std::size_t available, int nv, std::size_t real_size, bool implicit_loss) {
+  if (available == 0) return 0;
+  const std::size_t row = std::size_t(nv) * real_size, reserve = 8 * 1024;
+  for (int rows = implicit_loss ? 3 : 2; rows > 0; --rows)
+    if (available >= rows * row + reserve) return rows;
+  return 0;
+}
+
+// Host tables the kernels read: cell faces per axis, the node of each (i, j, k) and the
+// equilibrium number weights w_v Phi0(xi_v), Phi0 = exp(-|xi|^2) / pi^(3/2).
+struct McTables {
+  std::array<std::vector<double>, 3> faces;
+  std::vector<int> node_of;  // [i + n0 (j + n1 k)]
+  std::vector<double> number_weight, inv_number_weight;
+};
+McTables make_mc_tables(const VelocityGrid& velocities);
+
+}  // namespace bolt

@@ -1,0 +1,141 @@
+#pragma once
+// The device-side state of the Monte Carlo collision that does not depend on the cells: the
+// velocity-cell lookup tables, the equilibrium number weights w Phi0, the samples of the current
+// step and the rejection counters. Shared by McCollisionImpl (the stand-alone operator) and the
+// engine's hs_mc model. Include after the backend's launch header (see mc_collision_impl.hpp).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "kernels/mc_samples.hpp"
+#include "mc_collision.hpp"
+#include "physics/collision_kernel.hpp"
+
+namespace bolt {
+
+template <class Real, class Exec>
+class McDevice {
+ public:
+  McDevice() = default;
+  McDevice(Backend where, const VelocityGrid& velocities, const McSamplingConfig& config)
+      : config_(config), tables_(make_mc_tables(velocities)) {
+    require(config.samples > 0, "-mc_samples ", config.samples, ": must be positive");
+    require(config.dt > 0.0, "Monte Carlo collision: the time step ", config.dt,
+            " must be positive");
+    require(config.samples_per_team > 0 && config.team_size > 0,
+            "Monte Carlo collision: team sizes must be positive");
+    kappa_ = collision_prefactor(config.delta, config.omega);
+    // The largest increment: W <= |xi_r| <= the box diagonal (hard spheres; VHS smaller) over
+    // the smallest equilibrium number. It must stay far from overflow in Real.
+    double diagonal2 = 0.0, largest_inverse = 0.0;
+    for (int a = 0; a < 3; ++a) {
+      const double extent = tables_.faces[a].back() - tables_.faces[a].front();
+      diagonal2 += extent * extent;
+    }
+    for (double x : tables_.inv_number_weight) largest_inverse = std::max(largest_inverse, x);
+    const double largest =
+        kappa_ * config.dt / config.samples * std::sqrt(diagonal2) * largest_inverse;
+    require(largest < 1e-6 * double(std::numeric_limits<Real>::max()),
+            "Monte Carlo collision: increments up to ", largest, " in the far corners of the "
+            "velocity box overflow ", sizeof(Real) == 4 ? "float" : "double",
+            "; use a smaller box (-vgrid_half_width) or double precision");
+    for (int a = 0; a < 3; ++a) faces_[a] = Buffer<double>(where, tables_.faces[a]);
+    node_of_ = Buffer<int>(where, tables_.node_of);
+    number_weight_ = Buffer<double>(where, tables_.number_weight);
+    inv_number_weight_ = Buffer<double>(where, tables_.inv_number_weight);
+    samples_ = Buffer<McSample<Real>>(where, std::size_t(config.samples));
+    samples_.set_zero();
+    chunks_ = (config.samples + config.samples_per_team - 1) / config.samples_per_team;
+    rejected_ = Buffer<int>(where, std::size_t(chunks_));
+    rejected_total_ = Buffer<std::int64_t>(where, std::size_t(chunks_));
+    rejected_total_.set_zero();
+  }
+
+  // Draws the samples of `step` (no host synchronisation).
+  void draw(Exec exec, std::uint32_t step) {
+    McSampleParams params;
+    params.seed = config_.seed;
+    params.step = step;
+    params.samples = config_.samples;
+    params.omega = config_.omega;
+    params.scale = kappa_ * config_.dt / config_.samples;
+    McSampler<Real> kernel{params,           locator(),          inv_number_weight_.data(),
+                           samples_.data(),  rejected_.data(),   rejected_total_.data(),
+                           config_.samples_per_team};
+    for_each_team<1>(exec, chunks_, config_.team_size, 0, kernel, "mc_samples");
+    ++draws_;
+  }
+
+  McSampleStats last_draw() const {
+    McSampleStats s{draws_ > 0 ? config_.samples : 0, 0};
+    if (draws_ > 0)
+      for (int r : rejected_.to_host()) s.rejected += r;
+    return s;
+  }
+  McSampleStats all_draws() const {
+    McSampleStats s{draws_ * config_.samples, 0};
+    for (std::int64_t r : rejected_total_.to_host()) s.rejected += r;
+    return s;
+  }
+
+  std::vector<McSampleHost> samples() const {
+    const std::vector<McSample<Real>> device = samples_.to_host();
+    std::vector<McSampleHost> host(device.size());
+    for (std::size_t l = 0; l < device.size(); ++l)
+      for (int r = 0; r < 4; ++r) {
+        host[l].cell[r] = device[l].cell[r];
+        host[l].coef[r] = double(device[l].coef[r]);
+      }
+    return host;
+  }
+
+  void set_samples(const std::vector<McSampleHost>& host) {
+    require(host.size() == std::size_t(config_.samples), "set_samples: ", host.size(),
+            " samples, the operator draws ", config_.samples);
+    const int nv = int(tables_.number_weight.size());
+    std::vector<McSample<Real>> device(host.size());
+    for (std::size_t l = 0; l < host.size(); ++l)
+      for (int r = 0; r < 4; ++r) {
+        require(host[l].cell[r] >= -1 && host[l].cell[r] < nv, "set_samples: sample ", l,
+                " names velocity ", host[l].cell[r]);
+        device[l].cell[r] = host[l].cell[r];
+        device[l].coef[r] = Real(host[l].coef[r]);
+      }
+    samples_.upload(device);
+  }
+
+  const McSample<Real>* sample_data() const { return samples_.data(); }
+  int sample_count() const { return config_.samples; }
+  const double* number_weight() const { return number_weight_.data(); }
+  const McTables& tables() const { return tables_; }
+  double kappa() const { return kappa_; }
+
+ private:
+  VelocityLocator locator() const {
+    VelocityLocator l{};
+    for (int a = 0; a < 3; ++a) {
+      l.faces[a] = faces_[a].data();
+      l.n[a] = int(faces_[a].size()) - 1;
+    }
+    l.node_of = node_of_.data();
+    return l;
+  }
+
+  McSamplingConfig config_;
+  McTables tables_;
+  double kappa_ = 0.0;
+  std::array<Buffer<double>, 3> faces_;
+  Buffer<int> node_of_;
+  Buffer<double> number_weight_, inv_number_weight_;
+  Buffer<McSample<Real>> samples_;
+  Buffer<int> rejected_;
+  Buffer<std::int64_t> rejected_total_;
+  int chunks_ = 0;
+  std::int64_t draws_ = 0;
+};
+
+}  // namespace bolt

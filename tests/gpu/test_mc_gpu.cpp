@@ -1,0 +1,300 @@
+// CPU-vs-GPU agreement of the Monte Carlo collision (kernels/mc_samples.hpp, mc_collision.hpp):
+//  * samples: the same (seed, step) gives the same cells on both backends and increments equal
+//    to the last bits of the two math libraries (log, sin, cos);
+//  * the collision step for the *same* samples (the CPU's, uploaded to the GPU): double 1e-12,
+//    float 1e-5 relative (DESIGN.md), for every correction mode (none, batched in the kernel,
+//    PETSc on the host), every shared-memory layout (0, 1, 2 rows in shared memory), hard spheres
+//    and Maxwell molecules, a stretched grid whose size is not a multiple of the warp;
+//  * the whole step with each backend drawing its own samples;
+//  * two GPU runs agree to round-off (the atomic additions make their order, hence the last
+//    bits, vary; they are not bitwise reproducible);
+//  * the engine's hs_mc model (streaming of h, walls in h, collisions) on a small cavity.
+// Skips without a CUDA device; BOLT_GPU_TEST_CPU_ONLY=1 runs the "GPU" side on the CPU (checks
+// the plumbing only).
+#include <gtest/gtest.h>
+#include <petscsys.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "core/backend.hpp"
+#include "grid/velocity_grid.hpp"
+#include "models/mc_collision.hpp"
+#include "models/mc_reference.hpp"
+#include "solver/engine.hpp"
+
+namespace bolt {
+namespace {
+
+bool cpu_only() {
+  const char* v = std::getenv("BOLT_GPU_TEST_CPU_ONLY");
+  return v && *v && std::string(v) != "0";
+}
+Backend second_backend() { return cpu_only() ? Backend::cpu : Backend::cuda; }
+bool have_device() { return cpu_only() || cuda_device_count() > 0; }
+
+// The external (PETSc) correction mode needs PETSc; it starts MPI itself here.
+class PetscEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override { ASSERT_EQ(PetscInitializeNoArguments(), 0); }
+  void TearDown() override { PetscFinalize(); }
+};
+[[maybe_unused]] ::testing::Environment* const kPetsc =
+    ::testing::AddGlobalTestEnvironment(new PetscEnvironment);
+
+VelocityGrid grid(int n0, int n1, int n2, double ratio) {
+  VelocityGridSpec spec;
+  spec.nodes = {n0, n1, n2};
+  spec.half_width = 3.0;
+  spec.ratio = ratio;
+  return make_cartesian_velocity_grid(spec);
+}
+
+// Rows of h for `cells` cells: drifting, anisotropic Gaussians plus a hash (non-smooth rows).
+std::vector<double> rows(const VelocityGrid& vg, int cells, double eps) {
+  std::vector<double> h;
+  const double pi = 3.14159265358979323846;
+  for (int c = 0; c < cells; ++c)
+    for (int v = 0; v < vg.size(); ++v) {
+      const double x = vg.xi[0][v], y = vg.xi[1][v], z = vg.xi[2][v];
+      const double u = 0.04 * std::sin(c + 1.0), T = 1.0 + 0.05 * std::cos(c);
+      const double f = (1.0 + 0.03 * std::sin(2.0 * c)) / std::pow(pi * T, 1.5) *
+                       std::exp(-((x - u) * (x - u) + y * y * (1.0 + 0.04 * c / cells) + z * z) / T);
+      const double noise = 0.05 * std::sin(12.9898 * v + 78.233 * c);
+      h.push_back((f / reference_phi0(x, y, z) - 1.0) / eps + noise);
+    }
+  return h;
+}
+
+double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return INFINITY;
+  double diff = 0.0, scale = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!std::isfinite(a[i]) || !std::isfinite(b[i])) return INFINITY;
+    diff = std::max(diff, std::abs(a[i] - b[i]));
+    scale = std::max(scale, std::abs(a[i]));
+  }
+  return scale > 0.0 ? diff / scale : diff;
+}
+
+// The same in particle numbers w Phi0 h (what every moment weighs).
+double number_difference(const VelocityGrid& vg, const std::vector<double>& a,
+                         const std::vector<double>& b) {
+  const McTables t = make_mc_tables(vg);
+  std::vector<double> na(a), nb(b);
+  for (std::size_t i = 0; i < na.size(); ++i) na[i] *= t.number_weight[i % vg.size()];
+  for (std::size_t i = 0; i < nb.size(); ++i) nb[i] *= t.number_weight[i % vg.size()];
+  return relative_difference(na, nb);
+}
+
+std::vector<double> corrections(const std::vector<double>& records) {
+  std::vector<double> y;
+  for (std::size_t c = 0; c + kMcRecord <= records.size(); c += kMcRecord)
+    for (int k = 0; k < 5; ++k) y.push_back(records[c + k]);
+  return y;
+}
+
+McConfig config(Backend backend, Precision precision, const VelocityGrid& vg, double omega,
+                McCorrection mode, int scratch_rows) {
+  McConfig c;
+  c.backend = backend;
+  c.precision = precision;
+  c.velocities = vg;
+  c.delta = 2.0;
+  c.omega = omega;
+  c.epsilon = 0.5;
+  c.dt = 0.04;
+  c.samples = 5000;  // not a multiple of the chunk or the block
+  c.seed = 424242u;
+  c.correction = mode;
+  c.team_size = 128;
+  c.scratch_rows = backend == Backend::cpu ? -1 : scratch_rows;
+  return c;
+}
+
+class McGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!have_device()) GTEST_SKIP() << "no CUDA device visible";
+  }
+};
+
+TEST_F(McGpu, SamplesAgree) {
+  const VelocityGrid vg = grid(11, 10, 9, 0.92);
+  for (Precision p : {Precision::double_, Precision::single}) {
+    auto cpu = make_mc_collision(config(Backend::cpu, p, vg, 0.5, McCorrection::none, -1));
+    auto gpu = make_mc_collision(config(second_backend(), p, vg, 0.5, McCorrection::none, -1));
+    cpu->draw(17);
+    gpu->draw(17);
+    const auto a = cpu->samples(), b = gpu->samples();
+    ASSERT_EQ(a.size(), b.size());
+    int cell_mismatch = 0;
+    std::vector<double> ca, cb;
+    for (std::size_t l = 0; l < a.size(); ++l) {
+      cell_mismatch += a[l].cell != b[l].cell;
+      ca.insert(ca.end(), a[l].coef.begin(), a[l].coef.end());
+      cb.insert(cb.end(), b[l].coef.begin(), b[l].coef.end());
+    }
+    const double d = relative_difference(ca, cb);
+    std::printf("  %s: %d of %zu samples in other cells, increments differ by %.2e, rejected %lld "
+                "/ %lld\n",
+                to_string(p).data(), cell_mismatch, a.size(), d, (long long)cpu->last_draw().rejected,
+                (long long)gpu->last_draw().rejected);
+    EXPECT_EQ(cell_mismatch, 0);
+    EXPECT_EQ(cpu->last_draw().rejected, gpu->last_draw().rejected);
+    // double: a few ulp of log/sin/cos; float: one float rounding of nearly equal doubles.
+    EXPECT_LE(d, p == Precision::double_ ? 1e-13 : 1e-6);
+  }
+}
+
+// (precision, correction, rows in shared memory, omega); 3 rows means the implicit loss.
+using Param = std::tuple<Precision, McCorrection, int, double>;
+
+class McGpuCollision : public ::testing::TestWithParam<Param> {
+ protected:
+  void SetUp() override {
+    if (!have_device()) GTEST_SKIP() << "no CUDA device visible";
+  }
+};
+
+TEST_P(McGpuCollision, SameSamplesSameResult) {
+  const auto [precision, mode, scratch_rows, omega] = GetParam();
+  const VelocityGrid vg = grid(13, 12, 11, 0.9);  // 1716 velocities: not a multiple of 32
+  McConfig cpu_config = config(Backend::cpu, precision, vg, omega, mode, scratch_rows);
+  McConfig gpu_config = config(second_backend(), precision, vg, omega, mode, scratch_rows);
+  cpu_config.implicit_loss = gpu_config.implicit_loss = scratch_rows == 3;
+  auto cpu = make_mc_collision(cpu_config);
+  auto gpu = make_mc_collision(gpu_config);
+  cpu->draw(3);
+  gpu->set_samples(cpu->samples());
+  const std::vector<double> h = rows(vg, 7, 0.5);
+  const std::vector<double> a = cpu->collide(h), b = gpu->collide(h);
+  const double tolerance = precision == Precision::double_ ? 1e-12 : 1e-5;
+  const double d_h = relative_difference(a, b), d_n = number_difference(vg, a, b);
+  const double d_y = relative_difference(corrections(cpu->records()), corrections(gpu->records()));
+  ASSERT_GT(relative_difference(h, a), 1e-4) << "the step must change h";
+  std::printf("  %s: h %.2e numbers %.2e y %.2e (tolerance %.0e)\n",
+              ::testing::UnitTest::GetInstance()->current_test_info()->name(), d_h, d_n, d_y,
+              tolerance);
+  EXPECT_LE(d_h, tolerance);
+  EXPECT_LE(d_n, tolerance);
+  // y comes from sums over h' rows that agree to `tolerance`; the systems are well conditioned.
+  if (mode != McCorrection::none) {
+    EXPECT_LE(d_y, 10 * tolerance);
+  }
+}
+
+std::string param_name(const ::testing::TestParamInfo<Param>& info) {
+  const auto [precision, mode, rows, omega] = info.param;
+  const char* m = mode == McCorrection::none ? "none" : (mode == McCorrection::batched ? "batched" : "petsc");
+  return std::string(precision == Precision::double_ ? "f64_" : "f32_") + m + "_shared" +
+         std::to_string(rows) + (rows == 3 ? "_implicit" : "") + (omega == 0.5 ? "_hs" : "_maxwell");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, McGpuCollision,
+    ::testing::Combine(::testing::Values(Precision::double_, Precision::single),
+                       ::testing::Values(McCorrection::none, McCorrection::batched,
+                                         McCorrection::external),
+                       ::testing::Values(0, 1, 2, 3), ::testing::Values(0.5, 1.0)),
+    param_name);
+
+// Each backend draws its own samples: the whole step agrees as well.
+TEST_F(McGpu, WholeStepAgrees) {
+  const VelocityGrid vg = grid(12, 12, 12, 0.94);
+  const std::vector<double> h = rows(vg, 5, 0.5);
+  for (Precision p : {Precision::double_, Precision::single}) {
+    auto cpu = make_mc_collision(config(Backend::cpu, p, vg, 0.5, McCorrection::batched, -1));
+    auto gpu = make_mc_collision(config(second_backend(), p, vg, 0.5, McCorrection::batched, -1));
+    std::vector<double> a = h, b = h;
+    for (std::uint32_t step = 0; step < 4; ++step) {
+      cpu->draw(step);
+      gpu->draw(step);
+      a = cpu->collide(a);
+      b = gpu->collide(b);
+    }
+    const double d = number_difference(vg, a, b);
+    std::printf("  %s, 4 steps: numbers differ by %.2e\n", to_string(p).data(), d);
+    EXPECT_LE(d, p == Precision::double_ ? 1e-12 : 1e-5);
+  }
+}
+
+// Atomic additions in shared memory: the order, hence the last bits, may change between runs.
+TEST_F(McGpu, RepeatedRunsAgreeToRoundoff) {
+  const VelocityGrid vg = grid(12, 12, 12, 0.94);
+  const std::vector<double> h = rows(vg, 5, 0.5);
+  auto gpu = make_mc_collision(config(second_backend(), Precision::double_, vg, 0.5,
+                                      McCorrection::batched, -1));
+  gpu->draw(1);
+  const std::vector<double> first = gpu->collide(h), second = gpu->collide(h);
+  const double d = relative_difference(first, second);
+  std::printf("  two runs: %s (difference %.2e)\n", first == second ? "bitwise equal" : "differ",
+              d);
+  EXPECT_LE(d, 1e-13);
+}
+
+// -model_type hs_mc in the engine: a 2-D cavity (stretched x, moving lid, a hotter partly
+// accommodating wall), streaming + walls in h + collisions, on both backends; state,
+// fields and wall fluxes agree (double 1e-12, float 1e-5), explicit and implicit loss, 4 steps.
+TEST_F(McGpu, EngineCavityAgrees) {
+  const VelocityGrid vg = grid(10, 10, 10, 0.9);
+  std::array<AxisSpec, 3> axes;
+  axes[0] = AxisSpec{12, 0.0, 1.0, 0.9, FineAt::both};
+  axes[1] = AxisSpec{10, 0.0, 1.0};
+  axes[2] = AxisSpec{1, 0.0, 1.0};
+  const PhysicalGrid physical = make_physical_grid(axes, 1);
+  for (Precision p : {Precision::double_, Precision::single})
+    for (bool implicit : {false, true}) {
+      EngineConfig c;
+      c.precision = p;
+      c.grid = physical;
+      c.velocities = vg;
+      c.model = ModelKind::hs_mc;
+      c.relaxation.delta = 3.0;
+      c.relaxation.dt = 0.01;
+      c.mc.samples = 2000;
+      c.mc.seed = 5u;
+      c.mc.epsilon = 0.1;
+      c.mc.implicit_loss = implicit;
+      c.faces[1][1].velocity[0] = 0.1;
+      c.faces[0][1].temperature = 1.2;
+      c.faces[0][1].accommodation = 0.8;
+      c.team_size = 128;
+      std::vector<double> state, fields, fluxes;
+      for (int run = 0; run < 2; ++run) {
+        c.backend = run == 0 ? Backend::cpu : second_backend();
+        auto engine = make_engine(c);
+        std::vector<double> f0 = rows(vg, int(physical.interior_cells()), c.mc.epsilon);
+        for (std::size_t i = 0; i < f0.size(); ++i) {
+          const int v = int(i % vg.size());
+          f0[i] = reference_phi0(vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]) * (1.0 + c.mc.epsilon * f0[i]);
+        }
+        engine->set_state(f0);
+        engine->step(4);
+        engine->synchronize();
+        const std::vector<double> f = engine->state(), m = engine->fields(),
+                                  q = engine->face_fluxes(1, 1);
+        if (run == 0) {
+          state = f;
+          fields = m;
+          fluxes = q;
+          continue;
+        }
+        const double tolerance = p == Precision::double_ ? 1e-12 : 1e-5;
+        const double ds = relative_difference(state, f), dm = relative_difference(fields, m),
+                     dq = relative_difference(fluxes, q);
+        std::printf("  %s, %s loss: state %.2e fields %.2e lid fluxes %.2e\n", to_string(p).data(),
+                    implicit ? "implicit" : "explicit", ds, dm, dq);
+        EXPECT_LE(ds, tolerance);
+        EXPECT_LE(dm, tolerance);
+        EXPECT_LE(dq, tolerance);
+      }
+    }
+}
+
+}  // namespace
+}  // namespace bolt

@@ -1,0 +1,281 @@
+// The Monte Carlo collision of paper 000 on the CPU backend:
+//  * samples: reproducible from (seed, step), v and v1 distributed as Phi0, k uniform on the
+//    sphere, collisions conserve momentum and energy, out-of-box samples rejected and counted;
+//  * the fast kernel (kernels/mc_collision.hpp through McCollisionOperator) equals the plain
+//    reference (lib/models/mc_reference.cpp) for the same samples, double, 1e-12 relative;
+//  * conservation: with the correction every cell keeps its mass, momentum and energy to
+//    round-off; without it momentum and energy drift (mass does not: each sample moves the same
+//    number of particles out of two cells and into two others).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "core/error.hpp"
+#include "kernels/mc_samples.hpp"
+#include "mc_helpers.hpp"
+#include "physics/collision_kernel.hpp"
+
+namespace bolt {
+namespace {
+
+using test::kEps;
+
+TEST(McSamples, SameSeedAndStepGiveIdenticalSamples) {
+  const VelocityGrid vg = test::mc_grid({10, 10, 10}, 3.0, 0.92);
+  const McConfig config = test::mc_config(vg, 3000, 0.01);
+  auto a = make_mc_collision(config), b = make_mc_collision(config);
+  a->draw(7);
+  b->draw(7);
+  const auto first = a->samples();
+  const auto same = b->samples();
+  ASSERT_EQ(first.size(), 3000u);
+  int accepted = 0;
+  for (std::size_t l = 0; l < first.size(); ++l) {
+    EXPECT_EQ(first[l].cell, same[l].cell) << "sample " << l;
+    EXPECT_EQ(first[l].coef, same[l].coef) << "sample " << l;  // bitwise
+    accepted += first[l].cell[0] >= 0;
+  }
+  EXPECT_GT(accepted, 2900);
+  // A counter-based generator has no state: drawing other steps in between changes nothing.
+  a->draw(8);
+  const auto other_step = a->samples();
+  a->draw(7);
+  EXPECT_EQ(a->samples()[123].coef, first[123].coef);
+  int differ_step = 0;
+  for (std::size_t l = 0; l < first.size(); ++l) differ_step += other_step[l].cell != first[l].cell;
+  McConfig reseeded = config;
+  reseeded.seed += 1;
+  auto c = make_mc_collision(reseeded);
+  c->draw(7);
+  const auto other_seed = c->samples();
+  int differ_seed = 0;
+  for (std::size_t l = 0; l < first.size(); ++l) differ_seed += other_seed[l].cell != first[l].cell;
+  // Independent samples on 1000 cells almost never share all four cells.
+  EXPECT_GT(differ_step, 2990);
+  EXPECT_GT(differ_seed, 2990);
+}
+
+// v, v1: components normal with variance 1/2 (Phi0 ~ exp(-xi^2)), independent; k: unit, mean 0,
+// <k_z^2> = 1/3. Bounds are 5 standard errors of N draws.
+TEST(McSamples, DrawsFollowPhi0AndTheUnitSphere) {
+  const int N = 200000;
+  double mean[6] = {0}, var[6] = {0}, cross = 0.0, kmean[3] = {0}, kz2 = 0.0;
+  double worst_norm = 0.0, worst_momentum = 0.0, worst_energy = 0.0;
+  for (int l = 0; l < N; ++l) {
+    const McDraw d = draw_collision(99u, 5u, std::uint32_t(l));
+    for (int a = 0; a < 3; ++a) {
+      mean[a] += d.v[a];
+      mean[3 + a] += d.v1[a];
+      var[a] += d.v[a] * d.v[a];
+      var[3 + a] += d.v1[a] * d.v1[a];
+      kmean[a] += d.k[a];
+    }
+    cross += d.v[0] * d.v1[0];
+    kz2 += d.k[2] * d.k[2];
+    worst_norm = std::max(worst_norm, std::abs(d.k[0] * d.k[0] + d.k[1] * d.k[1] + d.k[2] * d.k[2] - 1.0));
+    double vs[3], v1s[3];
+    post_collision(d, 0.5, vs, v1s);
+    double e0 = 0.0, e1 = 0.0;
+    for (int a = 0; a < 3; ++a) {
+      worst_momentum = std::max(worst_momentum, std::abs(vs[a] + v1s[a] - d.v[a] - d.v1[a]));
+      e0 += d.v[a] * d.v[a] + d.v1[a] * d.v1[a];
+      e1 += vs[a] * vs[a] + v1s[a] * v1s[a];
+    }
+    worst_energy = std::max(worst_energy, std::abs(e1 - e0) / e0);
+  }
+  const double se_mean = std::sqrt(0.5 / N), se_var = std::sqrt(2.0 * 0.25 / N);
+  for (int a = 0; a < 6; ++a) {
+    EXPECT_LE(std::abs(mean[a] / N), 5 * se_mean) << "component " << a;
+    EXPECT_LE(std::abs(var[a] / N - 0.5), 5 * se_var) << "component " << a;
+  }
+  EXPECT_LE(std::abs(cross / N), 5 * std::sqrt(0.25 / N));
+  for (int a = 0; a < 3; ++a) EXPECT_LE(std::abs(kmean[a] / N), 5 * std::sqrt(1.0 / (3.0 * N)));
+  EXPECT_LE(std::abs(kz2 / N - 1.0 / 3.0), 5 * std::sqrt((1.0 / 5.0 - 1.0 / 9.0) / N));
+  EXPECT_LE(worst_norm, 4 * kEps);
+  EXPECT_LE(worst_momentum, 32 * kEps);  // |v| < 7 for 2e5 draws
+  EXPECT_LE(worst_energy, 32 * kEps);
+}
+
+// Box [-2, 2]^3: each of the four velocities is Phi0-distributed, so the fraction of samples with
+// one outside lies between P(v outside) = 1 - (1 - erfc 2)^3 = 0.01397 and four times that
+// (union bound). The reference counts the same rejections.
+TEST(McSamples, SamplesLeavingTheBoxAreRejectedAndCounted) {
+  const VelocityGrid vg = test::mc_grid({8, 8, 8}, 2.0);
+  const McConfig config = test::mc_config(vg, 1 << 16, 0.01);
+  auto op = make_mc_collision(config);
+  op->draw(3);
+  const McSampleStats s = op->last_draw();
+  const double single = 1.0 - std::pow(1.0 - std::erfc(2.0), 3);
+  std::printf("  box [-2,2]^3: rejected %lld of %lld = %.4f (bounds %.4f .. %.4f)\n",
+              (long long)s.rejected, (long long)s.drawn, s.fraction(), single, 4 * single);
+  EXPECT_GT(s.fraction(), single);
+  EXPECT_LT(s.fraction(), 4 * single);
+  McReferenceParams p;
+  p.kappa = op->kappa();
+  p.dt = config.dt;
+  p.samples = config.samples;
+  p.seed = config.seed;
+  p.step = 3;
+  const McReferenceStep ref = reference_mc_collision(vg, p, std::vector<double>(vg.size(), 0.0));
+  EXPECT_EQ(ref.rejected, s.rejected);
+  int flagged = 0;
+  for (const auto& sample : op->samples()) {
+    flagged += sample.cell[0] < 0;
+    if (sample.cell[0] < 0) {
+      EXPECT_EQ(sample.coef, (std::array<double, 4>{0, 0, 0, 0}));
+    }
+  }
+  EXPECT_EQ(flagged, s.rejected);
+}
+
+struct KernelCase {
+  const char* name;
+  double omega, eps;
+  std::array<int, 3> nodes;
+  double ratio;
+  bool implicit_loss;
+};
+
+// Same samples, same rows: the kernel's h' equals the reference's to round-off. Relative to the
+// largest |h'| and, separately, in particle numbers w Phi0 h (tails, where w Phi0 ~ 1e-9 and h is
+// large, would otherwise set the scale). Both sums run in the same order (samples in sequence on
+// the CPU team), so the differences come from the increments only: a few ulp.
+TEST(McCollision, KernelMatchesReference) {
+  const KernelCase cases[] = {
+      {"hard spheres, stretched 10x9x8", 0.5, 0.7, {10, 9, 8}, 0.9, false},
+      {"VHS omega 0.74, uniform 9^3", 0.74, 1.0, {9, 9, 9}, 1.0, false},
+      {"Maxwell omega 1, stretched 8x10x9", 1.0, 0.05, {8, 10, 9}, 0.85, false},
+      {"hard spheres, implicit loss", 0.5, 0.7, {10, 9, 8}, 0.9, true},
+      {"VHS omega 0.74, implicit loss", 0.74, 1.0, {9, 9, 9}, 1.0, true},
+  };
+  for (const KernelCase& k : cases) {
+    const VelocityGrid vg = test::mc_grid(k.nodes, 3.0, k.ratio);
+    McConfig config = test::mc_config(vg, 4000, 0.03, 2.5, k.omega, k.eps);
+    config.correction = McCorrection::none;
+    config.implicit_loss = k.implicit_loss;
+    auto op = make_mc_collision(config);
+    op->draw(11);
+    const std::vector<double> h = test::deviation_rows(vg, 4, k.eps, 0.2);
+    const std::vector<double> fast = op->collide(h);
+    McReferenceParams p;
+    p.kappa = collision_prefactor(config.delta, k.omega);
+    p.omega = k.omega;
+    p.epsilon = k.eps;
+    p.dt = config.dt;
+    p.samples = config.samples;
+    p.seed = config.seed;
+    p.step = 11;
+    p.implicit_loss = k.implicit_loss;
+    const McReferenceStep ref = reference_mc_collision(vg, p, h);
+    EXPECT_EQ(ref.rejected, op->last_draw().rejected) << k.name;
+    const double d_h = test::relative_difference(ref.h, fast);
+    const double d_n = test::number_difference(vg, ref.h, fast);
+    const double change = test::number_difference(vg, ref.h, h);  // the step did something
+    std::printf("  %-36s kernel vs reference: h %.2e, numbers %.2e (step changed numbers by %.2e)\n",
+                k.name, d_h, d_n, change);
+    EXPECT_LE(d_h, 1e-12) << k.name;
+    EXPECT_LE(d_n, 1e-12) << k.name;
+    EXPECT_GT(change, 1e-4) << k.name;
+  }
+}
+
+// The float kernel follows the double one to single-precision round-off (1e-5 relative in
+// particle numbers: increments and rows rounded to 24 bits, sums of a few thousand terms).
+TEST(McCollision, SinglePrecisionFollowsDouble) {
+  const VelocityGrid vg = test::mc_grid({10, 10, 10}, 3.0, 0.93);
+  McConfig config = test::mc_config(vg, 4000, 0.02, 1.0, 0.5, 0.3);
+  const std::vector<double> h = test::deviation_rows(vg, 3, 0.3);
+  auto dbl = make_mc_collision(config);
+  config.precision = Precision::single;
+  auto flt = make_mc_collision(config);
+  dbl->draw(2);
+  flt->draw(2);
+  const double d = test::number_difference(vg, dbl->collide(h), flt->collide(h));
+  std::printf("  float vs double (batched correction): numbers %.2e\n", d);
+  EXPECT_LE(d, 1e-5);
+}
+
+// A wide box has far-corner cells with w Phi0 ~ 1e-52: their increments overflow float. The
+// operator refuses such a set-up in float (with a message) and accepts it in double.
+TEST(McCollision, RefusesIncrementsThatOverflowTheFloatRange) {
+  const VelocityGrid vg = test::mc_grid({10, 10, 10}, 7.0);
+  McConfig config = test::mc_config(vg, 1000, 0.01);
+  EXPECT_NO_THROW(make_mc_collision(config));
+  config.precision = Precision::single;
+  EXPECT_THROW(make_mc_collision(config), Error);
+}
+
+struct Drift {
+  double worst[5] = {0, 0, 0, 0, 0};  // |M(h_new) - M(h~)| per invariant, worst cell
+  double bound[5] = {0, 0, 0, 0, 0};  // round-off scale, same cell
+};
+
+// Moments of h_new against h~, cell by cell, with a round-off bound per cell and invariant:
+// 16 eps sum_v w Phi0 |psi| (|h~| + |h_new|) (the terms of both sums; sequential double sums of
+// a few hundred terms and the 5 x 5 solve stay far inside it).
+Drift conservation_drift(const VelocityGrid& vg, const std::vector<double>& before,
+                         const std::vector<double>& after) {
+  Drift d;
+  const int nv = vg.size();
+  const McTables t = make_mc_tables(vg);
+  for (std::size_t c = 0; c * nv < before.size(); ++c) {
+    double m0[5], m1[5], scale[5] = {0, 0, 0, 0, 0};
+    reference_conserved_moments(vg, before.data() + c * nv, m0);
+    reference_conserved_moments(vg, after.data() + c * nv, m1);
+    for (int v = 0; v < nv; ++v) {
+      const double psi[5] = {1.0, vg.xi[0][v], vg.xi[1][v], vg.xi[2][v],
+                             vg.xi[0][v] * vg.xi[0][v] + vg.xi[1][v] * vg.xi[1][v] +
+                                 vg.xi[2][v] * vg.xi[2][v]};
+      for (int k = 0; k < 5; ++k)
+        scale[k] += t.number_weight[v] * std::abs(psi[k]) *
+                    (std::abs(before[c * nv + v]) + std::abs(after[c * nv + v]));
+    }
+    for (int k = 0; k < 5; ++k)
+      if (std::abs(m1[k] - m0[k]) >= d.worst[k]) {
+        d.worst[k] = std::abs(m1[k] - m0[k]);
+        d.bound[k] = 16 * kEps * scale[k];
+      }
+  }
+  return d;
+}
+
+TEST(McCollision, CorrectionConservesEveryCellAndWithoutItMomentumAndEnergyDrift) {
+  const char* names[5] = {"mass", "x-momentum", "y-momentum", "z-momentum", "energy"};
+  for (double ratio : {1.0, 0.9}) {
+    const VelocityGrid vg = test::mc_grid({12, 12, 12}, 3.0, ratio);
+    const double eps = 0.1;
+    const std::vector<double> h = test::deviation_rows(vg, 6, eps, 0.05);
+    for (int variant = 0; variant < 3; ++variant) {
+      // explicit loss with and without the correction; implicit loss with it
+      const McCorrection mode = variant == 1 ? McCorrection::none : McCorrection::batched;
+      McConfig config = test::mc_config(vg, 8192, 0.05, 1.0, 0.5, eps);
+      config.correction = mode;
+      config.implicit_loss = variant == 2;
+      auto op = make_mc_collision(config);
+      op->draw(1);
+      const std::vector<double> out = op->collide(h);
+      const Drift d = conservation_drift(vg, h, out);
+      const McCorrectionSummary s = summarize_records(op->records(), eps);
+      std::printf("  %s grid, %-18s:", ratio == 1.0 ? "uniform  " : "stretched",
+                  variant == 1 ? "no correction" : (variant == 2 ? "implicit, corrected" : "corrected"));
+      for (int k = 0; k < 5; ++k) std::printf(" %s %.1e (%.0e)", names[k], d.worst[k], d.bound[k]);
+      std::printf("  |y| %.2e |(A,B,C)| %.2e\n", s.max_y, s.max_abc);
+      if (mode == McCorrection::batched) {
+        for (int k = 0; k < 5; ++k) EXPECT_LE(d.worst[k], d.bound[k]) << names[k];
+        EXPECT_GT(s.max_y, 0.0);
+      } else {
+        // Mass: each sample moves equal numbers of particles; only round-off is left.
+        EXPECT_LE(d.worst[0], d.bound[0]) << "mass without correction";
+        // Momentum and energy: velocity nodes are not the sampled velocities.
+        for (int k : {1, 2, 3, 4}) EXPECT_GT(d.worst[k], 1e3 * d.bound[k]) << names[k];
+        // The drift the records report is the one measured here.
+        EXPECT_NEAR(s.max_drift[2], d.worst[4], 1e-6 * d.worst[4] + d.bound[4]);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace bolt
