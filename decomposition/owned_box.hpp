@@ -1,9 +1,9 @@
 #pragma once
-// The block of the global grid one rank owns. Space decomposition assigns each rank such a box
-// of interior cells (numbered as in the global grid, without ghost layers), and the I/O writes
-// and reads each rank's box collectively into one global file, so the box is the one thing the
-// decomposition and the output have to agree on. A box may be empty (a rank owning nothing still
-// joins the collective calls).
+// A block of the global grid: the cells of one part a rank owns (numbered as in the global grid,
+// without ghost layers). The space decomposition gives each rank a list of them, and the I/O
+// writes and reads every rank's blocks collectively into one global file, so the block is the
+// one thing the decomposition and the output have to agree on. A block may be empty (a rank
+// with fewer blocks still joins the collective calls).
 #include <array>
 #include <cstdint>
 

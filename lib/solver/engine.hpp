@@ -71,6 +71,8 @@ class Engine {
   // f of the owned interior cells and velocities, cell-major (x fastest), velocity fastest.
   virtual void set_state(const std::vector<double>& f) = 0;
   virtual std::vector<double> state() const = 0;
+  // `count` steps of a box without halo segments (tests, benchmarks); a rank's boxes with halos
+  // step together through Subdomains.
   virtual void step(int count) = 0;
   // One step in two halves, for a rank advancing several boxes together (Subdomains): the first
   // relaxes (Strang), fills the boundary ghosts and packs the halos, appending its messages; the
