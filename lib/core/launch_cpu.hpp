@@ -3,12 +3,15 @@
 // that instantiate kernels for the CPU); kernels see the API through the Team concept:
 //   team.for_each(n, f)     f(i) for i in [0, n), split over the team's threads
 //   team.reduce<K>(n, f)    Sums<K> of f(i, sums&) over [0, n), the same result on every thread
-//   team.row_scratch(p)     per-team scratch of one velocity row (here: the output row p itself)
+//   team.row_scratch(p)     the team's scratch memory (scratch_bytes of for_each_team), or p
+//                           when it has none
 //   team.sync()             barrier: writes of every thread before it are seen by all after it
-//   team.for_each_scatter(n, f)  like for_each, but iterations may add into the same element
-//                           through team.atomic_add (the Monte Carlo collision: no simd here)
-//   team.atomic_add(p, x)   *p += x, safe against the other threads of the team
+//   team.for_each_scatter(n, f)  like for_each, but iterations may update the same element
+//                           through team.atomic_fetch_add (no simd here)
+//   team.atomic_fetch_add(p, x)  *p += x for an int, safe against the other threads of the team;
+//                           returns the old value
 #include <cstdint>
+#include <vector>
 
 #include "sums.hpp"
 
@@ -18,6 +21,8 @@ struct CpuExec {};
 
 // One team = one OpenMP thread working on one item (a spatial cell) sequentially.
 struct CpuTeam {
+  char* scratch = nullptr;  // this thread's scratch, or nullptr
+
   template <class F>
   void for_each(int n, F&& f) const {
 #pragma omp simd
@@ -35,31 +40,35 @@ struct CpuTeam {
   }
   template <class Real>
   Real* row_scratch(Real* fallback) const {
-    return fallback;
+    return scratch ? reinterpret_cast<Real*>(scratch) : fallback;
   }
-  template <class Real>
-  void atomic_add(Real* p, Real x) const {
-    *p += x;  // one thread per team
+  int atomic_fetch_add(int* p, int x) const {
+    const int old = *p;  // one thread per team
+    *p += x;
+    return old;
   }
   void sync() const {}
   bool leader() const { return true; }
 };
 
-// Runs f(team, item) for every item in [0, items); ReduceWidth, team_size and scratch_bytes are
-// hints the CPU backend does not need.
+// Runs f(team, item) for every item in [0, items); each thread gets scratch_bytes of scratch.
+// ReduceWidth and team_size are hints the CPU backend does not need.
 template <int ReduceWidth, class F>
-void for_each_team(CpuExec, std::int64_t items, int /*team_size*/, std::size_t /*scratch_bytes*/,
+void for_each_team(CpuExec, std::int64_t items, int /*team_size*/, std::size_t scratch_bytes,
                    const F& f, const char* /*label*/ = nullptr) {
-#pragma omp parallel for schedule(dynamic, 4)
-  for (std::int64_t item = 0; item < items; ++item) {
-    CpuTeam team;
-    f(team, item);
+#pragma omp parallel
+  {
+    std::vector<double> scratch((scratch_bytes + sizeof(double) - 1) / sizeof(double));
+    CpuTeam team{scratch_bytes ? reinterpret_cast<char*>(scratch.data()) : nullptr};
+#pragma omp for schedule(dynamic, 4)
+    for (std::int64_t item = 0; item < items; ++item) f(team, item);
   }
 }
 
 inline void synchronize(CpuExec) {}
 
-// Fast per-team scratch memory: none on the CPU (the output row serves).
+// Fast per-team scratch memory (GPU shared memory): none on the CPU. Kernels that need scratch
+// anyway ask for it explicitly; the others use their output row.
 inline std::size_t shared_memory_per_team(CpuExec) { return 0; }
 
 }  // namespace bolt

@@ -22,8 +22,6 @@ inline void check_cuda_launch(const char* label) {
   if (status != cudaSuccess) fail("CUDA launch of ", label, " failed: ", cudaGetErrorString(status));
 }
 
-constexpr int kMaxWarpsPerTeam = 32;
-
 struct CudaTeam {
   double* reduce_buffer;  // kMaxWarpsPerTeam * K doubles of shared memory
   char* scratch;          // dynamic shared memory for a velocity row, or nullptr
@@ -36,8 +34,8 @@ struct CudaTeam {
     for (int i = threadIdx.x; i < n; i += blockDim.x) f(i);
   }
 
-  // Iterations may add into the same shared element through atomic_add; no unrolling (the body
-  // is a chain of gathers and atomics whose order the hardware decides anyway).
+  // Iterations may update the same element through atomic_fetch_add; no unrolling (the body is a
+  // chain of atomics whose order the hardware decides anyway).
   template <class F>
   __device__ void for_each_scatter(int n, F&& f) const {
     for (int i = threadIdx.x; i < n; i += blockDim.x) f(i);
@@ -68,10 +66,7 @@ struct CudaTeam {
   __device__ Real* row_scratch(Real* fallback) const {
     return scratch ? reinterpret_cast<Real*>(scratch) : fallback;
   }
-  template <class Real>
-  __device__ void atomic_add(Real* p, Real x) const {
-    atomicAdd(p, x);  // shared or global memory; native for float and double from sm_60
-  }
+  __device__ int atomic_fetch_add(int* p, int x) const { return atomicAdd(p, x); }
   __device__ void sync() const { __syncthreads(); }
   __device__ bool leader() const { return threadIdx.x == 0; }
 };
@@ -105,9 +100,16 @@ void for_each_team(CudaExec exec, std::int64_t items, int team_size, std::size_t
         team_kernel<ReduceWidth, F>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
     if (status != cudaSuccess) fail(label, ": cannot reserve shared memory: ", cudaGetErrorString(status));
   }
+  // A kernel with many registers cannot run the largest blocks: use the largest it can.
+  static const int largest_team = [] {
+    cudaFuncAttributes attributes{};
+    cudaFuncGetAttributes(&attributes, team_kernel<ReduceWidth, F>);
+    return attributes.maxThreadsPerBlock / 32 * 32;
+  }();
+  const int threads = std::max(32, std::min(team_size, largest_team));
   const std::int64_t blocks = std::min<std::int64_t>(items, 1 << 30);
   team_kernel<ReduceWidth, F>
-      <<<static_cast<unsigned>(blocks), team_size, shared, exec.stream>>>(items, scratch_bytes, f);
+      <<<static_cast<unsigned>(blocks), threads, shared, exec.stream>>>(items, scratch_bytes, f);
   check_cuda_launch(label);
 }
 

@@ -5,6 +5,10 @@
 
 namespace bolt {
 
+// Warps a GPU team has at most (1024 threads); its reduction buffer keeps one partial sum per
+// warp and accumulator: kMaxWarpsPerTeam * K doubles of shared memory (launch_cuda.cuh).
+constexpr int kMaxWarpsPerTeam = 32;
+
 template <int K>
 struct Sums {
   double value[K];

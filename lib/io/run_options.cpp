@@ -155,11 +155,13 @@ void read_monte_carlo(MPI_Comm comm, RunOptions& run) {
   m.correction = correction == "batched"  ? McCorrection::batched
                  : correction == "petsc" ? McCorrection::external
                                          : McCorrection::none;
-  m.implicit_loss =
-      o.choice("mc_loss",
-               "loss term of a sample at its own cell: explicit (paper 000 Eq. 24) or implicit "
-               "(experimental: bounded in rarely sampled tail cells but biased there, docs/physics.md)",
-               "explicit", {"explicit", "implicit"}) == "implicit";
+  m.team_size = o.integer("mc_team_size", "GPU threads of a collision team (multiple of 32; fewer "
+                          "when the kernel's registers allow fewer)", 1024, 32, 1024);
+  require(m.team_size % 32 == 0, "-mc_team_size ", m.team_size, ": must be a multiple of 32");
+  m.cells_per_team = o.integer("mc_cells_per_team",
+                               "spatial cells a GPU collision team shares the samples between "
+                               "(0: as many as fit in shared memory)",
+                               0, 0, kMcMaxCellsPerTeam);
   if (run.model == ModelKind::hs_mc) {
     require(run.relaxation.force[0] == 0.0 && run.relaxation.force[1] == 0.0 &&
                 run.relaxation.force[2] == 0.0,

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/sums.hpp"
 
 namespace bolt {
 
@@ -51,6 +52,34 @@ McCorrectionSummary summarize_records(const std::vector<double>& records, double
   }
   s.max_abc = std::abs(epsilon) * s.max_y;
   return s;
+}
+
+McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::size_t real_size,
+                            int cells_per_team, int rows_in_scratch) {
+  McTeamLayout layout;
+  if (available == 0) {  // the CPU: one cell per thread, g of the samples in its scratch
+    layout.scratch_bytes = std::size_t(samples) * real_size;
+    return layout;
+  }
+  // The reduction buffer of the team (launch_cuda.cuh) takes its share of the shared memory.
+  const std::size_t reserve = kMaxWarpsPerTeam * 20 * sizeof(double);  // the widest reduction
+  const auto bytes = [&](int cells, bool rows) {
+    return std::size_t(mc_scratch_reals(cells, rows, nv, samples)) * real_size;
+  };
+  const auto fits = [&](int cells, bool rows) { return bytes(cells, rows) + reserve <= available; };
+  require(cells_per_team >= 0 && cells_per_team <= kMcMaxCellsPerTeam, "-mc_cells_per_team ",
+          cells_per_team, ": must be 0 (as many as fit) or 1 to ", kMcMaxCellsPerTeam);
+  const int largest = cells_per_team > 0 ? cells_per_team : kMcMaxCellsPerTeam;
+  const int smallest = cells_per_team > 0 ? cells_per_team : 1;
+  for (bool rows : {true, false}) {
+    if ((rows && rows_in_scratch == 0) || (!rows && rows_in_scratch == 1)) continue;
+    for (int cells = largest; cells >= smallest; --cells)
+      if (fits(cells, rows)) return {cells, rows, bytes(cells, rows)};
+  }
+  fail("Monte Carlo collision: ", smallest, " cell(s) per team with ", samples,
+       " samples (-mc_samples) and ", nv, " velocities need ", bytes(smallest, false) + reserve,
+       " bytes of GPU shared memory", rows_in_scratch == 1 ? " (with the rows in it)" : "",
+       "; the device allows ", available, ". Use fewer samples or -precision float");
 }
 
 std::unique_ptr<McCollisionOperator> make_mc_collision(const McConfig& config) {

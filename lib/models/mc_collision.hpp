@@ -35,7 +35,8 @@ struct McModelParams {
   std::uint32_t seed = 1;
   double epsilon = 1.0;    // f = Phi0 (1 + eps h)
   McCorrection correction = McCorrection::batched;
-  bool implicit_loss = false;  // -mc_loss implicit (experimental, biased; kernels/mc_collision.hpp)
+  int team_size = 1024;     // GPU threads per team of the collision kernel (-mc_team_size)
+  int cells_per_team = 0;   // cells per team, 0 = as many as fit (-mc_cells_per_team)
 };
 
 struct McConfig {
@@ -49,12 +50,12 @@ struct McConfig {
   int samples = 1024;       // N_t collisions per step, shared by every cell
   std::uint32_t seed = 1;
   McCorrection correction = McCorrection::batched;  // external = PETSc on the host
-  bool implicit_loss = false;  // self-loss backward in time (kernels/mc_collision.hpp)
-  int team_size = 256;         // GPU threads per cell
+  int team_size = 256;         // GPU threads per team
   int samples_per_team = 256;  // samples per team when drawing
-  // Rows of the cell kept in GPU shared memory (kernels/mc_collision.hpp): -1 = as many as fit
-  // (3 with the implicit loss, 2, 1 or 0); 0-3 force a layout (tests). The CPU backend uses 0.
-  int scratch_rows = -1;
+  // Cells per team of the collision kernel (0: as many as fit) and whether their working rows
+  // are kept in GPU shared memory (-1: when they fit, 0: no, 1: yes); tests force layouts.
+  int cells_per_team = 0;
+  int rows_in_scratch = -1;
 };
 
 // A sample as the host sees it (cells and increments in double), kernels/mc_samples.hpp.
@@ -103,15 +104,19 @@ std::unique_ptr<McCollisionOperator> make_mc_collision(const McConfig& config);
 std::unique_ptr<McCollisionOperator> make_cpu_mc_collision(const McConfig& config);
 std::unique_ptr<McCollisionOperator> make_cuda_mc_collision(const McConfig& config);
 
-// How many rows of nv Reals (h~, accumulator, loss) a team keeps in `available` bytes of shared
-// memory (8 KiB stay for the reduction buffer): 3 only with the implicit loss, else up to 2.
-inline int mc_scratch_rows(std::size_t available, int nv, std::size_t real_size, bool implicit_loss) {
-  if (available == 0) return 0;
-  const std::size_t row = std::size_t(nv) * real_size, reserve = 8 * 1024;
-  for (int rows = implicit_loss ? 3 : 2; rows > 0; --rows)
-    if (available >= rows * row + reserve) return rows;
-  return 0;
-}
+// How McCollision (kernels/mc_collision.hpp) lays out a team: how many cells it works on, whether
+// their rows are in the team scratch, and the scratch it needs.
+struct McTeamLayout {
+  int cells_per_team = 1;
+  bool rows_in_scratch = false;
+  std::size_t scratch_bytes = 0;
+};
+
+// The layout for `available` bytes of GPU shared memory per team (0: the CPU, where one thread
+// works on one cell and its output row). cells_per_team = 0 and rows_in_scratch = -1 choose the
+// most that fit; a forced layout that does not fit is an error naming the option.
+McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::size_t real_size,
+                            int cells_per_team, int rows_in_scratch);
 
 // Host tables the kernels read: cell faces per axis, the node of each (i, j, k) and the
 // equilibrium number weights w_v Phi0(xi_v), Phi0 = exp(-|xi|^2) / pi^(3/2).

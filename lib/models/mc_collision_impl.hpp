@@ -28,7 +28,8 @@ class McCollisionImpl final : public McCollisionOperator {
         device_(config.backend, config.velocities, sampling_config(config)) {
     for (int a = 0; a < 3; ++a) xi_[a] = Buffer<Real>(where_, convert(config.velocities.xi[a]));
     weight_ = Buffer<Real>(where_, convert(config.velocities.weight));
-    scratch_rows_ = choose_scratch_rows();
+    layout_ = mc_team_layout(shared_memory_per_team(exec_), nv_, config.samples, sizeof(Real),
+                             config.cells_per_team, config.rows_in_scratch);
   }
 
   void draw(std::uint32_t step) override {
@@ -100,38 +101,18 @@ class McCollisionImpl final : public McCollisionOperator {
     return c;
   }
 
-  // Rows in shared memory: as many as fit (mc_scratch_rows), or the configured number (tests).
-  int choose_scratch_rows() const {
-    const std::size_t available = shared_memory_per_team(exec_);
-    const int fit = mc_scratch_rows(available, nv_, sizeof(Real), config_.implicit_loss);
-    if (available == 0 || config_.scratch_rows < 0) return fit;  // the CPU: no team scratch
-    require(config_.scratch_rows <= fit, "Monte Carlo collision: ", config_.scratch_rows,
-            " rows of ", nv_, " velocities do not fit the ", available, " bytes of shared memory",
-            config_.implicit_loss ? "" : " (3 rows need the implicit loss)");
-    return config_.scratch_rows;
-  }
-
   template <McCorrection Mode>
   void launch(const Buffer<Real>& in, Buffer<Real>& out, Buffer<double>& record, double* system) {
-    if (config_.implicit_loss)
-      launch<Mode, true>(in, out, record, system);
-    else
-      launch<Mode, false>(in, out, record, system);
-  }
-
-  template <McCorrection Mode, bool Implicit>
-  void launch(const Buffer<Real>& in, Buffer<Real>& out, Buffer<double>& record, double* system) {
-    using Kernel = McCollision<Real, Mode, Implicit>;
+    using Kernel = McCollision<Real, Mode>;
     const std::int64_t cells = std::int64_t(in.size() / nv_);
-    // The loss rows when they are not in the team scratch.
-    if (Implicit && scratch_rows_ < 3 && loss_.size() != in.size())
-      loss_ = Buffer<Real>(where_, in.size());
-    Kernel kernel{in.data(),           out.data(),          velocities(),
+    const int per_team = layout_.cells_per_team;
+    Kernel kernel{in.data(),           out.data(),           velocities(),
                   device_.number_weight(), device_.sample_data(), device_.sample_count(),
-                  contiguous(cells),   Real(config_.epsilon), scratch_rows_,
-                  record.data(),       system,              loss_.data()};
-    const std::size_t scratch = std::size_t(scratch_rows_) * nv_ * sizeof(Real);
-    for_each_team<Kernel::kSums>(exec_, cells, config_.team_size, scratch, kernel, "mc_collision");
+                  device_.entry_start(), device_.entries(),  contiguous(cells),
+                  cells,               per_team,             layout_.rows_in_scratch,
+                  Real(config_.epsilon), record.data(),      system};
+    for_each_team<Kernel::kSums>(exec_, (cells + per_team - 1) / per_team, config_.team_size,
+                                 layout_.scratch_bytes, kernel, "mc_collision");
   }
 
   std::vector<double> solve_on_host(const std::vector<double>& systems, std::int64_t cells) {
@@ -155,8 +136,7 @@ class McCollisionImpl final : public McCollisionOperator {
   McDevice<Real, Exec> device_;
   std::array<Buffer<Real>, 3> xi_;
   Buffer<Real> weight_;
-  int scratch_rows_ = 0;
-  Buffer<Real> loss_;  // implicit loss rows outside the scratch
+  McTeamLayout layout_;
   McSampleStats last_, all_;
   std::vector<double> records_;
   std::unique_ptr<PetscBlockSolver5> petsc_;

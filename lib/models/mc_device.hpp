@@ -1,7 +1,7 @@
 #pragma once
 // The device-side state of the Monte Carlo collision that does not depend on the cells: the
 // velocity-cell lookup tables, the equilibrium number weights w Phi0, the samples of the current
-// step and the rejection counters. Shared by McCollisionImpl (the stand-alone operator) and the
+// step with their increments listed by velocity (McEntryIndex) and the rejection counters. Shared by McCollisionImpl (the stand-alone operator) and the
 // engine's hs_mc model. Include after the backend's launch header (see mc_collision_impl.hpp).
 #include <algorithm>
 #include <cmath>
@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "kernels/mc_collision.hpp"
 #include "kernels/mc_samples.hpp"
 #include "mc_collision.hpp"
 #include "physics/collision_kernel.hpp"
@@ -53,6 +54,10 @@ class McDevice {
     rejected_ = Buffer<int>(where, std::size_t(chunks_));
     rejected_total_ = Buffer<std::int64_t>(where, std::size_t(chunks_));
     rejected_total_.set_zero();
+    const int nv = int(tables_.number_weight.size());
+    entries_ = Buffer<McEntry<Real>>(where, 4 * std::size_t(config.samples));
+    entry_start_ = Buffer<int>(where, std::size_t(nv) + 1);
+    entry_work_ = Buffer<int>(where, 2 * std::size_t(nv));  // counts, then the chunk totals
   }
 
   // Draws the samples of `step` (no host synchronisation).
@@ -68,6 +73,7 @@ class McDevice {
                            config_.samples_per_team};
     for_each_team<1>(exec, chunks_, config_.team_size, 0, kernel, "mc_samples");
     ++draws_;
+    index(exec);
   }
 
   McSampleStats last_draw() const {
@@ -106,9 +112,12 @@ class McDevice {
         device[l].coef[r] = Real(host[l].coef[r]);
       }
     samples_.upload(device);
+    index(Exec{});
   }
 
   const McSample<Real>* sample_data() const { return samples_.data(); }
+  const McEntry<Real>* entries() const { return entries_.data(); }
+  const int* entry_start() const { return entry_start_.data(); }
   int sample_count() const { return config_.samples; }
   const double* number_weight() const { return number_weight_.data(); }
   const McTables& tables() const { return tables_; }
@@ -125,6 +134,14 @@ class McDevice {
     return l;
   }
 
+  // The increments of the current samples listed by velocity: one team (a step has 4 N_t).
+  void index(Exec exec) {
+    McEntryIndex<Real> kernel{samples_.data(), config_.samples,
+                              int(tables_.number_weight.size()), entry_start_.data(),
+                              entry_work_.data(), entries_.data()};
+    for_each_team<1>(exec, 1, 1024, 0, kernel, "mc_entry_index");
+  }
+
   McSamplingConfig config_;
   McTables tables_;
   double kappa_ = 0.0;
@@ -132,6 +149,8 @@ class McDevice {
   Buffer<int> node_of_;
   Buffer<double> number_weight_, inv_number_weight_;
   Buffer<McSample<Real>> samples_;
+  Buffer<McEntry<Real>> entries_;
+  Buffer<int> entry_start_, entry_work_;
   Buffer<int> rejected_;
   Buffer<std::int64_t> rejected_total_;
   int chunks_ = 0;

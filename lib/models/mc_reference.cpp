@@ -89,25 +89,18 @@ McReferenceStep reference_mc_collision(const VelocityGrid& vg, const McReference
   result.h = h_tilde;
   for (std::size_t c = 0; c < cells; ++c) {
     const double* h = h_tilde.data() + c * nv;
-    std::vector<double> delta(nv, 0.0), loss(nv, 0.0);
+    std::vector<double> delta(nv, 0.0);
     for (const Collision& col : collisions) {
       const int a = col.j[0], b = col.j[1];
       const double g = h[a] + h[b] + p.epsilon * h[a] * h[b];
       const double coef[4] = {col.rate / number[a], col.rate / number[b],
                               col.rate / number[col.j[2]], col.rate / number[col.j[3]]};
-      if (p.implicit_loss) {
-        delta[a] -= coef[0] * h[b];
-        delta[b] -= coef[1] * h[a];
-        loss[a] += coef[0] * std::max(0.0, 1.0 + p.epsilon * h[b]);
-        loss[b] += coef[1] * std::max(0.0, 1.0 + p.epsilon * h[a]);
-      } else {
-        delta[a] -= coef[0] * g;
-        delta[b] -= coef[1] * g;
-      }
+      delta[a] -= coef[0] * g;
+      delta[b] -= coef[1] * g;
       delta[col.j[2]] += coef[2] * g;
       delta[col.j[3]] += coef[3] * g;
     }
-    for (int v = 0; v < nv; ++v) result.h[c * nv + v] = (h[v] + delta[v]) / (1.0 + loss[v]);
+    for (int v = 0; v < nv; ++v) result.h[c * nv + v] = h[v] + delta[v];
   }
   return result;
 }

@@ -18,7 +18,6 @@ struct McReferenceParams {
   double dt = 0.0;
   int samples = 0;       // N_t
   std::uint32_t seed = 0, step = 0;
-  bool implicit_loss = false;  // self-loss backward in time (kernels/mc_collision.hpp)
 };
 
 struct McReferenceStep {
@@ -26,9 +25,7 @@ struct McReferenceStep {
   std::int64_t rejected = 0; // samples with a velocity outside the box
 };
 
-// Eqs. (23), (24) for every row of h~ (cell-major, velocity fastest). With implicit_loss the loss
-// of a sample at its own cell a, -coef_a h_a (1 + eps h_b), is taken at the new time:
-// h'_a = (h~_a + other increments) / (1 + sum coef_a max(0, 1 + eps h_b)).
+// Eqs. (23), (24) for every row of h~ (cell-major, velocity fastest).
 McReferenceStep reference_mc_collision(const VelocityGrid& vg, const McReferenceParams& p,
                                        const std::vector<double>& h_tilde);
 

@@ -44,8 +44,8 @@ class DeviationalModel {
         cells_(cells),
         epsilon_(config.mc.epsilon),
         correction_(config.mc.correction),
-        implicit_loss_(config.mc.implicit_loss),
         team_size_(config.team_size),
+        collision_team_size_(config.mc.team_size),
         device_(config.backend, config.velocities, sampling(config)) {
     const VelocityGrid& vg = config.velocities;
     require(nv == vg.size(), "-model_type hs_mc: every velocity of a cell on one rank");
@@ -74,9 +74,8 @@ class DeviationalModel {
     record_.set_zero();
     if (correction_ == McCorrection::external)
       system_ = Buffer<double>(where_, std::size_t(cells) * kMcSystem);
-    scratch_rows_ = mc_scratch_rows(shared_memory_per_team(exec_), nv, sizeof(Real), implicit_loss_);
-    if (implicit_loss_ && scratch_rows_ < 3)  // the loss rows in global memory, padded numbering
-      loss_ = Buffer<Real>(where_, std::size_t(config.grid.padded_cells()) * nv);
+    layout_ = mc_team_layout(shared_memory_per_team(exec_), nv, config.mc.samples, sizeof(Real),
+                             config.mc.cells_per_team, -1);
   }
 
   Real h_of(double f, int v) const { return Real((f / phi0_[v] - 1.0) / epsilon_); }
@@ -186,29 +185,25 @@ class DeviationalModel {
 
   template <McCorrection Mode>
   void launch(const Real* in, Real* out, const Velocities<Real>& vel, const CellIndexer& cells) {
-    if (implicit_loss_)
-      launch<Mode, true>(in, out, vel, cells);
-    else
-      launch<Mode, false>(in, out, vel, cells);
-  }
-
-  template <McCorrection Mode, bool Implicit>
-  void launch(const Real* in, Real* out, const Velocities<Real>& vel, const CellIndexer& cells) {
-    using Kernel = McCollision<Real, Mode, Implicit>;
+    using Kernel = McCollision<Real, Mode>;
+    const int per_team = layout_.cells_per_team;
     Kernel kernel{in,
                   out,
                   vel,
                   device_.number_weight(),
                   device_.sample_data(),
                   device_.sample_count(),
+                  device_.entry_start(),
+                  device_.entries(),
                   cells,
+                  cells_,
+                  per_team,
+                  layout_.rows_in_scratch,
                   Real(epsilon_),
-                  scratch_rows_,
                   record_.data(),
-                  Mode == McCorrection::external ? system_.data() : nullptr,
-                  loss_.data()};
-    const std::size_t scratch = std::size_t(scratch_rows_) * nv_ * sizeof(Real);
-    for_each_team<Kernel::kSums>(exec_, cells_, team_size_, scratch, kernel, "mc_collision");
+                  Mode == McCorrection::external ? system_.data() : nullptr};
+    for_each_team<Kernel::kSums>(exec_, (cells_ + per_team - 1) / per_team, collision_team_size_,
+                                 layout_.scratch_bytes, kernel, "mc_collision");
   }
 
   // PETSc on the host: download the systems, solve, upload y, apply. One sequential BAIJ matrix
@@ -238,16 +233,15 @@ class DeviationalModel {
   std::int64_t cells_;
   double epsilon_;
   McCorrection correction_;
-  bool implicit_loss_;
   int team_size_;
+  int collision_team_size_;
   Exec exec_{};
   McDevice<Real, Exec> device_;
   std::array<std::vector<double>, 3> xi_;
   std::vector<double> phi0_, number_host_, phi0_raw_;
   Buffer<Real> number_;
   Buffer<double> record_, system_;
-  Buffer<Real> loss_;  // implicit loss rows when the team scratch has no room for them
-  int scratch_rows_ = 0;
+  McTeamLayout layout_;
   std::unique_ptr<PetscBlockSolver5> petsc_;
 };
 

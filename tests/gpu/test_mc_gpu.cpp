@@ -3,11 +3,11 @@
 //    to the last bits of the two math libraries (log, sin, cos);
 //  * the collision step for the *same* samples (the CPU's, uploaded to the GPU): double 1e-12,
 //    float 1e-5 relative (DESIGN.md), for every correction mode (none, batched in the kernel,
-//    PETSc on the host), every shared-memory layout (0, 1, 2 rows in shared memory), hard spheres
-//    and Maxwell molecules, a stretched grid whose size is not a multiple of the warp;
+//    PETSc on the host), team layouts (1 or 3 cells per team, rows in shared or global memory,
+//    the automatic choice), hard spheres and Maxwell molecules, a stretched grid whose size is
+//    not a multiple of the warp, a cell count that is not a multiple of the team's;
 //  * the whole step with each backend drawing its own samples;
-//  * two GPU runs agree to round-off (the atomic additions make their order, hence the last
-//    bits, vary; they are not bitwise reproducible);
+//  * two GPU runs are bitwise equal (the increments are gathered in a fixed order);
 //  * the engine's hs_mc model (streaming of h, walls in h, collisions) on a small cavity.
 // Skips without a CUDA device; BOLT_GPU_TEST_CPU_ONLY=1 runs the "GPU" side on the CPU (checks
 // the plumbing only).
@@ -98,8 +98,14 @@ std::vector<double> corrections(const std::vector<double>& records) {
   return y;
 }
 
+// A team layout to force: cells per team (0: automatic) and rows in shared memory (-1: if they fit).
+struct Layout {
+  int cells, rows_in_scratch;
+};
+constexpr Layout kAutomatic{0, -1};
+
 McConfig config(Backend backend, Precision precision, const VelocityGrid& vg, double omega,
-                McCorrection mode, int scratch_rows) {
+                McCorrection mode, Layout layout) {
   McConfig c;
   c.backend = backend;
   c.precision = precision;
@@ -112,7 +118,8 @@ McConfig config(Backend backend, Precision precision, const VelocityGrid& vg, do
   c.seed = 424242u;
   c.correction = mode;
   c.team_size = 128;
-  c.scratch_rows = backend == Backend::cpu ? -1 : scratch_rows;
+  c.cells_per_team = layout.cells;
+  c.rows_in_scratch = layout.rows_in_scratch;
   return c;
 }
 
@@ -126,8 +133,8 @@ class McGpu : public ::testing::Test {
 TEST_F(McGpu, SamplesAgree) {
   const VelocityGrid vg = grid(11, 10, 9, 0.92);
   for (Precision p : {Precision::double_, Precision::single}) {
-    auto cpu = make_mc_collision(config(Backend::cpu, p, vg, 0.5, McCorrection::none, -1));
-    auto gpu = make_mc_collision(config(second_backend(), p, vg, 0.5, McCorrection::none, -1));
+    auto cpu = make_mc_collision(config(Backend::cpu, p, vg, 0.5, McCorrection::none, kAutomatic));
+    auto gpu = make_mc_collision(config(second_backend(), p, vg, 0.5, McCorrection::none, kAutomatic));
     cpu->draw(17);
     gpu->draw(17);
     const auto a = cpu->samples(), b = gpu->samples();
@@ -151,8 +158,10 @@ TEST_F(McGpu, SamplesAgree) {
   }
 }
 
-// (precision, correction, rows in shared memory, omega); 3 rows means the implicit loss.
+// (precision, correction, team layout: 0 automatic, 1 one cell with its row in shared memory,
+// 2 one cell with its row in global memory, 3 three cells in shared memory; omega).
 using Param = std::tuple<Precision, McCorrection, int, double>;
+const Layout kLayouts[] = {kAutomatic, {1, 1}, {1, 0}, {3, 1}};
 
 class McGpuCollision : public ::testing::TestWithParam<Param> {
  protected:
@@ -162,11 +171,10 @@ class McGpuCollision : public ::testing::TestWithParam<Param> {
 };
 
 TEST_P(McGpuCollision, SameSamplesSameResult) {
-  const auto [precision, mode, scratch_rows, omega] = GetParam();
+  const auto [precision, mode, layout, omega] = GetParam();
   const VelocityGrid vg = grid(13, 12, 11, 0.9);  // 1716 velocities: not a multiple of 32
-  McConfig cpu_config = config(Backend::cpu, precision, vg, omega, mode, scratch_rows);
-  McConfig gpu_config = config(second_backend(), precision, vg, omega, mode, scratch_rows);
-  cpu_config.implicit_loss = gpu_config.implicit_loss = scratch_rows == 3;
+  McConfig cpu_config = config(Backend::cpu, precision, vg, omega, mode, kAutomatic);
+  McConfig gpu_config = config(second_backend(), precision, vg, omega, mode, kLayouts[layout]);
   auto cpu = make_mc_collision(cpu_config);
   auto gpu = make_mc_collision(gpu_config);
   cpu->draw(3);
@@ -189,10 +197,11 @@ TEST_P(McGpuCollision, SameSamplesSameResult) {
 }
 
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {
-  const auto [precision, mode, rows, omega] = info.param;
+  const auto [precision, mode, layout, omega] = info.param;
   const char* m = mode == McCorrection::none ? "none" : (mode == McCorrection::batched ? "batched" : "petsc");
-  return std::string(precision == Precision::double_ ? "f64_" : "f32_") + m + "_shared" +
-         std::to_string(rows) + (rows == 3 ? "_implicit" : "") + (omega == 0.5 ? "_hs" : "_maxwell");
+  const char* layouts[] = {"_auto", "_1cell_shared", "_1cell_global", "_3cells_shared"};
+  return std::string(precision == Precision::double_ ? "f64_" : "f32_") + m + layouts[layout] +
+         (omega == 0.5 ? "_hs" : "_maxwell");
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -208,8 +217,8 @@ TEST_F(McGpu, WholeStepAgrees) {
   const VelocityGrid vg = grid(12, 12, 12, 0.94);
   const std::vector<double> h = rows(vg, 5, 0.5);
   for (Precision p : {Precision::double_, Precision::single}) {
-    auto cpu = make_mc_collision(config(Backend::cpu, p, vg, 0.5, McCorrection::batched, -1));
-    auto gpu = make_mc_collision(config(second_backend(), p, vg, 0.5, McCorrection::batched, -1));
+    auto cpu = make_mc_collision(config(Backend::cpu, p, vg, 0.5, McCorrection::batched, kAutomatic));
+    auto gpu = make_mc_collision(config(second_backend(), p, vg, 0.5, McCorrection::batched, kAutomatic));
     std::vector<double> a = h, b = h;
     for (std::uint32_t step = 0; step < 4; ++step) {
       cpu->draw(step);
@@ -223,23 +232,23 @@ TEST_F(McGpu, WholeStepAgrees) {
   }
 }
 
-// Atomic additions in shared memory: the order, hence the last bits, may change between runs.
-TEST_F(McGpu, RepeatedRunsAgreeToRoundoff) {
+// The increments are gathered in a fixed order: a step is bitwise reproducible.
+TEST_F(McGpu, RepeatedRunsAreBitwiseEqual) {
   const VelocityGrid vg = grid(12, 12, 12, 0.94);
   const std::vector<double> h = rows(vg, 5, 0.5);
   auto gpu = make_mc_collision(config(second_backend(), Precision::double_, vg, 0.5,
-                                      McCorrection::batched, -1));
+                                      McCorrection::batched, kAutomatic));
   gpu->draw(1);
   const std::vector<double> first = gpu->collide(h), second = gpu->collide(h);
   const double d = relative_difference(first, second);
   std::printf("  two runs: %s (difference %.2e)\n", first == second ? "bitwise equal" : "differ",
               d);
-  EXPECT_LE(d, 1e-13);
+  EXPECT_EQ(first, second);
 }
 
 // -model_type hs_mc in the engine: a 2-D cavity (stretched x, moving lid, a hotter partly
 // accommodating wall), streaming + walls in h + collisions, on both backends; state,
-// fields and wall fluxes agree (double 1e-12, float 1e-5), explicit and implicit loss, 4 steps.
+// fields and wall fluxes agree (double 1e-12, float 1e-5), 4 steps.
 TEST_F(McGpu, EngineCavityAgrees) {
   const VelocityGrid vg = grid(10, 10, 10, 0.9);
   std::array<AxisSpec, 3> axes;
@@ -247,8 +256,7 @@ TEST_F(McGpu, EngineCavityAgrees) {
   axes[1] = AxisSpec{10, 0.0, 1.0};
   axes[2] = AxisSpec{1, 0.0, 1.0};
   const PhysicalGrid physical = make_physical_grid(axes, 1);
-  for (Precision p : {Precision::double_, Precision::single})
-    for (bool implicit : {false, true}) {
+  for (Precision p : {Precision::double_, Precision::single}) {
       EngineConfig c;
       c.precision = p;
       c.grid = physical;
@@ -259,7 +267,6 @@ TEST_F(McGpu, EngineCavityAgrees) {
       c.mc.samples = 2000;
       c.mc.seed = 5u;
       c.mc.epsilon = 0.1;
-      c.mc.implicit_loss = implicit;
       c.faces[1][1].velocity[0] = 0.1;
       c.faces[0][1].temperature = 1.2;
       c.faces[0][1].accommodation = 0.8;
@@ -287,8 +294,8 @@ TEST_F(McGpu, EngineCavityAgrees) {
         const double tolerance = p == Precision::double_ ? 1e-12 : 1e-5;
         const double ds = relative_difference(state, f), dm = relative_difference(fields, m),
                      dq = relative_difference(fluxes, q);
-        std::printf("  %s, %s loss: state %.2e fields %.2e lid fluxes %.2e\n", to_string(p).data(),
-                    implicit ? "implicit" : "explicit", ds, dm, dq);
+        std::printf("  %s: state %.2e fields %.2e lid fluxes %.2e\n", to_string(p).data(), ds, dm,
+                    dq);
         EXPECT_LE(ds, tolerance);
         EXPECT_LE(dm, tolerance);
         EXPECT_LE(dq, tolerance);
