@@ -70,19 +70,23 @@ struct McEntry {
 
 // Lists the increments of the current samples by the velocity they land on: entries of velocity
 // j are entries[start[j] .. start[j + 1]), in increasing key. One team does it all (item 0): the
-// lists are shared by every cell, and a step has only 4 N_t entries.
+// lists are shared by every cell, and a step has only 4 N_t entries. The keys are counted, placed
+// and ranked in the team scratch when it is given (GPU shared memory: ranking reads a key's whole
+// list), else in `work`.
 template <class Real>
 struct McEntryIndex {
   const McSample<Real>* samples;
   int n_samples;
   int nv;
-  int* start;        // [nv + 1]
-  int* cursor;       // [nv + chunks]: counts, then fill positions; chunk totals behind them
+  int* start;              // [nv + 1]
+  int* work;               // [mc_index_work_ints] when the team has no scratch
   McEntry<Real>* entries;  // [4 n_samples]
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t) const {
     const int entries_total = 4 * n_samples;
+    int* keys = team.row_scratch(work);  // [4 n_samples], then cursor [nv], then chunk totals
+    int* cursor = keys + entries_total;
     team.for_each(nv, [&](int j) { cursor[j] = 0; });
     team.sync();
     team.for_each_scatter(entries_total, [&](int e) {
@@ -116,35 +120,42 @@ struct McEntryIndex {
     team.sync();
     team.for_each_scatter(entries_total, [&](int e) {
       const McSample<Real>& s = samples[e / 4];
-      if (s.cell[0] < 0) return;
-      const int slot = e % 4;
-      const int at = team.atomic_fetch_add(cursor + s.cell[slot], 1);
-      entries[at] = {e, slot < 2 ? -s.coef[slot] : s.coef[slot]};
+      if (s.cell[0] >= 0) keys[team.atomic_fetch_add(cursor + s.cell[e % 4], 1)] = e;
     });
     team.sync();
-    // The fill order above is the threads' order: sort each list by key (lists are short).
-    team.for_each(nv, [&](int j) {
-      for (int a = start[j] + 1; a < start[j + 1]; ++a) {
-        const McEntry<Real> moving = entries[a];
-        int b = a;
-        for (; b > start[j] && entries[b - 1].key > moving.key; --b) entries[b] = entries[b - 1];
-        entries[b] = moving;
-      }
+    // The placing order above is the threads' order. The rank of a key within its list (how
+    // many keys of the list are smaller) is its place in the sorted list; every placed key finds
+    // its rank independently (lists are short: at most a few hundred).
+    team.for_each(start[nv], [&](int a) {
+      const int key = keys[a];
+      const McSample<Real>& s = samples[key / 4];
+      const int slot = key % 4, v = s.cell[slot];
+      const int first = start[v], end = start[v + 1];
+      int rank = 0;
+      for (int b = first; b < end; ++b) rank += keys[b] < key;
+      entries[first + rank] = {key, slot < 2 ? -s.coef[slot] : s.coef[slot]};
     });
   }
 };
 
-// Reals of team scratch McCollision needs: g of every sample per cell, and the working rows when
-// they are kept there.
-inline std::int64_t mc_scratch_reals(int cells_per_team, bool rows_in_scratch, int nv,
-                                     int samples) {
-  return std::int64_t(cells_per_team) * (samples + (rows_in_scratch ? nv : 0));
+// Ints of work space McEntryIndex needs: the keys, the counts and the chunk totals.
+inline std::int64_t mc_index_work_ints(int nv, int samples) {
+  return 4 * std::int64_t(samples) + 2 * std::int64_t(nv);
+}
+
+// Bytes of team scratch McCollision needs: the moments M~ of each cell (double), g of every sample
+// per cell, and the working rows when they are kept there.
+inline std::int64_t mc_scratch_bytes(int cells_per_team, bool rows_in_scratch, int nv, int samples,
+                                     std::int64_t real_size) {
+  return std::int64_t(cells_per_team) *
+         (5 * std::int64_t(sizeof(double)) + real_size * (samples + (rows_in_scratch ? nv : 0)));
 }
 
 template <class Real, McCorrection Mode>
 struct McCollision {
-  // Reduction width: 5 moments, plus the 15 distinct entries of the symmetric 5 x 5 matrix.
-  static constexpr int kSums = Mode == McCorrection::none ? 5 : 20;
+  // Reduction width: the 15 distinct entries of the symmetric 5 x 5 matrix (the 5 moments are a
+  // reduction of their own: fewer registers, more threads per SM).
+  static constexpr int kSums = Mode == McCorrection::none ? 5 : 15;
 
   const Real* h_in;  // post-streaming h~ (padded cell numbering, velocity fastest)
   Real* h_out;       // h_new; must not alias h_in
@@ -152,7 +163,7 @@ struct McCollision {
   const double* number_weight;  // [v] w_v Phi0(xi_v)
   const McSample<Real>* samples;
   int n_samples;
-  const int* entry_start;          // McEntryIndex
+  const int* entry_start;  // McEntryIndex
   const McEntry<Real>* entries;
   CellIndexer cells;
   std::int64_t n_cells;
@@ -162,34 +173,37 @@ struct McCollision {
   double* record;  // [cell * kMcRecord] or nullptr
   double* system;  // [cell * kMcSystem], external mode only
 
+  // The 5 conserved moments sum_v w Phi0 psi h of a row.
+  template <class Team>
+  BOLT_HOST_DEVICE Sums<5> moments(const Team& team, const Real* row) const {
+    return team.template reduce<5>(vel.n, [&](int v, Sums<5>& s) {
+      double psi[5];
+      collision_invariants(vel, v, psi);
+      const double n = number_weight[v] * double(row[v]);
+      for (int k = 0; k < 5; ++k) s[k] += n * psi[k];
+    });
+  }
+
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t group) const {
     const int nv = vel.n;
     const std::int64_t first = group * cells_per_team;
     const int count = int(n_cells - first < cells_per_team ? n_cells - first : cells_per_team);
-    Real* scratch = team.row_scratch(static_cast<Real*>(nullptr));
+    double* before = team.row_scratch(static_cast<double*>(nullptr));  // [cell][5]: M~
+    Real* scratch = reinterpret_cast<Real*>(before + 5 * cells_per_team);
     Real* g = scratch + (rows_in_scratch ? cells_per_team * nv : 0);  // [cell][sample]
-    std::int64_t padded[kMcMaxCellsPerTeam];
-    Real* rows[kMcMaxCellsPerTeam];
-    for (int c = 0; c < count; ++c) {
-      padded[c] = cells.padded(cells.coord(first + c));
-      rows[c] = rows_in_scratch ? scratch + c * nv : h_out + padded[c] * nv;
-    }
+    const auto out_row = [&](int c) { return h_out + cells.padded(cells.coord(first + c)) * nv; };
+    const auto row = [&](int c) { return rows_in_scratch ? scratch + c * nv : out_row(c); };
 
     // 1. the working rows and the moments they start from.
-    double before[kMcMaxCellsPerTeam][5];
     for (int c = 0; c < count; ++c) {
-      const Real* in = h_in + padded[c] * nv;
-      Real* row = rows[c];
-      const Sums<5> m = team.template reduce<5>(nv, [&](int v, Sums<5>& s) {
-        const Real h = in[v];
-        row[v] = h;
-        double psi[5];
-        collision_invariants(vel, v, psi);
-        const double n = number_weight[v] * double(h);
-        for (int k = 0; k < 5; ++k) s[k] += n * psi[k];
-      });
-      for (int k = 0; k < 5; ++k) before[c][k] = m[k];
+      const Real* in = h_in + cells.padded(cells.coord(first + c)) * nv;
+      Real* r = row(c);
+      team.for_each(nv, [&](int v) { r[v] = in[v]; });
+      team.sync();
+      const Sums<5> m = moments(team, r);
+      if (team.leader())
+        for (int k = 0; k < 5; ++k) before[5 * c + k] = m[k];
     }
     team.sync();
 
@@ -200,7 +214,8 @@ struct McCollision {
         if (c >= count) break;
         Real value = Real(0);
         if (a >= 0) {
-          const Real h = rows[c][a], h1 = rows[c][b];
+          const Real* r = row(c);
+          const Real h = r[a], h1 = r[b];
           value = h + h1 + epsilon * h * h1;
         }
         g[c * n_samples + l] = value;
@@ -208,22 +223,31 @@ struct McCollision {
     });
     team.sync();
 
-    // 3. gather the increments: h' = h~ + sum of the velocity's entries.
-    team.for_each(nv, [&](int v) {
+    // 3. gather the increments: h' = h~ + sum of the velocity's entries. The lists are up to ~25
+    //    times longer than the mean near the origin, and each entry is a load from L2: entries
+    //    are loaded kBatch at a time so that a long list costs len / kBatch round trips.
+    team.for_each_rolled(nv, [&](int v) {
       Real sum[kMcMaxCellsPerTeam];
       for (int c = 0; c < kMcMaxCellsPerTeam; ++c) sum[c] = Real(0);
-      const int end = entry_start[v + 1];
-      for (int e = entry_start[v]; e < end; ++e) {
-        const McEntry<Real> entry = entries[e];
-        const int l = entry.key >> 2;
+      const auto add = [&](const McEntry<Real>& entry) {
+        const Real* ge = g + (entry.key >> 2);
         for (int c = 0; c < kMcMaxCellsPerTeam; ++c) {
           if (c >= count) break;
-          sum[c] += entry.coef * g[c * n_samples + l];
+          sum[c] += entry.coef * ge[c * n_samples];
         }
+      };
+      constexpr int kBatch = 8;
+      const int end = entry_start[v + 1];
+      int e = entry_start[v];
+      for (; e + kBatch <= end; e += kBatch) {
+        McEntry<Real> batch[kBatch];
+        for (int i = 0; i < kBatch; ++i) batch[i] = entries[e + i];
+        for (int i = 0; i < kBatch; ++i) add(batch[i]);
       }
+      for (; e < end; ++e) add(entries[e]);
       for (int c = 0; c < kMcMaxCellsPerTeam; ++c) {
         if (c >= count) break;
-        rows[c][v] += sum[c];
+        row(c)[v] += sum[c];
       }
     });
     team.sync();
@@ -231,28 +255,24 @@ struct McCollision {
     // 4. per cell: the moments of h', the correction, the new row.
     const double eps = double(epsilon);
     for (int c = 0; c < count; ++c) {
-      const Real* row = rows[c];
-      const Sums<kSums> sums = team.template reduce<kSums>(nv, [&](int v, Sums<kSums>& s) {
-        const double h = double(row[v]);
-        double psi[5];
-        collision_invariants(vel, v, psi);
-        const double wn = number_weight[v];
-        for (int k = 0; k < 5; ++k) s[k] += wn * h * psi[k];
-        if constexpr (kSums == 20) {
-          const double wf = wn * (1.0 + eps * h);
-          int m = 5;
-          for (int k = 0; k < 5; ++k)
-            for (int j = k; j < 5; ++j) s[m++] += wf * psi[k] * psi[j];
-        }
-      });
+      const Real* r = row(c);
+      const Sums<5> after = moments(team, r);
       const std::int64_t cell = first + c;
       double y[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
       if constexpr (Mode != McCorrection::none) {
+        const Sums<15> matrix = team.template reduce<15>(nv, [&](int v, Sums<15>& s) {
+          double psi[5];
+          collision_invariants(vel, v, psi);
+          const double wf = number_weight[v] * (1.0 + eps * double(r[v]));
+          int m = 0;
+          for (int k = 0; k < 5; ++k)
+            for (int j = k; j < 5; ++j) s[m++] += wf * psi[k] * psi[j];
+        });
         double A[5][5];
-        int m = 5;
+        int m = 0;
         for (int k = 0; k < 5; ++k)
-          for (int j = k; j < 5; ++j) A[k][j] = A[j][k] = sums[m++];
-        for (int k = 0; k < 5; ++k) y[k] = before[c][k] - sums[k];
+          for (int j = k; j < 5; ++j) A[k][j] = A[j][k] = matrix[m++];
+        for (int k = 0; k < 5; ++k) y[k] = before[5 * c + k] - after[k];
         if (Mode == McCorrection::external && team.leader()) {
           double* out = system + cell * kMcSystem;
           for (int k = 0; k < 5; ++k) {
@@ -268,14 +288,14 @@ struct McCollision {
         double* out = record + cell * kMcRecord;
         for (int k = 0; k < 5; ++k) {
           out[k] = y[k];
-          out[5 + k] = sums[k] - before[c][k];
+          out[5 + k] = after[k] - before[5 * c + k];
         }
       }
-      Real* out = h_out + padded[c] * nv;
+      Real* out = out_row(c);
       const Real y0 = Real(y[0]), y1 = Real(y[1]), y2 = Real(y[2]), y3 = Real(y[3]),
                  y4 = Real(y[4]);
       team.for_each(nv, [&](int v) {
-        const Real h = row[v];
+        const Real h = r[v];
         if constexpr (Mode == McCorrection::batched) {
           const Real x = vel.x[v], yv = vel.y[v], z = vel.z[v];
           const Real corr = y0 + y1 * x + y2 * yv + y3 * z + y4 * (x * x + yv * yv + z * z);

@@ -6,6 +6,7 @@
 //   team.row_scratch(p)     the team's scratch memory (scratch_bytes of for_each_team), or p
 //                           when it has none
 //   team.sync()             barrier: writes of every thread before it are seen by all after it
+//   team.for_each_rolled(n, f)  like for_each, not unrolled (bodies that batch their own loads)
 //   team.for_each_scatter(n, f)  like for_each, but iterations may update the same element
 //                           through team.atomic_fetch_add (no simd here)
 //   team.atomic_fetch_add(p, x)  *p += x for an int, safe against the other threads of the team;
@@ -33,6 +34,10 @@ struct CpuTeam {
     Sums<K> sums = Sums<K>::zero();
     for (int i = 0; i < n; ++i) f(i, sums);
     return sums;
+  }
+  template <class F>
+  void for_each_rolled(int n, F&& f) const {
+    for (int i = 0; i < n; ++i) f(i);
   }
   template <class F>
   void for_each_scatter(int n, F&& f) const {

@@ -34,6 +34,13 @@ struct CudaTeam {
     for (int i = threadIdx.x; i < n; i += blockDim.x) f(i);
   }
 
+  // For bodies that batch their own loads: unrolling them as well only costs registers.
+  template <class F>
+  __device__ void for_each_rolled(int n, F&& f) const {
+#pragma unroll 1
+    for (int i = threadIdx.x; i < n; i += blockDim.x) f(i);
+  }
+
   // Iterations may update the same element through atomic_fetch_add; no unrolling (the body is a
   // chain of atomics whose order the hardware decides anyway).
   template <class F>

@@ -58,13 +58,13 @@ McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::siz
                             int cells_per_team, int rows_in_scratch) {
   McTeamLayout layout;
   if (available == 0) {  // the CPU: one cell per thread, g of the samples in its scratch
-    layout.scratch_bytes = std::size_t(samples) * real_size;
+    layout.scratch_bytes = std::size_t(mc_scratch_bytes(1, false, nv, samples, real_size));
     return layout;
   }
   // The reduction buffer of the team (launch_cuda.cuh) takes its share of the shared memory.
-  const std::size_t reserve = kMaxWarpsPerTeam * 20 * sizeof(double);  // the widest reduction
+  const std::size_t reserve = kMaxWarpsPerTeam * 15 * sizeof(double);  // the widest reduction
   const auto bytes = [&](int cells, bool rows) {
-    return std::size_t(mc_scratch_reals(cells, rows, nv, samples)) * real_size;
+    return std::size_t(mc_scratch_bytes(cells, rows, nv, samples, std::int64_t(real_size)));
   };
   const auto fits = [&](int cells, bool rows) { return bytes(cells, rows) + reserve <= available; };
   require(cells_per_team >= 0 && cells_per_team <= kMcMaxCellsPerTeam, "-mc_cells_per_team ",

@@ -57,7 +57,10 @@ class McDevice {
     const int nv = int(tables_.number_weight.size());
     entries_ = Buffer<McEntry<Real>>(where, 4 * std::size_t(config.samples));
     entry_start_ = Buffer<int>(where, std::size_t(nv) + 1);
-    entry_work_ = Buffer<int>(where, 2 * std::size_t(nv));  // counts, then the chunk totals
+    // The index kernel's work space: in shared memory when it fits, else in global memory.
+    const std::size_t work = std::size_t(mc_index_work_ints(nv, config.samples)) * sizeof(int);
+    index_scratch_ = work + 1024 <= shared_memory_per_team(Exec{}) ? work : 0;
+    if (index_scratch_ == 0) entry_work_ = Buffer<int>(where, work / sizeof(int));
   }
 
   // Draws the samples of `step` (no host synchronisation).
@@ -139,7 +142,7 @@ class McDevice {
     McEntryIndex<Real> kernel{samples_.data(), config_.samples,
                               int(tables_.number_weight.size()), entry_start_.data(),
                               entry_work_.data(), entries_.data()};
-    for_each_team<1>(exec, 1, 1024, 0, kernel, "mc_entry_index");
+    for_each_team<1>(exec, 1, 1024, index_scratch_, kernel, "mc_entry_index");
   }
 
   McSamplingConfig config_;
@@ -151,6 +154,7 @@ class McDevice {
   Buffer<McSample<Real>> samples_;
   Buffer<McEntry<Real>> entries_;
   Buffer<int> entry_start_, entry_work_;
+  std::size_t index_scratch_ = 0;  // bytes of shared memory the index kernel works in
   Buffer<int> rejected_;
   Buffer<std::int64_t> rejected_total_;
   int chunks_ = 0;
