@@ -15,11 +15,11 @@
 // sum has a fixed order -- the step is bitwise reproducible and the CPU adds in the same order.
 //
 // McCollision, per team of up to `cells_per_team` cells:
-//  1. copy h~ of each cell to its working row (team scratch, or the output row) and sum its
-//     conserved moments M~_k = sum_v w_v Phi0_v psi_k(xi_v) h~_v, psi = (1, xi, |xi|^2);
+//  1. stream h into the working row of each cell (team scratch, or the output row), or copy h~
+//     when it comes streamed, and sum its conserved moments M~_k = sum_v w_v Phi0_v psi_k(xi_v) h~_v, psi = (1, xi, |xi|^2);
 //  2. g_l of every sample and cell into the team scratch;
 //  3. every velocity sums its entries: the working row becomes h';
-//  4. conservation correction (Eqs. 25, 26): h_new = h' + (1 + eps h') (y_0 + y . xi + y_4 |xi|^2)
+//  4. conservation correction (Eqs. 25, 26), one thread per cell for the 5 x 5 solves: h_new = h' + (1 + eps h') (y_0 + y . xi + y_4 |xi|^2)
 //     with y from the 5 x 5 system
 //       sum_v w Phi0 (1 + eps h') psi_k psi_l  y_l = M~_k - M'_k,
 //     so that the moments of h_new equal M~. In the paper's notation A = eps y_0,
@@ -33,6 +33,7 @@
 #include "core/sums.hpp"
 #include "mc_samples.hpp"
 #include "small_solve.hpp"
+#include "streaming.hpp"
 #include "views.hpp"
 
 namespace bolt {
@@ -46,8 +47,8 @@ enum class McCorrection { none, batched, external };
 constexpr int kMcRecord = 10;
 // Per cell system for an external solver: the 5 x 5 matrix, row-major, then the right side.
 constexpr int kMcSystem = 30;
-// Cells one team works on at most (their accumulators live in registers).
-constexpr int kMcMaxCellsPerTeam = 8;
+// Cells one team works on at most (their accumulators live in registers): 1, 2 or 4.
+constexpr int kMcMaxCellsPerTeam = 4;
 
 // psi = (1, xi_x, xi_y, xi_z, |xi|^2) at velocity v.
 template <class Real>
@@ -143,31 +144,42 @@ inline std::int64_t mc_index_work_ints(int nv, int samples) {
   return 4 * std::int64_t(samples) + 2 * std::int64_t(nv);
 }
 
-// Bytes of team scratch McCollision needs: the moments M~ of each cell (double), g of every sample
-// per cell, and the working rows when they are kept there.
+// Doubles of team scratch per cell: M~ (5), M' (5), the matrix (15), then y (5).
+constexpr int kMcCellDoubles = 30;
+
+// Bytes of team scratch McCollision needs: kMcCellDoubles per cell, g of every sample per cell,
+// and the working rows when they are kept there.
 inline std::int64_t mc_scratch_bytes(int cells_per_team, bool rows_in_scratch, int nv, int samples,
                                      std::int64_t real_size) {
   return std::int64_t(cells_per_team) *
-         (5 * std::int64_t(sizeof(double)) + real_size * (samples + (rows_in_scratch ? nv : 0)));
+         (kMcCellDoubles * std::int64_t(sizeof(double)) +
+          real_size * (samples + (rows_in_scratch ? nv : 0)));
 }
 
-template <class Real, McCorrection Mode>
+// Cells is the number of cells per team, a compile-time constant so that the per-cell loops in
+// the innermost gathers unroll completely; the last team of a box may have fewer (`count`).
+template <class Real, McCorrection Mode, int Cells>
 struct McCollision {
+  static_assert(Cells >= 1 && Cells <= kMcMaxCellsPerTeam, "cells per team");
   // Reduction width: the 15 distinct entries of the symmetric 5 x 5 matrix (the 5 moments are a
-  // reduction of their own: fewer registers, more threads per SM).
+  // reduction of their own: fewer registers).
   static constexpr int kSums = Mode == McCorrection::none ? 5 : 15;
 
-  const Real* h_in;  // post-streaming h~ (padded cell numbering, velocity fastest)
-  Real* h_out;       // h_new; must not alias h_in
+  // h before the step (padded cell numbering, velocity fastest): streamed here when `streams`
+  // (the engine: ghosts filled), else already the post-streaming h~.
+  const Real* h_in;
+  Real* h_out;  // h_new; must not alias h_in
   Velocities<Real> vel;
   const double* number_weight;  // [v] w_v Phi0(xi_v)
   const McSample<Real>* samples;
   int n_samples;
   const int* entry_start;  // McEntryIndex
   const McEntry<Real>* entries;
+  const int* gather_order;  // velocities by decreasing expected list length (see step 3)
+  StreamTables<Real> stream;
+  bool streams;
   CellIndexer cells;
   std::int64_t n_cells;
-  int cells_per_team;    // <= kMcMaxCellsPerTeam
   bool rows_in_scratch;  // working rows in the team scratch (else in the output rows)
   Real epsilon;
   double* record;  // [cell * kMcRecord] or nullptr
@@ -187,31 +199,40 @@ struct McCollision {
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t group) const {
     const int nv = vel.n;
-    const std::int64_t first = group * cells_per_team;
-    const int count = int(n_cells - first < cells_per_team ? n_cells - first : cells_per_team);
-    double* before = team.row_scratch(static_cast<double*>(nullptr));  // [cell][5]: M~
-    Real* scratch = reinterpret_cast<Real*>(before + 5 * cells_per_team);
-    Real* g = scratch + (rows_in_scratch ? cells_per_team * nv : 0);  // [cell][sample]
+    const std::int64_t first = group * Cells;
+    const int count = int(n_cells - first < Cells ? n_cells - first : Cells);
+    double* shared = team.row_scratch(static_cast<double*>(nullptr));  // [cell][kMcCellDoubles]
+    Real* scratch = reinterpret_cast<Real*>(shared + kMcCellDoubles * Cells);
+    Real* g = scratch + (rows_in_scratch ? Cells * nv : 0);  // [cell][sample]
     const auto out_row = [&](int c) { return h_out + cells.padded(cells.coord(first + c)) * nv; };
-    const auto row = [&](int c) { return rows_in_scratch ? scratch + c * nv : out_row(c); };
+    // Cells past `count` (last team only) work on scratch or repeat the last cell; never stored.
+    const auto row = [&](int c) {
+      return rows_in_scratch ? scratch + c * nv : out_row(c < count ? c : count - 1);
+    };
 
-    // 1. the working rows and the moments they start from.
+    // 1. the working rows h~ (streamed here: one pass over h per step, not three) and the moments
+    //    they start from.
     for (int c = 0; c < count; ++c) {
-      const Real* in = h_in + cells.padded(cells.coord(first + c)) * nv;
+      const auto coord = cells.coord(first + c);
+      const Real* in = h_in + cells.padded(coord) * nv;
+      const int ip[3] = {coord.i[0] + cells.offset[0], coord.i[1] + cells.offset[1],
+                         coord.i[2] + cells.offset[2]};
       Real* r = row(c);
-      team.for_each(nv, [&](int v) { r[v] = in[v]; });
+      if (streams)
+        team.for_each(nv, [&](int v) { r[v] = stream.value(in + v, ip, v); });
+      else
+        team.for_each(nv, [&](int v) { r[v] = in[v]; });
       team.sync();
       const Sums<5> m = moments(team, r);
       if (team.leader())
-        for (int k = 0; k < 5; ++k) before[5 * c + k] = m[k];
+        for (int k = 0; k < 5; ++k) shared[kMcCellDoubles * c + k] = m[k];
     }
     team.sync();
 
     // 2. g of every sample (0 for rejected ones: they have no entries anyway).
     team.for_each(n_samples, [&](int l) {
       const int a = samples[l].cell[0], b = samples[l].cell[1];
-      for (int c = 0; c < kMcMaxCellsPerTeam; ++c) {
-        if (c >= count) break;
+      for (int c = 0; c < Cells; ++c) {
         Real value = Real(0);
         if (a >= 0) {
           const Real* r = row(c);
@@ -223,42 +244,40 @@ struct McCollision {
     });
     team.sync();
 
-    // 3. gather the increments: h' = h~ + sum of the velocity's entries. The lists are up to ~25
-    //    times longer than the mean near the origin, and each entry is a load from L2: entries
-    //    are loaded kBatch at a time so that a long list costs len / kBatch round trips.
-    team.for_each_rolled(nv, [&](int v) {
-      Real sum[kMcMaxCellsPerTeam];
-      for (int c = 0; c < kMcMaxCellsPerTeam; ++c) sum[c] = Real(0);
+    // 3. gather the increments: h' = h~ + sum of the velocity's entries. The lists near the
+    //    origin are ~25 times longer than the mean: velocities are taken longest first
+    //    (gather_order), so that the threads of a warp have lists of about the same length, and
+    //    entries are loaded kBatch at a time, so that a list costs length / kBatch trips to L2.
+    team.for_each_rolled(nv, [&](int i) {
+      const int v = gather_order[i];
+      Real sum[Cells];
+      for (int c = 0; c < Cells; ++c) sum[c] = Real(0);
       const auto add = [&](const McEntry<Real>& entry) {
         const Real* ge = g + (entry.key >> 2);
-        for (int c = 0; c < kMcMaxCellsPerTeam; ++c) {
-          if (c >= count) break;
-          sum[c] += entry.coef * ge[c * n_samples];
-        }
+        for (int c = 0; c < Cells; ++c) sum[c] += entry.coef * ge[c * n_samples];
       };
       constexpr int kBatch = 8;
       const int end = entry_start[v + 1];
       int e = entry_start[v];
       for (; e + kBatch <= end; e += kBatch) {
         McEntry<Real> batch[kBatch];
-        for (int i = 0; i < kBatch; ++i) batch[i] = entries[e + i];
-        for (int i = 0; i < kBatch; ++i) add(batch[i]);
+        for (int k = 0; k < kBatch; ++k) batch[k] = entries[e + k];
+        for (int k = 0; k < kBatch; ++k) add(batch[k]);
       }
       for (; e < end; ++e) add(entries[e]);
-      for (int c = 0; c < kMcMaxCellsPerTeam; ++c) {
-        if (c >= count) break;
-        row(c)[v] += sum[c];
-      }
+      for (int c = 0; c < Cells; ++c)
+        if (c < count) row(c)[v] += sum[c];
     });
     team.sync();
 
-    // 4. per cell: the moments of h', the correction, the new row.
+    // 4. the moments of h' and the correction matrix of every cell, ...
     const double eps = double(epsilon);
     for (int c = 0; c < count; ++c) {
       const Real* r = row(c);
+      double* cell_shared = shared + kMcCellDoubles * c;
       const Sums<5> after = moments(team, r);
-      const std::int64_t cell = first + c;
-      double y[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+      if (team.leader())
+        for (int k = 0; k < 5; ++k) cell_shared[5 + k] = after[k];
       if constexpr (Mode != McCorrection::none) {
         const Sums<15> matrix = team.template reduce<15>(nv, [&](int v, Sums<15>& s) {
           double psi[5];
@@ -268,29 +287,47 @@ struct McCollision {
           for (int k = 0; k < 5; ++k)
             for (int j = k; j < 5; ++j) s[m++] += wf * psi[k] * psi[j];
         });
+        if (team.leader())
+          for (int k = 0; k < 15; ++k) cell_shared[10 + k] = matrix[k];
+      }
+    }
+    team.sync();
+    // ... the 5 x 5 systems, one thread per cell (in parallel), ...
+    team.for_each_rolled(count, [&](int c) {
+      double* cell_shared = shared + kMcCellDoubles * c;
+      const std::int64_t cell = first + c;
+      double y[5];
+      for (int k = 0; k < 5; ++k) y[k] = cell_shared[k] - cell_shared[5 + k];  // M~ - M'
+      if (record) {
+        double* out = record + cell * kMcRecord;
+        for (int k = 0; k < 5; ++k) out[5 + k] = -y[k];
+      }
+      if constexpr (Mode != McCorrection::none) {
         double A[5][5];
-        int m = 0;
+        int m = 10;
         for (int k = 0; k < 5; ++k)
-          for (int j = k; j < 5; ++j) A[k][j] = A[j][k] = matrix[m++];
-        for (int k = 0; k < 5; ++k) y[k] = before[5 * c + k] - after[k];
-        if (Mode == McCorrection::external && team.leader()) {
+          for (int j = k; j < 5; ++j) A[k][j] = A[j][k] = cell_shared[m++];
+        if (Mode == McCorrection::external) {
           double* out = system + cell * kMcSystem;
           for (int k = 0; k < 5; ++k) {
             for (int j = 0; j < 5; ++j) out[5 * k + j] = A[k][j];
             out[25 + k] = y[k];
           }
         }
-        // Every thread solves the same system with the same operations: the same y everywhere.
         if (Mode == McCorrection::external || !solve_dense<5>(A, y))
           for (int k = 0; k < 5; ++k) y[k] = 0.0;  // external: applied later; singular: none
+      } else {
+        for (int k = 0; k < 5; ++k) y[k] = 0.0;
       }
-      if (record && team.leader()) {
-        double* out = record + cell * kMcRecord;
-        for (int k = 0; k < 5; ++k) {
-          out[k] = y[k];
-          out[5 + k] = after[k] - before[5 * c + k];
-        }
-      }
+      if (record)
+        for (int k = 0; k < 5; ++k) record[cell * kMcRecord + k] = y[k];
+      for (int k = 0; k < 5; ++k) cell_shared[25 + k] = y[k];
+    });
+    team.sync();
+    // ... and the new rows.
+    for (int c = 0; c < count; ++c) {
+      const Real* r = row(c);
+      const double* y = shared + kMcCellDoubles * c + 25;
       Real* out = out_row(c);
       const Real y0 = Real(y[0]), y1 = Real(y[1]), y2 = Real(y[2]), y3 = Real(y[3]),
                  y4 = Real(y[4]);

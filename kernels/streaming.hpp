@@ -66,24 +66,4 @@ BOLT_UNROLL
   }
 };
 
-// Streaming alone, row by row (the Monte Carlo model streams h, then collides in a second pass):
-// out = the post-streaming values of every interior cell.
-template <class Real>
-struct StreamPass {
-  const Real* in;
-  Real* out;
-  StreamTables<Real> stream;
-  CellIndexer cells;
-
-  template <class Team>
-  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
-    const auto c = cells.coord(item);
-    const std::int64_t p = cells.padded(c);
-    const int ip[3] = {c.i[0] + cells.offset[0], c.i[1] + cells.offset[1], c.i[2] + cells.offset[2]};
-    const int nv = stream.nv;
-    Real* BOLT_RESTRICT row = out + p * nv;
-    team.for_each(nv, [&](int v) { row[v] = stream.value(in + p * nv + v, ip, v); });
-  }
-};
-
 }  // namespace bolt

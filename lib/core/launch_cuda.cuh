@@ -62,11 +62,17 @@ struct CudaTeam {
     if (lane == 0)
       for (int k = 0; k < K; ++k) reduce_buffer[k * kMaxWarpsPerTeam + warp] = sums[k];
     __syncthreads();
-    // Every thread sums the per-warp partials in the same order: identical results everywhere.
-    Sums<K> total = Sums<K>::zero();
-    for (int k = 0; k < K; ++k)
-      for (int w = 0; w < warps; ++w) total[k] += reduce_buffer[k * kMaxWarpsPerTeam + w];
-    return total;
+    // Thread k sums the per-warp partials of accumulator k in warp order (the same result on
+    // every run), then every thread reads the K totals.
+    double total = 0.0;
+    if (threadIdx.x < K)
+      for (int w = 0; w < warps; ++w) total += reduce_buffer[threadIdx.x * kMaxWarpsPerTeam + w];
+    __syncthreads();
+    if (threadIdx.x < K) reduce_buffer[threadIdx.x * kMaxWarpsPerTeam] = total;
+    __syncthreads();
+    Sums<K> result;
+    for (int k = 0; k < K; ++k) result[k] = reduce_buffer[k * kMaxWarpsPerTeam];
+    return result;
   }
 
   template <class Real>

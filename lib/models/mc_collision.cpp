@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "core/error.hpp"
 #include "core/sums.hpp"
@@ -67,19 +68,28 @@ McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::siz
     return std::size_t(mc_scratch_bytes(cells, rows, nv, samples, std::int64_t(real_size)));
   };
   const auto fits = [&](int cells, bool rows) { return bytes(cells, rows) + reserve <= available; };
-  require(cells_per_team >= 0 && cells_per_team <= kMcMaxCellsPerTeam, "-mc_cells_per_team ",
-          cells_per_team, ": must be 0 (as many as fit) or 1 to ", kMcMaxCellsPerTeam);
+  require(cells_per_team == 0 || cells_per_team == 1 || cells_per_team == 2 ||
+              cells_per_team == 4,
+          "-mc_cells_per_team ", cells_per_team, ": must be 0 (as many as fit), 1, 2 or 4");
   const int largest = cells_per_team > 0 ? cells_per_team : kMcMaxCellsPerTeam;
   const int smallest = cells_per_team > 0 ? cells_per_team : 1;
   for (bool rows : {true, false}) {
     if ((rows && rows_in_scratch == 0) || (!rows && rows_in_scratch == 1)) continue;
-    for (int cells = largest; cells >= smallest; --cells)
+    for (int cells = largest; cells >= smallest; cells /= 2)
       if (fits(cells, rows)) return {cells, rows, bytes(cells, rows)};
   }
   fail("Monte Carlo collision: ", smallest, " cell(s) per team with ", samples,
        " samples (-mc_samples) and ", nv, " velocities need ", bytes(smallest, false) + reserve,
        " bytes of GPU shared memory", rows_in_scratch == 1 ? " (with the rows in it)" : "",
        "; the device allows ", available, ". Use fewer samples or -precision float");
+}
+
+std::vector<int> mc_gather_order(const std::vector<double>& number_weight) {
+  std::vector<int> order(number_weight.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return number_weight[a] > number_weight[b]; });
+  return order;
 }
 
 std::unique_ptr<McCollisionOperator> make_mc_collision(const McConfig& config) {

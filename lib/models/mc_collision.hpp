@@ -12,9 +12,11 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/backend.hpp"
+#include "core/error.hpp"
 #include "grid/velocity_grid.hpp"
 #include "kernels/mc_collision.hpp"
 
@@ -117,6 +119,22 @@ struct McTeamLayout {
 // most that fit; a forced layout that does not fit is an error naming the option.
 McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::size_t real_size,
                             int cells_per_team, int rows_in_scratch);
+
+// Runs f(std::integral_constant<int, K>) for K = cells (1, 2 or 4): McCollision's cells per team
+// as a compile-time constant.
+template <class F>
+void with_cells_per_team(int cells, F&& f) {
+  switch (cells) {
+    case 1: f(std::integral_constant<int, 1>{}); break;
+    case 2: f(std::integral_constant<int, 2>{}); break;
+    case 4: f(std::integral_constant<int, 4>{}); break;
+    default: fail("Monte Carlo collision: ", cells, " cells per team (1, 2 or 4)");
+  }
+}
+
+// The order in which a team gathers the velocities (kernels/mc_collision.hpp, step 3): by
+// decreasing equilibrium number w Phi0, which sets the expected length of a velocity's list.
+std::vector<int> mc_gather_order(const std::vector<double>& number_weight);
 
 // Host tables the kernels read: cell faces per axis, the node of each (i, j, k) and the
 // equilibrium number weights w_v Phi0(xi_v), Phi0 = exp(-|xi|^2) / pi^(3/2).

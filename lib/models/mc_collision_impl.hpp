@@ -103,16 +103,30 @@ class McCollisionImpl final : public McCollisionOperator {
 
   template <McCorrection Mode>
   void launch(const Buffer<Real>& in, Buffer<Real>& out, Buffer<double>& record, double* system) {
-    using Kernel = McCollision<Real, Mode>;
     const std::int64_t cells = std::int64_t(in.size() / nv_);
-    const int per_team = layout_.cells_per_team;
-    Kernel kernel{in.data(),           out.data(),           velocities(),
-                  device_.number_weight(), device_.sample_data(), device_.sample_count(),
-                  device_.entry_start(), device_.entries(),  contiguous(cells),
-                  cells,               per_team,             layout_.rows_in_scratch,
-                  Real(config_.epsilon), record.data(),      system};
-    for_each_team<Kernel::kSums>(exec_, (cells + per_team - 1) / per_team, config_.team_size,
-                                 layout_.scratch_bytes, kernel, "mc_collision");
+    with_cells_per_team(layout_.cells_per_team, [&](auto per_team) {
+      using Kernel = McCollision<Real, Mode, decltype(per_team)::value>;
+      Kernel kernel{in.data(),
+                    out.data(),
+                    velocities(),
+                    device_.number_weight(),
+                    device_.sample_data(),
+                    device_.sample_count(),
+                    device_.entry_start(),
+                    device_.entries(),
+                    device_.gather_order(),
+                    StreamTables<Real>{},
+                    false,
+                    contiguous(cells),
+                    cells,
+                    layout_.rows_in_scratch,
+                    Real(config_.epsilon),
+                    record.data(),
+                    system};
+      const std::int64_t teams = (cells + per_team - 1) / per_team;
+      for_each_team<Kernel::kSums>(exec_, teams, config_.team_size, layout_.scratch_bytes, kernel,
+                                   "mc_collision");
+    });
   }
 
   std::vector<double> solve_on_host(const std::vector<double>& systems, std::int64_t cells) {

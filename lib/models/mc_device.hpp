@@ -48,6 +48,7 @@ class McDevice {
     node_of_ = Buffer<int>(where, tables_.node_of);
     number_weight_ = Buffer<double>(where, tables_.number_weight);
     inv_number_weight_ = Buffer<double>(where, tables_.inv_number_weight);
+    gather_order_ = Buffer<int>(where, mc_gather_order(tables_.number_weight));
     samples_ = Buffer<McSample<Real>>(where, std::size_t(config.samples));
     samples_.set_zero();
     chunks_ = (config.samples + config.samples_per_team - 1) / config.samples_per_team;
@@ -121,6 +122,7 @@ class McDevice {
   const McSample<Real>* sample_data() const { return samples_.data(); }
   const McEntry<Real>* entries() const { return entries_.data(); }
   const int* entry_start() const { return entry_start_.data(); }
+  const int* gather_order() const { return gather_order_.data(); }
   int sample_count() const { return config_.samples; }
   const double* number_weight() const { return number_weight_.data(); }
   const McTables& tables() const { return tables_; }
@@ -149,7 +151,7 @@ class McDevice {
   McTables tables_;
   double kappa_ = 0.0;
   std::array<Buffer<double>, 3> faces_;
-  Buffer<int> node_of_;
+  Buffer<int> node_of_, gather_order_;
   Buffer<double> number_weight_, inv_number_weight_;
   Buffer<McSample<Real>> samples_;
   Buffer<McEntry<Real>> entries_;

@@ -14,8 +14,8 @@
 //    continuum influx of Phi0 in place of A; on the grid this choice keeps h = 0 an exact
 //    solution. r_v and e_v are computed from log(Phi_w / Phi0) with expm1: no cancellation for a
 //    lid moving at 0.01 c0 and eps = 0.01.
-//  * the collision step: samples of the step, McCollision per cell, and the correction solved in
-//    the kernel or by PETSc on the host.
+//  * the step: samples of the step, then McCollision streams and collides every cell in one pass,
+//    with the correction solved in the kernel or by PETSc on the host.
 // Include after the backend's launch header (it launches kernels).
 #include <array>
 #include <cmath>
@@ -147,15 +147,18 @@ class DeviationalModel {
     return out;
   }
 
-  // One collision step of every interior cell: h_tilde (post-streaming) -> h_out.
-  void collide(std::uint32_t step, const Real* h_tilde, Real* h_out, const Velocities<Real>& vel,
-               const CellIndexer& cells) {
+  // One step of every interior cell, streaming and collision in one pass: h (ghosts filled) ->
+  // h_out.
+  void step(std::uint32_t step, const Real* h, Real* h_out, const Velocities<Real>& vel,
+            const StreamTables<Real>& stream, const CellIndexer& cells) {
     device_.draw(exec_, step);
     switch (correction_) {
-      case McCorrection::none: launch<McCorrection::none>(h_tilde, h_out, vel, cells); break;
-      case McCorrection::batched: launch<McCorrection::batched>(h_tilde, h_out, vel, cells); break;
+      case McCorrection::none: launch<McCorrection::none>(h, h_out, vel, stream, cells); break;
+      case McCorrection::batched:
+        launch<McCorrection::batched>(h, h_out, vel, stream, cells);
+        break;
       case McCorrection::external: {
-        launch<McCorrection::external>(h_tilde, h_out, vel, cells);
+        launch<McCorrection::external>(h, h_out, vel, stream, cells);
         solve_external(h_out, vel, cells);
         break;
       }
@@ -184,26 +187,31 @@ class DeviationalModel {
   }
 
   template <McCorrection Mode>
-  void launch(const Real* in, Real* out, const Velocities<Real>& vel, const CellIndexer& cells) {
-    using Kernel = McCollision<Real, Mode>;
-    const int per_team = layout_.cells_per_team;
-    Kernel kernel{in,
-                  out,
-                  vel,
-                  device_.number_weight(),
-                  device_.sample_data(),
-                  device_.sample_count(),
-                  device_.entry_start(),
-                  device_.entries(),
-                  cells,
-                  cells_,
-                  per_team,
-                  layout_.rows_in_scratch,
-                  Real(epsilon_),
-                  record_.data(),
-                  Mode == McCorrection::external ? system_.data() : nullptr};
-    for_each_team<Kernel::kSums>(exec_, (cells_ + per_team - 1) / per_team, collision_team_size_,
-                                 layout_.scratch_bytes, kernel, "mc_collision");
+  void launch(const Real* in, Real* out, const Velocities<Real>& vel,
+              const StreamTables<Real>& stream, const CellIndexer& cells) {
+    with_cells_per_team(layout_.cells_per_team, [&](auto per_team) {
+      using Kernel = McCollision<Real, Mode, decltype(per_team)::value>;
+      Kernel kernel{in,
+                    out,
+                    vel,
+                    device_.number_weight(),
+                    device_.sample_data(),
+                    device_.sample_count(),
+                    device_.entry_start(),
+                    device_.entries(),
+                    device_.gather_order(),
+                    stream,
+                    true,
+                    cells,
+                    cells_,
+                    layout_.rows_in_scratch,
+                    Real(epsilon_),
+                    record_.data(),
+                    Mode == McCorrection::external ? system_.data() : nullptr};
+      const std::int64_t teams = (cells_ + per_team - 1) / per_team;
+      for_each_team<Kernel::kSums>(exec_, teams, collision_team_size_, layout_.scratch_bytes,
+                                   kernel, "mc_collision");
+    });
   }
 
   // PETSc on the host: download the systems, solve, upload y, apply. One sequential BAIJ matrix

@@ -72,8 +72,6 @@ class ExplicitEngine final : public Engine {
       require(config.splitting == Splitting::lie, "-ts_splitting strang: hs_mc streams, then "
               "collides (paper 000); use lie");
       mc_ = std::make_unique<DeviationalModel<Real, Exec>>(config, nv_, grid.interior_cells());
-      h_tilde_ = Buffer<Real>(where_, size);
-      h_tilde_.set_zero();
     }
 
     bool exchanges = false;
@@ -162,25 +160,26 @@ class ExplicitEngine final : public Engine {
     }
   }
 
+  // hs_mc streams inside its collision pass (end_step): no interior pass while halos travel.
   void stream_interior() override {
-    if (split_ || interior_.n[0] * interior_.n[1] * interior_.n[2] == 0) return;
-    stream_pass(stream_dt(), stream_destination(), interior_);
+    if (split_ || mc_ || interior_.n[0] * interior_.n[1] * interior_.n[2] == 0) return;
+    stream_pass(stream_dt(), f_[1 - current_].data(), interior_);
     interior_done_ = true;
   }
 
   void end_step() override {
     for (Halo& halo : halos_) copy_halo(halo, halo.receive, true);
-    if (interior_done_) {
-      for (const Region& region : shell_) stream_pass(stream_dt(), stream_destination(), region);
+    if (mc_) {
+      // hs_mc: stream and collide every cell with the samples of this step (keyed by the step
+      // number, so a restart continues the sample sequence).
+      mc_->step(static_cast<std::uint32_t>(step_count_++), f_[current_].data(),
+                f_[1 - current_].data(), velocities(), stream_tables(), indexer());
+    } else if (interior_done_) {
+      for (const Region& region : shell_) stream_pass(stream_dt(), f_[1 - current_].data(), region);
     } else {
-      stream_pass(stream_dt(), stream_destination(), whole());
+      stream_pass(stream_dt(), f_[1 - current_].data(), whole());
     }
     interior_done_ = false;
-    // hs_mc: the streamed rows are in h_tilde_; collide every cell with the samples of this step
-    // (keyed by the step number, so a restart continues the sample sequence).
-    if (mc_)
-      mc_->collide(static_cast<std::uint32_t>(step_count_++), h_tilde_.data(),
-                   f_[1 - current_].data(), velocities(), indexer());
     current_ = 1 - current_;
   }
 
@@ -504,16 +503,10 @@ class ExplicitEngine final : public Engine {
       case ModelKind::bgk: pass<ModelKind::bgk, Stream>(relax_dt, destination, region); break;
       case ModelKind::shakhov: pass<ModelKind::shakhov, Stream>(relax_dt, destination, region); break;
       case ModelKind::esbgk: pass<ModelKind::esbgk, Stream>(relax_dt, destination, region); break;
-      case ModelKind::hs_mc: {  // streaming only; the collision follows in end_step
-        StreamPass<Real> kernel{f_[current_].data(), destination, stream_tables(), indexer(region)};
-        for_each_team<1>(exec_, region.cells(), config_.team_size, 0, kernel, "stream");
-        break;
-      }
+      case ModelKind::hs_mc: break;  // streams inside its collision pass (end_step)
     }
   }
 
-  // Where a step streams to: the next state, or for hs_mc the rows the collision reads.
-  Real* stream_destination() { return mc_ ? h_tilde_.data() : f_[1 - current_].data(); }
 
   // The post-streaming row lives in shared memory on the GPU when it fits (with the reduction
   // buffer) in what the device allows a block; otherwise in the output row itself.
@@ -545,7 +538,6 @@ class ExplicitEngine final : public Engine {
   std::vector<Region> shell_;  // the other cells
   bool interior_done_ = false; // stream_interior ran this step
   std::unique_ptr<DeviationalModel<Real, Exec>> mc_;  // hs_mc only
-  Buffer<Real> h_tilde_;                             // hs_mc: post-streaming rows
   std::int64_t step_count_ = 0;                      // steps taken (keys the MC samples)
 };
 
