@@ -1,6 +1,7 @@
 #include "case_diagnostics.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "diagnostics/cavity.hpp"
 #include "diagnostics/field_access.hpp"
@@ -50,6 +51,19 @@ double riemann_density_error(const RunOptions& run, const PhysicalGrid& grid,
   return error / norm;
 }
 
+// Mean and sample standard deviation (NaN for fewer than two values: written as null).
+std::pair<double, double> mean_and_deviation(const std::vector<double>& values) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (values.empty()) return {nan, nan};
+  double mean = 0.0;
+  for (double v : values) mean += v;
+  mean /= double(values.size());
+  if (values.size() < 2) return {mean, nan};
+  double sum2 = 0.0;
+  for (double v : values) sum2 += (v - mean) * (v - mean);
+  return {mean, std::sqrt(sum2 / double(values.size() - 1))};
+}
+
 }  // namespace
 
 NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
@@ -71,6 +85,11 @@ NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
     case CaseKind::cavity: {
       const auto d = cavity_diagnostics(grid, fields, domain.face_fluxes(1, 1),
                                         run.faces[1][1].velocity[0]);
+      if (history.time.empty() || time > history.time.back()) {
+        history.time.push_back(time);
+        history.drag.push_back(d.drag);
+        history.flow_rate.push_back(d.flow_rate);
+      }
       return {{"D", d.drag}, {"G", d.flow_rate}};
     }
     case CaseKind::shock: {
@@ -120,6 +139,23 @@ nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& gr
   }
   const FieldView view{fields, grid};
   if (run.case_kind == CaseKind::cavity) {
+    j["time_history"] = history.time;
+    j["D_history"] = history.drag;
+    j["G_history"] = history.flow_rate;
+    const auto late = [&](const std::vector<double>& values) {
+      std::vector<double> kept;
+      for (std::size_t i = 0; i < values.size(); ++i)
+        if (history.time[i] >= 0.5 * time) kept.push_back(values[i]);
+      return kept;
+    };
+    const auto [d_mean, d_std] = mean_and_deviation(late(history.drag));
+    const auto [g_mean, g_std] = mean_and_deviation(late(history.flow_rate));
+    j["steady_from_time"] = 0.5 * time;
+    j["steady_samples"] = late(history.drag).size();
+    j["D_mean"] = d_mean;
+    j["D_std"] = d_std;
+    j["G_mean"] = g_mean;
+    j["G_std"] = g_std;
     j["centre_line_y"] = grid.axes[1].centres;
     j["centre_line_ux_over_vw"] = centre_line_velocity(grid, fields, run.faces[1][1].velocity[0]);
   }

@@ -16,9 +16,10 @@ namespace bolt {
 
 using NamedValues = std::vector<std::pair<std::string, double>>;
 
-// What the diagnostics remember between monitor lines: the shock tube's shock positions.
+// What the diagnostics remember between monitor lines (of this run, not before a restart): the
+// shock tube's shock positions, the cavity's drag and flow rate.
 struct CaseHistory {
-  std::vector<double> time, shock_x;
+  std::vector<double> time, shock_x, drag, flow_rate;
 };
 
 // Cheap numbers for every monitor line.
@@ -27,7 +28,9 @@ NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
                                 const std::vector<double>& fields, double time,
                                 CaseHistory& history);
 
-// Everything for the final summary (adds profiles where the case has them).
+// Everything for the final summary (adds profiles where the case has them). The cavity also gets
+// D(t), G(t) and their mean and standard deviation over the monitor lines in the second half of
+// the run (t >= time / 2): the steady state of a run long enough to reach it.
 nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
                                    const Geometry& geometry, const VelocityGrid& velocities,
                                    double dt, DomainView& domain, const std::vector<double>& fields,
