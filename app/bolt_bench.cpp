@@ -5,6 +5,10 @@
 //              --bc periodic|cavity --order 1 [--model bgk|shakhov|esbgk] [--splitting lie|strang]
 //              [--conservative 0] [--team-size 256] [--reps 5] [--warmup 5] [--copy-mib 2048]
 //              [--copy-reps 10] [--half-width 4] [--delta 1] [--lid 0.1] [--label NAME]
+//   bolt_bench --case inputs/cavity_hs_mc_delta10.yaml --precision float [--backend ...] ...
+//
+// --case takes grids, model and boundaries from a bolt case file instead (any model, hs_mc too);
+// --precision and --backend still come from the command line.
 //
 // Prints ms/step, phase-space updates per second, ps per update, the bandwidth reached counting
 // the minimum traffic (Engine::bytes_per_step(): one read + one write of f) and its fraction of
@@ -21,6 +25,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <petscsys.h>
 
 #include "core/error.hpp"
 #include "io/case_setup.hpp"
@@ -55,6 +61,7 @@ struct BenchOptions {
   double delta = 1.0;
   double lid = 0.1;
   std::string label;
+  std::string case_file;  // a bolt case (YAML): everything but precision and backend from it
 };
 
 void usage() {
@@ -65,6 +72,7 @@ void usage() {
       "                  [--team-size THREADS] [--steps N] [--reps R] [--warmup W]\n"
       "                  [--copy-mib MIB] [--copy-reps R] [--half-width A] [--delta D] [--lid U]\n"
       "                  [--label NAME]\n"
+      "       bolt_bench --case FILE.yaml [--precision ...] [--backend ...] [--steps ...] ...\n"
       "defaults: --cells 64,64,64 --velocities 24 --precision float --backend cuda --bc periodic\n"
       "          --order 1 --model bgk --splitting lie --steps 50 --reps 5 --warmup 5 --copy-mib 2048");
 }
@@ -162,6 +170,8 @@ BenchOptions parse(int argc, char** argv) {
       o.lid = parse_double(key, value);
     } else if (key == "--label") {
       o.label = value;
+    } else if (key == "--case") {
+      o.case_file = value;
     } else {
       fail("unknown option ", key, " (see --help)");
     }
@@ -169,7 +179,22 @@ BenchOptions parse(int argc, char** argv) {
   return o;
 }
 
+// The run options of a bolt case file, read through PETSc's options database as bolt does.
+RunOptions case_run_options(const BenchOptions& o) {
+  std::string program = "bolt_bench", flag = "-options_file_yaml", file = o.case_file;
+  char* arguments[] = {program.data(), flag.data(), file.data(), nullptr};
+  char** argv = arguments;
+  int argc = 3;
+  require(PetscInitialize(&argc, &argv, nullptr, nullptr) == 0, "--case ", o.case_file,
+          ": PETSc could not read it");
+  RunOptions run = read_run_options(PETSC_COMM_WORLD);
+  run.backend = o.backend;
+  run.precision = o.precision;
+  return run;
+}
+
 RunOptions run_options(const BenchOptions& o) {
+  if (!o.case_file.empty()) return case_run_options(o);
   RunOptions run;
   run.backend = o.backend;
   run.precision = o.precision;
@@ -227,10 +252,6 @@ double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-const char* model_name(ModelKind m) {
-  return m == ModelKind::bgk ? "bgk" : (m == ModelKind::shakhov ? "shakhov" : "esbgk");
-}
-
 std::string json_string(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
@@ -273,12 +294,14 @@ int bench(int argc, char** argv) {
   const int nv = vg.size();
   const double updates = double(grid.interior_cells()) * nv;
   const double real_bytes = o.precision == Precision::single ? 4.0 : 8.0;
+  const std::string bc = o.case_file.empty() ? o.bc : o.case_file;
   std::printf("bolt_bench: %s, %d x %d x %d cells, %d velocities (%.3g phase-space cells), %s, %s, "
               "order %d, %s splitting, conservative %d, team %d, dt %.4g, ghost %d\n",
-              o.bc.c_str(), grid.cells(0), grid.cells(1), grid.cells(2), nv, updates,
-              std::string(to_string(o.precision)).c_str(), model_name(o.model), o.order,
-              o.splitting == Splitting::lie ? "Lie" : "Strang", o.conservative, o.team_size,
-              setup.time_step.dt, grid.ghost);
+              bc.c_str(), grid.cells(0), grid.cells(1), grid.cells(2), nv, updates,
+              std::string(to_string(o.precision)).c_str(), to_string(run.model), run.order,
+              run.splitting == Splitting::lie ? "Lie" : "Strang",
+              run.relaxation.conservative_iterations, run.team_size, setup.time_step.dt,
+              grid.ghost);
   std::printf("bolt_bench: f needs 2 x %.2f GiB on the %s (padded)\n",
               double(grid.padded_cells()) * nv * real_bytes / (1 << 30),
               std::string(to_string(o.backend)).c_str());
@@ -345,8 +368,9 @@ int bench(int argc, char** argv) {
       "\"fraction_of_copy\":%.4f,\"finite\":%s,\"mean_density\":%.12g}\n",
       json_string(o.label).c_str(), json_string(device).c_str(),
       std::string(to_string(o.backend)).c_str(), std::string(to_string(o.precision)).c_str(),
-      o.bc.c_str(), grid.cells(0), grid.cells(1), grid.cells(2), nv, model_name(o.model), o.order,
-      o.splitting == Splitting::lie ? "lie" : "strang", o.conservative, o.team_size, o.steps,
+      bc.c_str(), grid.cells(0), grid.cells(1), grid.cells(2), nv, to_string(run.model), run.order,
+      run.splitting == Splitting::lie ? "lie" : "strang", run.relaxation.conservative_iterations,
+      run.team_size, o.steps,
       o.reps, 1e3 * step_seconds, 1e3 * best, updates / step_seconds,
       1e12 * step_seconds / updates, bytes, 1e-9 * achieved, 1e-9 * copy_bytes_per_second,
       copy_buffer_gib, fraction, finite ? "true" : "false", mass);
@@ -357,10 +381,14 @@ int bench(int argc, char** argv) {
 }  // namespace bolt
 
 int main(int argc, char** argv) {
+  int status = 1;
   try {
-    return bolt::bench(argc, argv);
+    status = bolt::bench(argc, argv);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bolt_bench: error: %s\n", e.what());
-    return 1;
   }
+  PetscBool initialized = PETSC_FALSE;
+  PetscInitialized(&initialized);
+  if (initialized) PetscFinalize();  // --case
+  return status;
 }
