@@ -14,6 +14,16 @@
 // cost of a load and an add), a thread block can share each entry between several cells, and the
 // sum has a fixed order -- the step is bitwise reproducible and the CPU adds in the same order.
 //
+// Expected self-loss (-mc_self_loss expected, the default; not in the paper). A loss increment
+// -coef_a g at the sample's own cell a holds the self term -coef_a h_a: h_a is multiplied by a
+// random 1 - sum coef_a per step. In a far-tail cell (N_t w_a Phi0_a << 1, coef_a >> 1) that
+// factor is rarely hit but then large, and the product grows without bound (docs/physics.md,
+// "Noise in the far tail"; the delta = 10 cavity turns to NaN by t = 0.7 in float). Its
+// expectation is the deterministic L_a = kappa dt J_a / (w_a Phi0_a) (mc_expected_self_loss): the
+// step adds (sum coef_a - L_a) h_a back, i.e. keeps the partner and gain terms sampled and takes
+// the self term of the linear loss in expectation. The eps h_a h_b part stays sampled (eps smaller).
+// Unbiased: its mean is Eq. 24's; only the rejection of out-of-box samples is not in L_a.
+//
 // McCollision, per team of up to `cells_per_team` cells:
 //  1. stream h into the working row of each cell (team scratch, or the output row), or copy h~
 //     when it comes streamed, and sum its conserved moments M~_k = sum_v w_v Phi0_v psi_k(xi_v) h~_v, psi = (1, xi, |xi|^2);
@@ -82,6 +92,10 @@ struct McEntryIndex {
   int* start;              // [nv + 1]
   int* work;               // [mc_index_work_ints] when the team has no scratch
   McEntry<Real>* entries;  // [4 n_samples]
+  // -mc_self_loss expected: L_v (mc_expected_self_loss) in, the per-step replacement of the
+  // sampled self-loss out (see McCollision, step 3); nullptr: sampled (paper 000 Eq. 24).
+  const Real* expected_self_loss;
+  Real* self_adjust;
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t) const {
@@ -136,6 +150,16 @@ struct McEntryIndex {
       for (int b = first; b < end; ++b) rank += keys[b] < key;
       entries[first + rank] = {key, slot < 2 ? -s.coef[slot] : s.coef[slot]};
     });
+    if (!self_adjust) return;
+    team.sync();
+    // The sampled self-loss rate of velocity v this step (sum of its loss increments, in list
+    // order), taken out and replaced by its expectation.
+    team.for_each(nv, [&](int v) {
+      Real sampled = Real(0);
+      for (int e = start[v]; e < start[v + 1]; ++e)
+        if (entries[e].key % 4 < 2) sampled -= entries[e].coef;
+      self_adjust[v] = sampled - expected_self_loss[v];
+    });
   }
 };
 
@@ -176,6 +200,7 @@ struct McCollision {
   const int* entry_start;  // McEntryIndex
   const McEntry<Real>* entries;
   const int* gather_order;  // velocities by decreasing expected list length (see step 3)
+  const Real* self_adjust;  // McEntryIndex; nullptr: the sampled self-loss (paper 000)
   StreamTables<Real> stream;
   bool streams;
   CellIndexer cells;
@@ -265,8 +290,9 @@ struct McCollision {
         for (int k = 0; k < kBatch; ++k) add(batch[k]);
       }
       for (; e < end; ++e) add(entries[e]);
+      const Real adjust = self_adjust ? self_adjust[v] : Real(0);
       for (int c = 0; c < Cells; ++c)
-        if (c < count) row(c)[v] += sum[c];
+        if (c < count) row(c)[v] += sum[c] + adjust * row(c)[v];
     });
     team.sync();
 

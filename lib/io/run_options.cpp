@@ -155,6 +155,11 @@ void read_monte_carlo(MPI_Comm comm, RunOptions& run) {
   m.correction = correction == "batched"  ? McCorrection::batched
                  : correction == "petsc" ? McCorrection::external
                                          : McCorrection::none;
+  m.expected_self_loss =
+      o.choice("mc_self_loss",
+               "self term of the linear loss: expected (its mean; stable in rarely sampled tail "
+               "cells) or sampled (paper 000 Eq. 24; unstable there at large delta)",
+               "expected", {"expected", "sampled"}) == "expected";
   m.team_size = o.integer("mc_team_size", "GPU threads of a collision team (multiple of 32; fewer "
                           "when the kernel's registers allow fewer)", 1024, 32, 1024);
   require(m.team_size % 32 == 0, "-mc_team_size ", m.team_size, ": must be a multiple of 32");

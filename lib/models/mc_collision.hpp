@@ -29,6 +29,7 @@ struct McSamplingConfig {
   std::uint32_t seed = 1;
   int samples_per_team = 256;
   int team_size = 256;
+  bool expected_self_loss = true;  // -mc_self_loss expected (kernels/mc_collision.hpp)
 };
 
 // The options of the hs_mc model (-mc_*), as the engine takes them.
@@ -37,6 +38,7 @@ struct McModelParams {
   std::uint32_t seed = 1;
   double epsilon = 1.0;    // f = Phi0 (1 + eps h)
   McCorrection correction = McCorrection::batched;
+  bool expected_self_loss = true;  // -mc_self_loss expected (default) or sampled (paper 000)
   int team_size = 1024;     // GPU threads per team of the collision kernel (-mc_team_size)
   int cells_per_team = 0;   // cells per team, 0 = as many as fit (-mc_cells_per_team)
 };
@@ -52,6 +54,7 @@ struct McConfig {
   int samples = 1024;       // N_t collisions per step, shared by every cell
   std::uint32_t seed = 1;
   McCorrection correction = McCorrection::batched;  // external = PETSc on the host
+  bool expected_self_loss = true;  // the self term of the linear loss in expectation
   int team_size = 256;         // GPU threads per team
   int samples_per_team = 256;  // samples per team when drawing
   // Cells per team of the collision kernel (0: as many as fit) and whether their working rows
@@ -99,7 +102,8 @@ class McCollisionOperator {
 };
 
 inline McSamplingConfig sampling_config(const McConfig& c) {
-  return {c.delta, c.omega, c.dt, c.samples, c.seed, c.samples_per_team, c.team_size};
+  return {c.delta,   c.omega,     c.dt, c.samples, c.seed, c.samples_per_team, c.team_size,
+          c.expected_self_loss};
 }
 
 std::unique_ptr<McCollisionOperator> make_mc_collision(const McConfig& config);
@@ -144,5 +148,13 @@ struct McTables {
   std::vector<double> number_weight, inv_number_weight;
 };
 McTables make_mc_tables(const VelocityGrid& velocities);
+
+// The expected self-loss of every velocity cell per step, L_v = kappa dt J_v / (w_v Phi0_v),
+// J_v = int over the cell of Phi0(xi) m(|xi|) dxi (m: mean_relative_speed_power with
+// p = 2 - 2 omega): what the loss increments of the samples whose v or v1 falls in cell v
+// multiply h_v by, on average (kernels/mc_collision.hpp, -mc_self_loss expected). The rejection
+// of samples leaving the box is not in it (2e-4 of the samples on [-3, 3]^3).
+std::vector<double> mc_expected_self_loss(const McTables& tables, double kappa, double dt,
+                                          double omega);
 
 }  // namespace bolt

@@ -115,6 +115,7 @@ class McCollisionImpl final : public McCollisionOperator {
                     device_.entry_start(),
                     device_.entries(),
                     device_.gather_order(),
+                    device_.self_adjust(),
                     StreamTables<Real>{},
                     false,
                     contiguous(cells),

@@ -49,6 +49,12 @@ class McDevice {
     number_weight_ = Buffer<double>(where, tables_.number_weight);
     inv_number_weight_ = Buffer<double>(where, tables_.inv_number_weight);
     gather_order_ = Buffer<int>(where, mc_gather_order(tables_.number_weight));
+    if (config.expected_self_loss) {
+      const std::vector<double> loss =
+          mc_expected_self_loss(tables_, kappa_, config.dt, config.omega);
+      expected_self_loss_ = Buffer<Real>(where, std::vector<Real>(loss.begin(), loss.end()));
+      self_adjust_ = Buffer<Real>(where, loss.size());
+    }
     samples_ = Buffer<McSample<Real>>(where, std::size_t(config.samples));
     samples_.set_zero();
     chunks_ = (config.samples + config.samples_per_team - 1) / config.samples_per_team;
@@ -123,6 +129,8 @@ class McDevice {
   const McEntry<Real>* entries() const { return entries_.data(); }
   const int* entry_start() const { return entry_start_.data(); }
   const int* gather_order() const { return gather_order_.data(); }
+  // Per velocity, this step: sampled minus expected self-loss; nullptr when sampled.
+  const Real* self_adjust() const { return self_adjust_.size() ? self_adjust_.data() : nullptr; }
   int sample_count() const { return config_.samples; }
   const double* number_weight() const { return number_weight_.data(); }
   const McTables& tables() const { return tables_; }
@@ -141,9 +149,14 @@ class McDevice {
 
   // The increments of the current samples listed by velocity: one team (a step has 4 N_t).
   void index(Exec exec) {
-    McEntryIndex<Real> kernel{samples_.data(), config_.samples,
-                              int(tables_.number_weight.size()), entry_start_.data(),
-                              entry_work_.data(), entries_.data()};
+    McEntryIndex<Real> kernel{samples_.data(),
+                              config_.samples,
+                              int(tables_.number_weight.size()),
+                              entry_start_.data(),
+                              entry_work_.data(),
+                              entries_.data(),
+                              expected_self_loss_.data(),
+                              self_adjust_.size() ? self_adjust_.data() : nullptr};
     for_each_team<1>(exec, 1, 1024, index_scratch_, kernel, "mc_entry_index");
   }
 
@@ -156,6 +169,7 @@ class McDevice {
   Buffer<McSample<Real>> samples_;
   Buffer<McEntry<Real>> entries_;
   Buffer<int> entry_start_, entry_work_;
+  Buffer<Real> expected_self_loss_, self_adjust_;  // -mc_self_loss expected
   std::size_t index_scratch_ = 0;  // bytes of shared memory the index kernel works in
   Buffer<int> rejected_;
   Buffer<std::int64_t> rejected_total_;

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "kernels/mc_samples.hpp"
+#include "mc_collision.hpp"
 
 namespace bolt {
 
@@ -87,9 +88,17 @@ McReferenceStep reference_mc_collision(const VelocityGrid& vg, const McReference
   for (int v = 0; v < nv; ++v)
     number[v] = vg.weight[v] * reference_phi0(vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]);
   result.h = h_tilde;
+  // Expected self-loss: the sampled self terms coef h_a of the loss increments are added back and
+  // L_a h_a taken instead (L from the grid's tables: it is a property of the grid, not the samples).
+  std::vector<double> expected(nv, 0.0);
+  if (p.expected_self_loss) {
+    const McTables tables = make_mc_tables(vg);
+    const std::vector<double> by_node = mc_expected_self_loss(tables, p.kappa, p.dt, p.omega);
+    for (int v = 0; v < nv; ++v) expected[v] = by_node[v];
+  }
   for (std::size_t c = 0; c < cells; ++c) {
     const double* h = h_tilde.data() + c * nv;
-    std::vector<double> delta(nv, 0.0);
+    std::vector<double> delta(nv, 0.0), self_rate(nv, 0.0);
     for (const Collision& col : collisions) {
       const int a = col.j[0], b = col.j[1];
       const double g = h[a] + h[b] + p.epsilon * h[a] * h[b];
@@ -97,10 +106,15 @@ McReferenceStep reference_mc_collision(const VelocityGrid& vg, const McReference
                               col.rate / number[col.j[2]], col.rate / number[col.j[3]]};
       delta[a] -= coef[0] * g;
       delta[b] -= coef[1] * g;
+      self_rate[a] += coef[0];
+      self_rate[b] += coef[1];
       delta[col.j[2]] += coef[2] * g;
       delta[col.j[3]] += coef[3] * g;
     }
-    for (int v = 0; v < nv; ++v) result.h[c * nv + v] = h[v] + delta[v];
+    for (int v = 0; v < nv; ++v) {
+      const double self = p.expected_self_loss ? (self_rate[v] - expected[v]) * h[v] : 0.0;
+      result.h[c * nv + v] = h[v] + delta[v] + self;
+    }
   }
   return result;
 }

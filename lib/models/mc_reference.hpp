@@ -2,8 +2,9 @@
 // A plain, obviously correct implementation of the Monte Carlo collision step of paper 000
 // (Eqs. 23-26): sequential, double, host only, written from the paper without the kernels'
 // tables or tricks, to test the fast kernels against (STYLE.md, GROMACS's kernels_reference).
-// It shares only draw_collision() with them: the same (seed, step, sample) gives the same
-// random v, v1, k (which is the point of a counter-based generator).
+// It shares only draw_collision() with them -- the same (seed, step, sample) gives the same
+// random v, v1, k (which is the point of a counter-based generator) -- and, for the expected
+// self-loss, the definition of L_v (mc_expected_self_loss).
 #include <cstdint>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct McReferenceParams {
   double dt = 0.0;
   int samples = 0;       // N_t
   std::uint32_t seed = 0, step = 0;
+  bool expected_self_loss = true;  // -mc_self_loss expected (kernels/mc_collision.hpp)
 };
 
 struct McReferenceStep {
@@ -25,7 +27,8 @@ struct McReferenceStep {
   std::int64_t rejected = 0; // samples with a velocity outside the box
 };
 
-// Eqs. (23), (24) for every row of h~ (cell-major, velocity fastest).
+// Eqs. (23), (24) for every row of h~ (cell-major, velocity fastest); with expected_self_loss the
+// self term coef_a h_a of each loss increment is replaced by L_a h_a after the samples.
 McReferenceStep reference_mc_collision(const VelocityGrid& vg, const McReferenceParams& p,
                                        const std::vector<double>& h_tilde);
 

@@ -26,6 +26,13 @@ constexpr double kHardSphereViscosityFirstApprox = 0.553891828;
 // Requires 1/2 <= omega <= 1.
 double collision_prefactor(double delta, double omega);
 
+// m(c) = < |xi - v1|^p > over v1 ~ Phi0 (density pi^(-3/2) exp(-|v1|^2)) for |xi| = c, p >= 0:
+// the collision frequency of a molecule of speed c in the equilibrium gas is
+// (kappa / 2) 4 pi (1/2) m(c) with p = 2 - 2 omega. Hard spheres (p = 1) have the closed form
+// exp(-c^2) / sqrt(pi) + (c + 1 / (2 c)) erf(c); other p by quadrature of the radial integral
+//   m(c) = int_0^inf r^p (r / c) (exp(-(r - c)^2) - exp(-(r + c)^2)) dr / sqrt(pi).
+double mean_relative_speed_power(double c, double p);
+
 // The same formula with the first Chapman-Enskog approximation also for hard spheres: the rate
 // at which a small stress anisotropy starts to decay is p / mu^(1) (tests use it).
 double collision_prefactor_first_approximation(double delta, double omega);

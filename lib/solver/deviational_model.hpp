@@ -183,6 +183,7 @@ class DeviationalModel {
     s.samples = c.mc.samples;
     s.seed = c.mc.seed;
     s.team_size = c.team_size;
+    s.expected_self_loss = c.mc.expected_self_loss;
     return s;
   }
 
@@ -200,6 +201,7 @@ class DeviationalModel {
                     device_.entry_start(),
                     device_.entries(),
                     device_.gather_order(),
+                    device_.self_adjust(),
                     stream,
                     true,
                     cells,
