@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""D(t) and centre-line profiles of the semi-regular Monte Carlo cavity runs (paper 000).
+
+    python3 tools/plot_mc_cavity.py [docs/data/mc_cavity] [docs/figures]
+
+Reads <case>_summary.json and <case>_monitor.csv for the cases below, prints the steady-state
+statistics over t >= t_from (mean, standard deviation of the snapshots) next to the paper's
+values (../shared/refdata/cavity_frezzotti2011_table1.csv, copied below) and writes
+mc_cavity_D_t.png and mc_cavity_profiles.png.
+"""
+import csv
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+# (case file stem, delta, label, steady from t); paper 000 table 1: D_semi, D_e, G_semi, G_e.
+CASES = [
+    ("d0p1_sampled", 0.1, "δ = 0.1 (sampled self-loss)", 5.0),
+    ("d1_sampled", 1.0, "δ = 1 (sampled self-loss)", 5.0),
+    ("d1_expected", 1.0, "δ = 1 (expected self-loss)", 4.0),
+    ("d10_expected", 10.0, "δ = 10 (expected self-loss)", 4.5),
+]
+PAPER = {0.1: (0.6712, 0.6815, 0.0955, 0.0977), 1.0: (0.6266, 0.6389, 0.1017, 0.1039),
+         10.0: (0.4096, 0.4176, 0.1427, 0.1451)}
+
+
+def monitor(path):
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    return [float(r["time"]) for r in rows], [float(r["D"]) for r in rows], [float(r["G"]) for r in rows]
+
+
+def stats(values):
+    mean = sum(values) / len(values)
+    var = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    return mean, var ** 0.5
+
+
+def main():
+    data = sys.argv[1] if len(sys.argv) > 1 else "docs/data/mc_cavity"
+    out = sys.argv[2] if len(sys.argv) > 2 else "docs/figures"
+    fig_d, ax_d = plt.subplots(figsize=(7, 4))
+    fig_p, ax_p = plt.subplots(figsize=(5, 5))
+    print("| case | steady from t | D | std(D)/D | D vs paper | D vs D_e | G | G vs paper | G vs G_e |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for stem, delta, label, t_from in CASES:
+        t, d, g = monitor(os.path.join(data, stem + "_monitor.csv"))
+        late = [i for i, ti in enumerate(t) if ti >= t_from]
+        dm, ds = stats([d[i] for i in late])
+        gm, gs = stats([g[i] for i in late])
+        dp, de, gp, ge = PAPER[delta]
+        print(f"| {label} | {t_from} | {dm:.4f} | {100 * ds / dm:.3f} % | {100 * (dm / dp - 1):+.2f} % "
+              f"| {100 * (dm / de - 1):+.2f} % | {gm:.4f} | {100 * (gm / gp - 1):+.2f} % "
+              f"| {100 * (gm / ge - 1):+.2f} % |")
+        ax_d.plot(t, [x / dp for x in d], label=label)
+        with open(os.path.join(data, stem + "_summary.json")) as f:
+            s = json.load(f)["diagnostics"]
+        ax_p.plot(s["centre_line_ux_over_vw"], s["centre_line_y"], label=label)
+    ax_d.axhline(1.0, color="k", lw=0.8)
+    ax_d.set_xlabel("t / (L / c0)")
+    ax_d.set_ylabel("D / D (paper 000, table 1)")
+    ax_d.set_ylim(0.85, 1.1)
+    ax_d.legend(fontsize=8)
+    ax_d.set_title("Semi-regular Boltzmann cavity, paper grids, H200, float")
+    fig_d.tight_layout()
+    fig_d.savefig(os.path.join(out, "mc_cavity_D_t.png"), dpi=120)
+    ax_p.set_xlabel("u_x / V_w on x = L/2")
+    ax_p.set_ylabel("y / L")
+    ax_p.legend(fontsize=8)
+    ax_p.set_title("Centre-line velocity (paper 000, Fig. 2a)")
+    fig_p.tight_layout()
+    fig_p.savefig(os.path.join(out, "mc_cavity_profiles.png"), dpi=120)
+
+
+if __name__ == "__main__":
+    main()
