@@ -330,16 +330,22 @@ int bench(int argc, char** argv) {
   const double best = *std::min_element(seconds.begin(), seconds.end());
   const double worst = *std::max_element(seconds.begin(), seconds.end());
 
-  // A sanity check that the run stayed finite and conserved mass (periodic: exactly; walls: too).
+  // A sanity check that the run stayed finite and conserved mass (periodic: exactly; walls: too):
+  // the volume-weighted mean density (cells of stretched grids differ in size).
   const std::vector<double> fields = engine->fields();
-  double mass = 0.0;
+  double mass = 0.0, volume = 0.0;
   bool finite = true;
   for (std::int64_t c = 0; c < grid.interior_cells(); ++c) {
     const double n = fields[std::size_t(c) * kFieldCount];
     finite = finite && std::isfinite(n);
-    mass += n;
+    const std::int64_t i = c % grid.cells(0), j = (c / grid.cells(0)) % grid.cells(1),
+                       k = c / (std::int64_t(grid.cells(0)) * grid.cells(1));
+    const double cell_volume =
+        grid.axes[0].widths[i] * grid.axes[1].widths[j] * grid.axes[2].widths[k];
+    mass += n * cell_volume;
+    volume += cell_volume;
   }
-  mass /= double(grid.interior_cells());
+  mass /= volume;
 
   // (c) the report.
   const double bytes = engine->bytes_per_step();
