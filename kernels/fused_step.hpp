@@ -25,9 +25,9 @@ struct FusedStep {
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
-    const auto site = cells.site(item);
-    const std::int64_t p = site.padded;
-    const int* ip = site.ip;
+    const auto c = cells.coord(item);
+    const std::int64_t p = cells.padded(c);
+    const int ip[3] = {c.i[0] + cells.offset[0], c.i[1] + cells.offset[1], c.i[2] + cells.offset[2]};
     const int nv = vel.n;
     Real* BOLT_RESTRICT row_out = f_out + p * nv;
     Real* BOLT_RESTRICT fs = team.row_scratch(row_out);
@@ -64,9 +64,9 @@ struct StreamAndSum {
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
-    const auto site = cells.site(item);
-    const std::int64_t p = site.padded;
-    const int* ip = site.ip;
+    const auto c = cells.coord(item);
+    const std::int64_t p = cells.padded(c);
+    const int ip[3] = {c.i[0] + cells.offset[0], c.i[1] + cells.offset[1], c.i[2] + cells.offset[2]};
     const int nv = vel.n;
     Real* BOLT_RESTRICT row_out = f_out + p * nv;
     const auto s = team.template reduce<Relax::kSums>(nv, [&](int v, Sums<Relax::kSums>& acc) {

@@ -238,9 +238,10 @@ struct McCollision {
     // 1. the working rows h~ (streamed here: one pass over h per step, not three) and the moments
     //    they start from.
     for (int c = 0; c < count; ++c) {
-      const auto site = cells.site(first + c);
-      const Real* in = h_in + site.padded * nv;
-      const int* ip = site.ip;
+      const auto coord = cells.coord(first + c);
+      const Real* in = h_in + cells.padded(coord) * nv;
+      const int ip[3] = {coord.i[0] + cells.offset[0], coord.i[1] + cells.offset[1],
+                         coord.i[2] + cells.offset[2]};
       Real* r = row(c);
       if (streams)
         team.for_each(nv, [&](int v) { r[v] = stream.value(in + v, ip, v); });

@@ -41,19 +41,6 @@ struct CellIndexer {
     return (c.i[0] + offset[0]) * stride[0] + (c.i[1] + offset[1]) * stride[1] +
            (c.i[2] + offset[2]) * stride[2];
   }
-
-  // A cell as streaming sees it: its padded index and padded coordinates (StreamTables::value).
-  struct Site {
-    std::int64_t padded;
-    int ip[3];
-  };
-  BOLT_HOST_DEVICE Site site(std::int64_t item) const {
-    const Coord c = coord(item);
-    Site s;
-    s.padded = padded(c);
-    for (int a = 0; a < 3; ++a) s.ip[a] = c.i[a] + offset[a];
-    return s;
-  }
 };
 
 }  // namespace bolt
