@@ -14,6 +14,8 @@
 // the minimum traffic (Engine::bytes_per_step(): one read + one write of f) and its fraction of
 // the measured copy bandwidth (bytes read + written by cudaMemcpy device-to-device); last, one
 // JSON line starting with "BOLT_BENCH_JSON " for scripts (tools/gpu-check.sh).
+#include <petscsys.h>
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -25,8 +27,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <petscsys.h>
 
 #include "core/error.hpp"
 #include "io/case_setup.hpp"
@@ -66,15 +66,18 @@ struct BenchOptions {
 
 void usage() {
   std::puts(
-      "usage: bolt_bench [--cells NX[,NY[,NZ]]] [--velocities N | NX,NY,NZ] [--precision float|double]\n"
+      "usage: bolt_bench [--cells NX[,NY[,NZ]]] [--velocities N | NX,NY,NZ] [--precision "
+      "float|double]\n"
       "                  [--backend cuda|cpu] [--bc periodic|cavity] [--order 1|2]\n"
-      "                  [--model bgk|shakhov|esbgk] [--splitting lie|strang] [--conservative ITERATIONS]\n"
+      "                  [--model bgk|shakhov|esbgk] [--splitting lie|strang] [--conservative "
+      "ITERATIONS]\n"
       "                  [--team-size THREADS] [--steps N] [--reps R] [--warmup W]\n"
       "                  [--copy-mib MIB] [--copy-reps R] [--half-width A] [--delta D] [--lid U]\n"
       "                  [--label NAME]\n"
       "       bolt_bench --case FILE.yaml [--precision ...] [--backend ...] [--steps ...] ...\n"
       "defaults: --cells 64,64,64 --velocities 24 --precision float --backend cuda --bc periodic\n"
-      "          --order 1 --model bgk --splitting lie --steps 50 --reps 5 --warmup 5 --copy-mib 2048");
+      "          --order 1 --model bgk --splitting lie --steps 50 --reps 5 --warmup 5 --copy-mib "
+      "2048");
 }
 
 std::vector<int> parse_ints(const std::string& option, const std::string& text) {
@@ -95,7 +98,8 @@ std::vector<int> parse_ints(const std::string& option, const std::string& text) 
 int parse_int(const std::string& option, const std::string& text, int min) {
   char* end = nullptr;
   const long v = std::strtol(text.c_str(), &end, 10);
-  require(!text.empty() && *end == '\0' && v >= min, option, " ", text, ": expected an integer >= ", min);
+  require(!text.empty() && *end == '\0' && v >= min, option, " ", text,
+          ": expected an integer >= ", min);
   return int(v);
 }
 
@@ -232,7 +236,8 @@ std::vector<double> initial_state(const PhysicalGrid& grid, const VelocityGrid& 
   std::vector<double> row(nv);
   const double u[3] = {0.0, 0.0, 0.0};
   const double prefactor = maxwellian_prefactor(1.0, 1.0);
-  for (int v = 0; v < nv; ++v) row[v] = maxwellian<double>(prefactor, 1.0, u, vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]);
+  for (int v = 0; v < nv; ++v)
+    row[v] = maxwellian<double>(prefactor, 1.0, u, vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]);
   const std::int64_t cells = grid.interior_cells();
   std::vector<double> f(std::size_t(cells) * nv);
   const int nx = grid.cells(0);
@@ -271,16 +276,19 @@ int bench(int argc, char** argv) {
     require(cuda_device_count() > 0, "--backend cuda: no CUDA device is visible");
     const DeviceInfo info = current_device_info();
     device = info.name;
-    std::printf("bolt_bench: device %d: %s, %d SMs, sm_%d%d, %.1f GiB (%.1f GiB free)\n", info.index,
-                info.name.c_str(), info.sm_count, info.compute_major, info.compute_minor,
-                double(info.total_bytes) / (1 << 30), double(info.free_bytes) / (1 << 30));
+    std::printf("bolt_bench: device %d: %s, %d SMs, sm_%d%d, %.1f GiB (%.1f GiB free)\n",
+                info.index, info.name.c_str(), info.sm_count, info.compute_major,
+                info.compute_minor, double(info.total_bytes) / (1 << 30),
+                double(info.free_bytes) / (1 << 30));
     // (a) the device's own copy bandwidth, before the engine takes the memory.
     const CopyBandwidth copy =
         measure_copy_bandwidth(std::size_t(o.copy_mib * 1024.0 * 1024.0), o.copy_reps);
     copy_bytes_per_second = copy.bytes_per_second;
     copy_buffer_gib = double(copy.buffer_bytes) / (1 << 30);
-    std::printf("bolt_bench: copy bandwidth (cudaMemcpy D2D, %.2f GiB buffers, median of %d, read+write): %.1f GB/s\n",
-                copy_buffer_gib, o.copy_reps, 1e-9 * copy.bytes_per_second);
+    std::printf(
+        "bolt_bench: copy bandwidth (cudaMemcpy D2D, %.2f GiB buffers, median of %d, read+write): "
+        "%.1f GB/s\n",
+        copy_buffer_gib, o.copy_reps, 1e-9 * copy.bytes_per_second);
 #else
     fail("--backend cuda: this bolt_bench was built without the CUDA backend");
 #endif
@@ -295,13 +303,13 @@ int bench(int argc, char** argv) {
   const double updates = double(grid.interior_cells()) * nv;
   const double real_bytes = o.precision == Precision::single ? 4.0 : 8.0;
   const std::string bc = o.case_file.empty() ? o.bc : o.case_file;
-  std::printf("bolt_bench: %s, %d x %d x %d cells, %d velocities (%.3g phase-space cells), %s, %s, "
-              "order %d, %s splitting, conservative %d, team %d, dt %.4g, ghost %d\n",
-              bc.c_str(), grid.cells(0), grid.cells(1), grid.cells(2), nv, updates,
-              std::string(to_string(o.precision)).c_str(), to_string(run.model), run.order,
-              run.splitting == Splitting::lie ? "Lie" : "Strang",
-              run.relaxation.conservative_iterations, run.team_size, setup.time_step.dt,
-              grid.ghost);
+  std::printf(
+      "bolt_bench: %s, %d x %d x %d cells, %d velocities (%.3g phase-space cells), %s, %s, "
+      "order %d, %s splitting, conservative %d, team %d, dt %.4g, ghost %d\n",
+      bc.c_str(), grid.cells(0), grid.cells(1), grid.cells(2), nv, updates,
+      std::string(to_string(o.precision)).c_str(), to_string(run.model), run.order,
+      run.splitting == Splitting::lie ? "Lie" : "Strang", run.relaxation.conservative_iterations,
+      run.team_size, setup.time_step.dt, grid.ghost);
   std::printf("bolt_bench: f needs 2 x %.2f GiB on the %s (padded)\n",
               double(grid.padded_cells()) * nv * real_bytes / (1 << 30),
               std::string(to_string(o.backend)).c_str());
@@ -351,8 +359,8 @@ int bench(int argc, char** argv) {
   const double bytes = engine->bytes_per_step();
   const double achieved = bytes / step_seconds;
   const double fraction = copy_bytes_per_second > 0.0 ? achieved / copy_bytes_per_second : 0.0;
-  std::printf("bolt_bench: setup %.2f s, warm-up %d steps, %d x %d steps\n", setup_seconds, o.warmup,
-              o.reps, o.steps);
+  std::printf("bolt_bench: setup %.2f s, warm-up %d steps, %d x %d steps\n", setup_seconds,
+              o.warmup, o.reps, o.steps);
   std::printf("bolt_bench: %.4f ms/step (median; min %.4f, max %.4f)\n", 1e3 * step_seconds,
               1e3 * best, 1e3 * worst);
   std::printf("bolt_bench: %.4g phase-space updates/s, %.3f ps/update\n", updates / step_seconds,
@@ -362,8 +370,8 @@ int bench(int argc, char** argv) {
   if (copy_bytes_per_second > 0.0)
     std::printf(" = %.1f %% of the copy bandwidth %.1f GB/s", 100.0 * fraction,
                 1e-9 * copy_bytes_per_second);
-  std::printf("\nbolt_bench: mean density after %d steps %.12g%s\n",
-              o.warmup + o.reps * o.steps, mass, finite ? "" : " (NOT FINITE)");
+  std::printf("\nbolt_bench: mean density after %d steps %.12g%s\n", o.warmup + o.reps * o.steps,
+              mass, finite ? "" : " (NOT FINITE)");
 
   std::printf(
       "BOLT_BENCH_JSON {\"label\":%s,\"device\":%s,\"backend\":\"%s\",\"precision\":\"%s\","
@@ -376,8 +384,7 @@ int bench(int argc, char** argv) {
       std::string(to_string(o.backend)).c_str(), std::string(to_string(o.precision)).c_str(),
       bc.c_str(), grid.cells(0), grid.cells(1), grid.cells(2), nv, to_string(run.model), run.order,
       run.splitting == Splitting::lie ? "lie" : "strang", run.relaxation.conservative_iterations,
-      run.team_size, o.steps,
-      o.reps, 1e3 * step_seconds, 1e3 * best, updates / step_seconds,
+      run.team_size, o.steps, o.reps, 1e3 * step_seconds, 1e3 * best, updates / step_seconds,
       1e12 * step_seconds / updates, bytes, 1e-9 * achieved, 1e-9 * copy_bytes_per_second,
       copy_buffer_gib, fraction, finite ? "true" : "false", mass);
   return finite ? 0 : 2;

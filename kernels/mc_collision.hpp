@@ -21,15 +21,17 @@
 // "Noise in the far tail"; the delta = 10 cavity turns to NaN by t = 0.7 in float). Its
 // expectation is the deterministic L_a = kappa dt J_a / (w_a Phi0_a) (mc_expected_self_loss): the
 // step adds (sum coef_a - L_a) h_a back, i.e. keeps the partner and gain terms sampled and takes
-// the self term of the linear loss in expectation. The eps h_a h_b part stays sampled (eps smaller).
-// Unbiased: its mean is Eq. 24's; only the rejection of out-of-box samples is not in L_a.
+// the self term of the linear loss in expectation. The eps h_a h_b part stays sampled (eps
+// smaller). Unbiased: its mean is Eq. 24's; only the rejection of out-of-box samples is not in L_a.
 //
 // McCollision, per team of up to `cells_per_team` cells:
 //  1. stream h into the working row of each cell (team scratch, or the output row), or copy h~
-//     when it comes streamed, and sum its conserved moments M~_k = sum_v w_v Phi0_v psi_k(xi_v) h~_v, psi = (1, xi, |xi|^2);
+//     when it comes streamed, and sum its conserved moments
+//       M~_k = sum_v w_v Phi0_v psi_k(xi_v) h~_v,  psi = (1, xi, |xi|^2);
 //  2. g_l of every sample and cell into the team scratch;
 //  3. every velocity sums its entries: the working row becomes h';
-//  4. conservation correction (Eqs. 25, 26), one thread per cell for the 5 x 5 solves: h_new = h' + (1 + eps h') (y_0 + y . xi + y_4 |xi|^2)
+//  4. conservation correction (Eqs. 25, 26), one thread per cell for the 5 x 5 solves:
+//       h_new = h' + (1 + eps h') (y_0 + y . xi + y_4 |xi|^2)
 //     with y from the 5 x 5 system
 //       sum_v w Phi0 (1 + eps h') psi_k psi_l  y_l = M~_k - M'_k,
 //     so that the moments of h_new equal M~. In the paper's notation A = eps y_0,

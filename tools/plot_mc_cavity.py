@@ -32,7 +32,8 @@ PAPER = {0.1: (0.6712, 0.6815, 0.0955, 0.0977), 1.0: (0.6266, 0.6389, 0.1017, 0.
 def monitor(path):
     with open(path) as f:
         rows = list(csv.DictReader(f))
-    return [float(r["time"]) for r in rows], [float(r["D"]) for r in rows], [float(r["G"]) for r in rows]
+    column = lambda name: [float(r[name]) for r in rows]  # noqa: E731
+    return column("time"), column("D"), column("G")
 
 
 def stats(values):
@@ -46,7 +47,8 @@ def main():
     out = sys.argv[2] if len(sys.argv) > 2 else "docs/figures"
     fig_d, ax_d = plt.subplots(figsize=(7, 4))
     fig_p, ax_p = plt.subplots(figsize=(5, 5))
-    print("| case | steady from t | D | std(D)/D | D vs paper | D vs D_e | G | G vs paper | G vs G_e |")
+    print("| case | steady from t | D | std(D)/D | D vs paper | D vs D_e | G | G vs paper "
+          "| G vs G_e |")
     print("|---|---|---|---|---|---|---|---|---|")
     for stem, delta, label, t_from in CASES:
         t, d, g = monitor(os.path.join(data, stem + "_monitor.csv"))
@@ -54,9 +56,9 @@ def main():
         dm, ds = stats([d[i] for i in late])
         gm, gs = stats([g[i] for i in late])
         dp, de, gp, ge = PAPER[delta]
-        print(f"| {label} | {t_from} | {dm:.4f} | {100 * ds / dm:.3f} % | {100 * (dm / dp - 1):+.2f} % "
-              f"| {100 * (dm / de - 1):+.2f} % | {gm:.4f} | {100 * (gm / gp - 1):+.2f} % "
-              f"| {100 * (gm / ge - 1):+.2f} % |")
+        print(f"| {label} | {t_from} | {dm:.4f} | {100 * ds / dm:.3f} % "
+              f"| {100 * (dm / dp - 1):+.2f} % | {100 * (dm / de - 1):+.2f} % | {gm:.4f} "
+              f"| {100 * (gm / gp - 1):+.2f} % | {100 * (gm / ge - 1):+.2f} % |")
         ax_d.plot(t, [x / dp for x in d], label=label)
         with open(os.path.join(data, stem + "_summary.json")) as f:
             s = json.load(f)["diagnostics"]

@@ -33,8 +33,8 @@ McTables make_mc_tables(const VelocityGrid& velocities) {
     double xi2 = 0.0;
     for (int a = 0; a < 3; ++a) xi2 += vg.xi[a][v] * vg.xi[a][v];
     t.number_weight[v] = vg.weight[v] * phi0_norm * std::exp(-xi2);
-    require(t.number_weight[v] > 0.0, "Monte Carlo collision: velocity node ", v, " at |xi|^2 = ",
-            xi2, " has Phi0 = 0 in double; use a smaller velocity box");
+    require(t.number_weight[v] > 0.0, "Monte Carlo collision: velocity node ", v,
+            " at |xi|^2 = ", xi2, " has Phi0 = 0 in double; use a smaller velocity box");
     t.inv_number_weight[v] = 1.0 / t.number_weight[v];
   }
   return t;
@@ -48,8 +48,7 @@ McCorrectionSummary summarize_records(const std::vector<double>& records, double
     for (int k = 0; k < 5; ++k) y2 += r[k] * r[k];
     s.max_y = std::max(s.max_y, std::sqrt(y2));
     s.max_drift[0] = std::max(s.max_drift[0], std::abs(r[5]));
-    s.max_drift[1] =
-        std::max(s.max_drift[1], std::sqrt(r[6] * r[6] + r[7] * r[7] + r[8] * r[8]));
+    s.max_drift[1] = std::max(s.max_drift[1], std::sqrt(r[6] * r[6] + r[7] * r[7] + r[8] * r[8]));
     s.max_drift[2] = std::max(s.max_drift[2], std::abs(r[9]));
   }
   s.max_abc = std::abs(epsilon) * s.max_y;
@@ -69,8 +68,7 @@ McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::siz
     return std::size_t(mc_scratch_bytes(cells, rows, nv, samples, std::int64_t(real_size)));
   };
   const auto fits = [&](int cells, bool rows) { return bytes(cells, rows) + reserve <= available; };
-  require(cells_per_team == 0 || cells_per_team == 1 || cells_per_team == 2 ||
-              cells_per_team == 4,
+  require(cells_per_team == 0 || cells_per_team == 1 || cells_per_team == 2 || cells_per_team == 4,
           "-mc_cells_per_team ", cells_per_team, ": must be 0 (as many as fit), 1, 2 or 4");
   const int largest = cells_per_team > 0 ? cells_per_team : kMcMaxCellsPerTeam;
   const int smallest = cells_per_team > 0 ? cells_per_team : 1;

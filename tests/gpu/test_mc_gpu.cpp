@@ -62,8 +62,9 @@ std::vector<double> rows(const VelocityGrid& vg, int cells, double eps) {
     for (int v = 0; v < vg.size(); ++v) {
       const double x = vg.xi[0][v], y = vg.xi[1][v], z = vg.xi[2][v];
       const double u = 0.04 * std::sin(c + 1.0), T = 1.0 + 0.05 * std::cos(c);
-      const double f = (1.0 + 0.03 * std::sin(2.0 * c)) / std::pow(pi * T, 1.5) *
-                       std::exp(-((x - u) * (x - u) + y * y * (1.0 + 0.04 * c / cells) + z * z) / T);
+      const double f =
+          (1.0 + 0.03 * std::sin(2.0 * c)) / std::pow(pi * T, 1.5) *
+          std::exp(-((x - u) * (x - u) + y * y * (1.0 + 0.04 * c / cells) + z * z) / T);
       const double noise = 0.05 * std::sin(12.9898 * v + 78.233 * c);
       h.push_back((f / reference_phi0(x, y, z) - 1.0) / eps + noise);
     }
@@ -98,7 +99,8 @@ std::vector<double> corrections(const std::vector<double>& records) {
   return y;
 }
 
-// A team layout to force: cells per team (0: automatic) and rows in shared memory (-1: if they fit).
+// A team layout to force: cells per team (0: automatic) and rows in shared memory (-1: if they
+// fit).
 struct Layout {
   int cells, rows_in_scratch;
 };
@@ -134,7 +136,8 @@ TEST_F(McGpu, SamplesAgree) {
   const VelocityGrid vg = grid(11, 10, 9, 0.92);
   for (Precision p : {Precision::double_, Precision::single}) {
     auto cpu = make_mc_collision(config(Backend::cpu, p, vg, 0.5, McCorrection::none, kAutomatic));
-    auto gpu = make_mc_collision(config(second_backend(), p, vg, 0.5, McCorrection::none, kAutomatic));
+    auto gpu =
+        make_mc_collision(config(second_backend(), p, vg, 0.5, McCorrection::none, kAutomatic));
     cpu->draw(17);
     gpu->draw(17);
     const auto a = cpu->samples(), b = gpu->samples();
@@ -147,10 +150,11 @@ TEST_F(McGpu, SamplesAgree) {
       cb.insert(cb.end(), b[l].coef.begin(), b[l].coef.end());
     }
     const double d = relative_difference(ca, cb);
-    std::printf("  %s: %d of %zu samples in other cells, increments differ by %.2e, rejected %lld "
-                "/ %lld\n",
-                to_string(p).data(), cell_mismatch, a.size(), d, (long long)cpu->last_draw().rejected,
-                (long long)gpu->last_draw().rejected);
+    std::printf(
+        "  %s: %d of %zu samples in other cells, increments differ by %.2e, rejected %lld "
+        "/ %lld\n",
+        to_string(p).data(), cell_mismatch, a.size(), d, (long long)cpu->last_draw().rejected,
+        (long long)gpu->last_draw().rejected);
     EXPECT_EQ(cell_mismatch, 0);
     EXPECT_EQ(cpu->last_draw().rejected, gpu->last_draw().rejected);
     // double: a few ulp of log/sin/cos; float: one float rounding of nearly equal doubles.
@@ -198,7 +202,8 @@ TEST_P(McGpuCollision, SameSamplesSameResult) {
 
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {
   const auto [precision, mode, layout, omega] = info.param;
-  const char* m = mode == McCorrection::none ? "none" : (mode == McCorrection::batched ? "batched" : "petsc");
+  const char* m =
+      mode == McCorrection::none ? "none" : (mode == McCorrection::batched ? "batched" : "petsc");
   const char* layouts[] = {"_auto", "_1cell_shared", "_1cell_global", "_2cells_shared"};
   return std::string(precision == Precision::double_ ? "f64_" : "f32_") + m + layouts[layout] +
          (omega == 0.5 ? "_hs" : "_maxwell");
@@ -217,8 +222,10 @@ TEST_F(McGpu, WholeStepAgrees) {
   const VelocityGrid vg = grid(12, 12, 12, 0.94);
   const std::vector<double> h = rows(vg, 5, 0.5);
   for (Precision p : {Precision::double_, Precision::single}) {
-    auto cpu = make_mc_collision(config(Backend::cpu, p, vg, 0.5, McCorrection::batched, kAutomatic));
-    auto gpu = make_mc_collision(config(second_backend(), p, vg, 0.5, McCorrection::batched, kAutomatic));
+    auto cpu =
+        make_mc_collision(config(Backend::cpu, p, vg, 0.5, McCorrection::batched, kAutomatic));
+    auto gpu =
+        make_mc_collision(config(second_backend(), p, vg, 0.5, McCorrection::batched, kAutomatic));
     std::vector<double> a = h, b = h;
     for (std::uint32_t step = 0; step < 4; ++step) {
       cpu->draw(step);
@@ -236,8 +243,8 @@ TEST_F(McGpu, WholeStepAgrees) {
 TEST_F(McGpu, RepeatedRunsAreBitwiseEqual) {
   const VelocityGrid vg = grid(12, 12, 12, 0.94);
   const std::vector<double> h = rows(vg, 5, 0.5);
-  auto gpu = make_mc_collision(config(second_backend(), Precision::double_, vg, 0.5,
-                                      McCorrection::batched, kAutomatic));
+  auto gpu = make_mc_collision(
+      config(second_backend(), Precision::double_, vg, 0.5, McCorrection::batched, kAutomatic));
   gpu->draw(1);
   const std::vector<double> first = gpu->collide(h), second = gpu->collide(h);
   const double d = relative_difference(first, second);
@@ -257,50 +264,51 @@ TEST_F(McGpu, EngineCavityAgrees) {
   axes[2] = AxisSpec{1, 0.0, 1.0};
   const PhysicalGrid physical = make_physical_grid(axes, 1);
   for (Precision p : {Precision::double_, Precision::single}) {
-      EngineConfig c;
-      c.precision = p;
-      c.grid = physical;
-      c.velocities = vg;
-      c.model = ModelKind::hs_mc;
-      c.relaxation.delta = 3.0;
-      c.relaxation.dt = 0.01;
-      c.mc.samples = 2000;
-      c.mc.seed = 5u;
-      c.mc.epsilon = 0.1;
-      c.faces[1][1].velocity[0] = 0.1;
-      c.faces[0][1].temperature = 1.2;
-      c.faces[0][1].accommodation = 0.8;
-      c.team_size = 128;
-      std::vector<double> state, fields, fluxes;
-      for (int run = 0; run < 2; ++run) {
-        c.backend = run == 0 ? Backend::cpu : second_backend();
-        auto engine = make_engine(c);
-        std::vector<double> f0 = rows(vg, int(physical.interior_cells()), c.mc.epsilon);
-        for (std::size_t i = 0; i < f0.size(); ++i) {
-          const int v = int(i % vg.size());
-          f0[i] = reference_phi0(vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]) * (1.0 + c.mc.epsilon * f0[i]);
-        }
-        engine->set_state(f0);
-        engine->step(4);
-        engine->synchronize();
-        const std::vector<double> f = engine->state(), m = engine->fields(),
-                                  q = engine->face_fluxes(1, 1);
-        if (run == 0) {
-          state = f;
-          fields = m;
-          fluxes = q;
-          continue;
-        }
-        const double tolerance = p == Precision::double_ ? 1e-12 : 1e-5;
-        const double ds = relative_difference(state, f), dm = relative_difference(fields, m),
-                     dq = relative_difference(fluxes, q);
-        std::printf("  %s: state %.2e fields %.2e lid fluxes %.2e\n", to_string(p).data(), ds, dm,
-                    dq);
-        EXPECT_LE(ds, tolerance);
-        EXPECT_LE(dm, tolerance);
-        EXPECT_LE(dq, tolerance);
+    EngineConfig c;
+    c.precision = p;
+    c.grid = physical;
+    c.velocities = vg;
+    c.model = ModelKind::hs_mc;
+    c.relaxation.delta = 3.0;
+    c.relaxation.dt = 0.01;
+    c.mc.samples = 2000;
+    c.mc.seed = 5u;
+    c.mc.epsilon = 0.1;
+    c.faces[1][1].velocity[0] = 0.1;
+    c.faces[0][1].temperature = 1.2;
+    c.faces[0][1].accommodation = 0.8;
+    c.team_size = 128;
+    std::vector<double> state, fields, fluxes;
+    for (int run = 0; run < 2; ++run) {
+      c.backend = run == 0 ? Backend::cpu : second_backend();
+      auto engine = make_engine(c);
+      std::vector<double> f0 = rows(vg, int(physical.interior_cells()), c.mc.epsilon);
+      for (std::size_t i = 0; i < f0.size(); ++i) {
+        const int v = int(i % vg.size());
+        f0[i] =
+            reference_phi0(vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]) * (1.0 + c.mc.epsilon * f0[i]);
       }
+      engine->set_state(f0);
+      engine->step(4);
+      engine->synchronize();
+      const std::vector<double> f = engine->state(), m = engine->fields(),
+                                q = engine->face_fluxes(1, 1);
+      if (run == 0) {
+        state = f;
+        fields = m;
+        fluxes = q;
+        continue;
+      }
+      const double tolerance = p == Precision::double_ ? 1e-12 : 1e-5;
+      const double ds = relative_difference(state, f), dm = relative_difference(fields, m),
+                   dq = relative_difference(fluxes, q);
+      std::printf("  %s: state %.2e fields %.2e lid fluxes %.2e\n", to_string(p).data(), ds, dm,
+                  dq);
+      EXPECT_LE(ds, tolerance);
+      EXPECT_LE(dm, tolerance);
+      EXPECT_LE(dq, tolerance);
     }
+  }
 }
 
 }  // namespace

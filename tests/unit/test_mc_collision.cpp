@@ -74,7 +74,8 @@ TEST(McSamples, DrawsFollowPhi0AndTheUnitSphere) {
     }
     cross += d.v[0] * d.v1[0];
     kz2 += d.k[2] * d.k[2];
-    worst_norm = std::max(worst_norm, std::abs(d.k[0] * d.k[0] + d.k[1] * d.k[1] + d.k[2] * d.k[2] - 1.0));
+    worst_norm =
+        std::max(worst_norm, std::abs(d.k[0] * d.k[0] + d.k[1] * d.k[1] + d.k[2] * d.k[2] - 1.0));
     double vs[3], v1s[3];
     post_collision(d, 0.5, vs, v1s);
     double e0 = 0.0, e1 = 0.0;
@@ -171,9 +172,10 @@ TEST(McCollision, KernelMatchesReference) {
       const double d_h = test::relative_difference(ref.h, fast);
       const double d_n = test::number_difference(vg, ref.h, fast);
       const double change = test::number_difference(vg, ref.h, h);  // the step did something
-      std::printf("  %-36s %s self-loss, kernel vs reference: h %.2e, numbers %.2e (step changed "
-                  "numbers by %.2e)\n",
-                  k.name, expected ? "expected" : "sampled ", d_h, d_n, change);
+      std::printf(
+          "  %-36s %s self-loss, kernel vs reference: h %.2e, numbers %.2e (step changed "
+          "numbers by %.2e)\n",
+          k.name, expected ? "expected" : "sampled ", d_h, d_n, change);
       EXPECT_LE(d_h, 1e-12) << k.name;
       EXPECT_LE(d_n, 1e-12) << k.name;
       EXPECT_GT(change, 1e-4) << k.name;
@@ -224,9 +226,10 @@ TEST(McCollision, ExpectedSelfLossIsTheMeanOfTheSampledOne) {
       outside += std::abs(mean - expected[v]) > 5.0 * error;
     }
     const double total = total_sampled / total_expected - 1.0;
-    std::printf("  omega %.2f: %d velocities checked, %d outside 5 standard errors; box total "
-                "sampled / expected - 1 = %.2e\n",
-                omega, checked, outside, total);
+    std::printf(
+        "  omega %.2f: %d velocities checked, %d outside 5 standard errors; box total "
+        "sampled / expected - 1 = %.2e\n",
+        omega, checked, outside, total);
     EXPECT_GT(checked, 100);  // the central sixth of the grid and more
     EXPECT_EQ(outside, 0);
     EXPECT_LT(std::abs(total), 3e-3);
@@ -277,9 +280,9 @@ Drift conservation_drift(const VelocityGrid& vg, const std::vector<double>& befo
     reference_conserved_moments(vg, before.data() + c * nv, m0);
     reference_conserved_moments(vg, after.data() + c * nv, m1);
     for (int v = 0; v < nv; ++v) {
-      const double psi[5] = {1.0, vg.xi[0][v], vg.xi[1][v], vg.xi[2][v],
-                             vg.xi[0][v] * vg.xi[0][v] + vg.xi[1][v] * vg.xi[1][v] +
-                                 vg.xi[2][v] * vg.xi[2][v]};
+      const double psi[5] = {
+          1.0, vg.xi[0][v], vg.xi[1][v], vg.xi[2][v],
+          vg.xi[0][v] * vg.xi[0][v] + vg.xi[1][v] * vg.xi[1][v] + vg.xi[2][v] * vg.xi[2][v]};
       for (int k = 0; k < 5; ++k)
         scale[k] += t.number_weight[v] * std::abs(psi[k]) *
                     (std::abs(before[c * nv + v]) + std::abs(after[c * nv + v]));
