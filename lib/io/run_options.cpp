@@ -167,6 +167,7 @@ void read_monte_carlo(MPI_Comm comm, RunOptions& run) {
                                "spatial cells a GPU collision team shares the samples between "
                                "(0: as many as fit in shared memory; 1, 2 or 4)",
                                0, 0, kMcMaxCellsPerTeam);
+  require(m.cells_per_team != 3, "-mc_cells_per_team 3: must be 0 (as many as fit), 1, 2 or 4");
   if (run.model == ModelKind::hs_mc) {
     require(run.relaxation.force[0] == 0.0 && run.relaxation.force[1] == 0.0 &&
                 run.relaxation.force[2] == 0.0,

@@ -57,6 +57,8 @@ McCorrectionSummary summarize_records(const std::vector<double>& records, double
 
 McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::size_t real_size,
                             int cells_per_team, int rows_in_scratch) {
+  require(cells_per_team == 0 || cells_per_team == 1 || cells_per_team == 2 || cells_per_team == 4,
+          "-mc_cells_per_team ", cells_per_team, ": must be 0 (as many as fit), 1, 2 or 4");
   McTeamLayout layout;
   if (available == 0) {  // the CPU: one cell per thread, g of the samples in its scratch
     layout.scratch_bytes = std::size_t(mc_scratch_bytes(1, false, nv, samples, real_size));
@@ -68,8 +70,6 @@ McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::siz
     return std::size_t(mc_scratch_bytes(cells, rows, nv, samples, std::int64_t(real_size)));
   };
   const auto fits = [&](int cells, bool rows) { return bytes(cells, rows) + reserve <= available; };
-  require(cells_per_team == 0 || cells_per_team == 1 || cells_per_team == 2 || cells_per_team == 4,
-          "-mc_cells_per_team ", cells_per_team, ": must be 0 (as many as fit), 1, 2 or 4");
   const int largest = cells_per_team > 0 ? cells_per_team : kMcMaxCellsPerTeam;
   const int smallest = cells_per_team > 0 ? cells_per_team : 1;
   for (bool rows : {true, false}) {
