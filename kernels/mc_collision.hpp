@@ -22,7 +22,7 @@
 // expectation is the deterministic L_a = kappa dt J_a / (w_a Phi0_a) (mc_expected_self_loss): the
 // step adds (sum coef_a - L_a) h_a back, i.e. keeps the partner and gain terms sampled and takes
 // the self term of the linear loss in expectation. The eps h_a h_b part stays sampled (eps
-// smaller). Unbiased: its mean is Eq. 24's; only the rejection of out-of-box samples is not in L_a.
+// smaller). Its mean is Eq. 24's: L_a includes the box's rejection of samples (mc_acceptance).
 //
 // McCollision, per team of up to `cells_per_team` cells:
 //  1. stream h into the working row of each cell (team scratch, or the output row), or copy h~

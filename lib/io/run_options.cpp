@@ -143,7 +143,7 @@ void read_monte_carlo(MPI_Comm comm, RunOptions& run) {
   OptionReader o(comm, "Monte Carlo Boltzmann collision, -model_type hs_mc (-mc_)");
   McModelParams& m = run.mc;
   m.samples = o.integer("mc_samples", "collision samples N_t per step, shared by every cell", 1024,
-                        1, 1 << 30);
+                        1, 1 << 28);
   m.seed = std::uint32_t(o.integer("mc_seed", "random seed (Philox key with the step number)", 1,
                                    0, std::numeric_limits<int>::max()));
   m.epsilon = o.positive_real(

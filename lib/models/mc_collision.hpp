@@ -149,12 +149,18 @@ struct McTables {
 };
 McTables make_mc_tables(const VelocityGrid& velocities);
 
-// The expected self-loss of every velocity cell per step, L_v = kappa dt J_v / (w_v Phi0_v),
-// J_v = int over the cell of Phi0(xi) m(|xi|) dxi (m: mean_relative_speed_power with
-// p = 2 - 2 omega): what the loss increments of the samples whose v or v1 falls in cell v
-// multiply h_v by, on average (kernels/mc_collision.hpp, -mc_self_loss expected). The rejection
-// of samples leaving the box is not in it (2e-4 of the samples on [-3, 3]^3).
+// The expected self-loss of every velocity cell per step,
+//   L_v = kappa dt J_v a_v / (w_v Phi0_v),  J_v = int over the cell of Phi0(xi) m(|xi|) dxi
+// (m: mean_relative_speed_power with p = 2 - 2 omega; a_v = mc_acceptance at the cell centre):
+// what the loss increments of the samples whose v or v1 falls in cell v multiply h_v by, on
+// average (kernels/mc_collision.hpp, -mc_self_loss expected).
 std::vector<double> mc_expected_self_loss(const McTables& tables, double kappa, double dt,
                                           double omega);
+
+// The W-weighted fraction of collisions of a molecule at velocity xi with the equilibrium
+// (v1 ~ Phi0, k uniform) that the sampler keeps: v1, v* and v1* inside the velocity box. About
+// 1 - 2e-4 in the bulk of [-3, 3]^3, 0.5 in edge cells and a few per cent in corner cells, where
+// leaving L_v at the unrejected rate would over-damp the cell (256 deterministic samples).
+double mc_acceptance(const McTables& tables, const double xi[3], double omega);
 
 }  // namespace bolt

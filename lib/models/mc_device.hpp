@@ -50,9 +50,16 @@ class McDevice {
     number_weight_ = Buffer<double>(where, tables_.number_weight);
     inv_number_weight_ = Buffer<double>(where, tables_.inv_number_weight);
     gather_order_ = Buffer<int>(where, mc_gather_order(tables_.number_weight));
+    // Each step multiplies h_v by 1 - L_v on average (either self-loss): beyond 1 the step
+    // overshoots, and the run grows to NaN.
+    const std::vector<double> loss =
+        mc_expected_self_loss(tables_, kappa_, config.dt, config.omega);
+    const auto most = std::max_element(loss.begin(), loss.end());
+    require(*most < 1.0, "Monte Carlo collision: the time step ", config.dt,
+            " removes a fraction ", *most, " of h per step at velocity ", int(most - loss.begin()),
+            " (must be below 1): lower -ts_max_courant or -ts_collision_fraction, or set a "
+            "smaller -ts_dt");
     if (config.expected_self_loss) {
-      const std::vector<double> loss =
-          mc_expected_self_loss(tables_, kappa_, config.dt, config.omega);
       expected_self_loss_ = Buffer<Real>(where, std::vector<Real>(loss.begin(), loss.end()));
       self_adjust_ = Buffer<Real>(where, loss.size());
     }
@@ -119,6 +126,8 @@ class McDevice {
       for (int r = 0; r < 4; ++r) {
         require(host[l].cell[r] >= -1 && host[l].cell[r] < nv, "set_samples: sample ", l,
                 " names velocity ", host[l].cell[r]);
+        require((host[l].cell[r] < 0) == (host[l].cell[0] < 0), "set_samples: sample ", l,
+                " is rejected in some slots only (all four cells -1, or none)");
         device[l].cell[r] = host[l].cell[r];
         device[l].coef[r] = Real(host[l].coef[r]);
       }
