@@ -104,30 +104,9 @@ class McCollisionImpl final : public McCollisionOperator {
   template <McCorrection Mode>
   void launch(const Buffer<Real>& in, Buffer<Real>& out, Buffer<double>& record, double* system) {
     const std::int64_t cells = std::int64_t(in.size() / nv_);
-    with_cells_per_team(layout_.cells_per_team, [&](auto per_team) {
-      using Kernel = McCollision<Real, Mode, decltype(per_team)::value>;
-      Kernel kernel{in.data(),
-                    out.data(),
-                    velocities(),
-                    device_.number_weight(),
-                    device_.sample_data(),
-                    device_.sample_count(),
-                    device_.entry_start(),
-                    device_.entries(),
-                    device_.gather_order(),
-                    device_.self_adjust(),
-                    StreamTables<Real>{},
-                    false,
-                    contiguous(cells),
-                    cells,
-                    layout_.rows_in_scratch,
-                    Real(config_.epsilon),
-                    record.data(),
-                    system};
-      const std::int64_t teams = (cells + per_team - 1) / per_team;
-      for_each_team<Kernel::kSums>(exec_, teams, config_.team_size, layout_.scratch_bytes, kernel,
-                                   "mc_collision");
-    });
+    device_.template collide<Mode>(
+        exec_, {in.data(), out.data(), velocities(), StreamTables<Real>{}, false, contiguous(cells),
+                cells, layout_, config_.team_size, Real(config_.epsilon), record.data(), system});
   }
 
   std::vector<double> solve_on_host(const std::vector<double>& systems, std::int64_t cells) {

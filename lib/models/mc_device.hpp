@@ -42,8 +42,10 @@ class McDevice {
     const double largest =
         kappa_ * config.dt / config.samples * std::sqrt(diagonal2) * largest_inverse;
     require(largest < 1e-6 * double(std::numeric_limits<Real>::max()),
-            "Monte Carlo collision: increments up to ", largest, " in the far corners of the "
-            "velocity box overflow ", sizeof(Real) == 4 ? "float" : "double",
+            "Monte Carlo collision: increments up to ", largest,
+            " in the far corners of the "
+            "velocity box overflow ",
+            sizeof(Real) == 4 ? "float" : "double",
             "; use a smaller box (-vgrid_half_width) or double precision");
     for (int a = 0; a < 3; ++a) faces_[a] = Buffer<double>(where, tables_.faces[a]);
     node_of_ = Buffer<int>(where, tables_.node_of);
@@ -55,8 +57,8 @@ class McDevice {
     const std::vector<double> loss =
         mc_expected_self_loss(tables_, kappa_, config.dt, config.omega);
     const auto most = std::max_element(loss.begin(), loss.end());
-    require(*most < 1.0, "Monte Carlo collision: the time step ", config.dt,
-            " removes a fraction ", *most, " of h per step at velocity ", int(most - loss.begin()),
+    require(*most < 1.0, "Monte Carlo collision: the time step ", config.dt, " removes a fraction ",
+            *most, " of h per step at velocity ", int(most - loss.begin()),
             " (must be below 1): lower -ts_max_courant or -ts_collision_fraction, or set a "
             "smaller -ts_dt");
     if (config.expected_self_loss) {
@@ -86,12 +88,61 @@ class McDevice {
     params.samples = config_.samples;
     params.omega = config_.omega;
     params.scale = kappa_ * config_.dt / config_.samples;
-    McSampler<Real> kernel{params,           locator(),          inv_number_weight_.data(),
-                           samples_.data(),  rejected_.data(),   rejected_total_.data(),
+    McSampler<Real> kernel{params,
+                           locator(),
+                           inv_number_weight_.data(),
+                           samples_.data(),
+                           rejected_.data(),
+                           rejected_total_.data(),
                            config_.samples_per_team};
     for_each_team<1>(exec, chunks_, config_.team_size, 0, kernel, "mc_samples");
     ++draws_;
     index(exec);
+  }
+
+  // What McCollision takes besides the samples of the step (kernels/mc_collision.hpp).
+  struct Collision {
+    const Real* in;
+    Real* out;
+    Velocities<Real> vel;
+    StreamTables<Real> stream;  // used when `streams`
+    bool streams;
+    CellIndexer cells;
+    std::int64_t n_cells;
+    McTeamLayout layout;
+    int team_size;
+    Real epsilon;
+    double* record;
+    double* system;  // external correction only
+  };
+
+  // The collision step of `n_cells` cells with the samples of the current step.
+  template <McCorrection Mode>
+  void collide(Exec exec, const Collision& c) const {
+    with_cells_per_team(c.layout.cells_per_team, [&](auto per_team) {
+      using Kernel = McCollision<Real, Mode, decltype(per_team)::value>;
+      const Kernel kernel{c.in,
+                          c.out,
+                          c.vel,
+                          number_weight_.data(),
+                          samples_.data(),
+                          config_.samples,
+                          entry_start_.data(),
+                          entries_.data(),
+                          gather_order_.data(),
+                          self_adjust(),
+                          c.stream,
+                          c.streams,
+                          c.cells,
+                          c.n_cells,
+                          c.layout.rows_in_scratch,
+                          c.epsilon,
+                          c.record,
+                          c.system};
+      const std::int64_t teams = (c.n_cells + per_team - 1) / per_team;
+      for_each_team<Kernel::kSums>(exec, teams, c.team_size, c.layout.scratch_bytes, kernel,
+                                   "mc_collision");
+    });
   }
 
   McSampleStats last_draw() const {
@@ -135,18 +186,13 @@ class McDevice {
     index(Exec{});
   }
 
-  const McSample<Real>* sample_data() const { return samples_.data(); }
-  const McEntry<Real>* entries() const { return entries_.data(); }
-  const int* entry_start() const { return entry_start_.data(); }
-  const int* gather_order() const { return gather_order_.data(); }
-  // Per velocity, this step: sampled minus expected self-loss; nullptr when sampled.
-  const Real* self_adjust() const { return self_adjust_.size() ? self_adjust_.data() : nullptr; }
-  int sample_count() const { return config_.samples; }
-  const double* number_weight() const { return number_weight_.data(); }
   const McTables& tables() const { return tables_; }
   double kappa() const { return kappa_; }
 
  private:
+  // Per velocity, this step: sampled minus expected self-loss; nullptr when sampled.
+  const Real* self_adjust() const { return self_adjust_.size() ? self_adjust_.data() : nullptr; }
+
   VelocityLocator locator() const {
     VelocityLocator l{};
     for (int a = 0; a < 3; ++a) {

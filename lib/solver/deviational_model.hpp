@@ -66,8 +66,8 @@ class DeviationalModel {
     for (int v = 0; v < nv; ++v) {
       const double x = vg.xi[0][v], y = vg.xi[1][v], z = vg.xi[2][v], n = number_host_[v];
       const double xi2 = x * x + y * y + z * z;
-      const double m[kRawMoments] = {1, x, y, z, x * x, y * y, z * z, x * y, x * z, y * z,
-                                     x * xi2, y * xi2, z * xi2};
+      const double m[kRawMoments] = {1,     x,     y,     z,       x * x,   y * y,  z * z,
+                                     x * y, x * z, y * z, x * xi2, y * xi2, z * xi2};
       for (int k = 0; k < kRawMoments; ++k) phi0_raw_[k] += n * m[k];
     }
     record_ = Buffer<double>(where_, std::size_t(cells) * kMcRecord);
@@ -153,7 +153,9 @@ class DeviationalModel {
             const StreamTables<Real>& stream, const CellIndexer& cells) {
     device_.draw(exec_, step);
     switch (correction_) {
-      case McCorrection::none: launch<McCorrection::none>(h, h_out, vel, stream, cells); break;
+      case McCorrection::none:
+        launch<McCorrection::none>(h, h_out, vel, stream, cells);
+        break;
       case McCorrection::batched:
         launch<McCorrection::batched>(h, h_out, vel, stream, cells);
         break;
@@ -190,30 +192,10 @@ class DeviationalModel {
   template <McCorrection Mode>
   void launch(const Real* in, Real* out, const Velocities<Real>& vel,
               const StreamTables<Real>& stream, const CellIndexer& cells) {
-    with_cells_per_team(layout_.cells_per_team, [&](auto per_team) {
-      using Kernel = McCollision<Real, Mode, decltype(per_team)::value>;
-      Kernel kernel{in,
-                    out,
-                    vel,
-                    device_.number_weight(),
-                    device_.sample_data(),
-                    device_.sample_count(),
-                    device_.entry_start(),
-                    device_.entries(),
-                    device_.gather_order(),
-                    device_.self_adjust(),
-                    stream,
-                    true,
-                    cells,
-                    cells_,
-                    layout_.rows_in_scratch,
-                    Real(epsilon_),
-                    record_.data(),
-                    Mode == McCorrection::external ? system_.data() : nullptr};
-      const std::int64_t teams = (cells_ + per_team - 1) / per_team;
-      for_each_team<Kernel::kSums>(exec_, teams, collision_team_size_, layout_.scratch_bytes,
-                                   kernel, "mc_collision");
-    });
+    double* system = Mode == McCorrection::external ? system_.data() : nullptr;
+    device_.template collide<Mode>(
+        exec_, {in, out, vel, stream, true, cells, cells_, layout_, collision_team_size_,
+                Real(epsilon_), record_.data(), system});
   }
 
   // PETSc on the host: download the systems, solve, upload y, apply. One sequential BAIJ matrix
