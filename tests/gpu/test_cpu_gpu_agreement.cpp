@@ -23,10 +23,12 @@
 #include <vector>
 
 #include "core/backend.hpp"
+#include "gpu_test_support.hpp"
 #include "io/case_setup.hpp"
 #include "io/run_options.hpp"
 #include "kernels/cell_moments.hpp"
 #include "solver/engine.hpp"
+#include "unit_helpers.hpp"
 
 namespace bolt {
 namespace {
@@ -212,26 +214,9 @@ Result run_on(Backend backend, const Built& b) {
   return r;
 }
 
-// max |a - b| / max |a|; infinity when sizes differ or b is not finite.
-double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.size() != b.size()) return INFINITY;
-  double diff = 0.0, scale = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (!std::isfinite(a[i]) || !std::isfinite(b[i])) return INFINITY;
-    diff = std::max(diff, std::abs(a[i] - b[i]));
-    scale = std::max(scale, std::abs(a[i]));
-  }
-  return scale > 0.0 ? diff / scale : diff;
-}
-
-// BOLT_GPU_TEST_CPU_ONLY=1 runs the "GPU" side on the CPU backend too: a check of the test's own
-// plumbing and case set-up on a machine without a GPU (it proves nothing about the GPU).
-bool cpu_only() {
-  const char* v = std::getenv("BOLT_GPU_TEST_CPU_ONLY");
-  return v && *v && std::string(v) != "0";
-}
-Backend second_backend() { return cpu_only() ? Backend::cpu : Backend::cuda; }
-bool have_device() { return cpu_only() || cuda_device_count() > 0; }
+using test::have_device;
+using test::relative_difference;
+using test::second_backend;
 
 using Param = std::tuple<Geometry, ModelKind, bool, int, Splitting, Precision>;
 

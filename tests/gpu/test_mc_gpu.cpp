@@ -12,7 +12,6 @@
 // Skips without a CUDA device; BOLT_GPU_TEST_CPU_ONLY=1 runs the "GPU" side on the CPU (checks
 // the plumbing only).
 #include <gtest/gtest.h>
-#include <petscsys.h>
 
 #include <cmath>
 #include <cstdio>
@@ -26,32 +25,24 @@
 #include "models/mc_collision.hpp"
 #include "models/mc_reference.hpp"
 #include "solver/engine.hpp"
+#include "gpu_test_support.hpp"
+#include "mc_helpers.hpp"
+#include "petsc_environment.hpp"
 
 namespace bolt {
 namespace {
 
-bool cpu_only() {
-  const char* v = std::getenv("BOLT_GPU_TEST_CPU_ONLY");
-  return v && *v && std::string(v) != "0";
-}
-Backend second_backend() { return cpu_only() ? Backend::cpu : Backend::cuda; }
-bool have_device() { return cpu_only() || cuda_device_count() > 0; }
+using test::have_device;
+using test::number_difference;
+using test::relative_difference;
+using test::second_backend;
 
 // The external (PETSc) correction mode needs PETSc; it starts MPI itself here.
-class PetscEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override { ASSERT_EQ(PetscInitializeNoArguments(), 0); }
-  void TearDown() override { PetscFinalize(); }
-};
 [[maybe_unused]] ::testing::Environment* const kPetsc =
-    ::testing::AddGlobalTestEnvironment(new PetscEnvironment);
+    ::testing::AddGlobalTestEnvironment(new test::PetscEnvironment);
 
 VelocityGrid grid(int n0, int n1, int n2, double ratio) {
-  VelocityGridSpec spec;
-  spec.nodes = {n0, n1, n2};
-  spec.half_width = 3.0;
-  spec.ratio = ratio;
-  return make_cartesian_velocity_grid(spec);
+  return test::mc_grid({n0, n1, n2}, 3.0, ratio);
 }
 
 // Rows of h for `cells` cells: drifting, anisotropic Gaussians plus a hash (non-smooth rows).
@@ -69,27 +60,6 @@ std::vector<double> rows(const VelocityGrid& vg, int cells, double eps) {
       h.push_back((f / reference_phi0(x, y, z) - 1.0) / eps + noise);
     }
   return h;
-}
-
-double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.size() != b.size()) return INFINITY;
-  double diff = 0.0, scale = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (!std::isfinite(a[i]) || !std::isfinite(b[i])) return INFINITY;
-    diff = std::max(diff, std::abs(a[i] - b[i]));
-    scale = std::max(scale, std::abs(a[i]));
-  }
-  return scale > 0.0 ? diff / scale : diff;
-}
-
-// The same in particle numbers w Phi0 h (what every moment weighs).
-double number_difference(const VelocityGrid& vg, const std::vector<double>& a,
-                         const std::vector<double>& b) {
-  const McTables t = make_mc_tables(vg);
-  std::vector<double> na(a), nb(b);
-  for (std::size_t i = 0; i < na.size(); ++i) na[i] *= t.number_weight[i % vg.size()];
-  for (std::size_t i = 0; i < nb.size(); ++i) nb[i] *= t.number_weight[i % vg.size()];
-  return relative_difference(na, nb);
 }
 
 std::vector<double> corrections(const std::vector<double>& records) {

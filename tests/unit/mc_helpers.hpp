@@ -71,18 +71,6 @@ inline std::vector<double> deviation_rows(const VelocityGrid& vg, int cells, dou
   return rows;
 }
 
-// max |a - b| / max |a| (infinite when sizes differ or b is not finite).
-inline double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.size() != b.size()) return INFINITY;
-  double diff = 0.0, scale = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (!std::isfinite(b[i])) return INFINITY;
-    diff = std::max(diff, std::abs(a[i] - b[i]));
-    scale = std::max(scale, std::abs(a[i]));
-  }
-  return scale > 0.0 ? diff / scale : diff;
-}
-
 // The same in particle numbers w Phi0 h per velocity (what the moments weigh): the tails, where
 // w Phi0 is tiny and h large, do not dominate the scale.
 inline double number_difference(const VelocityGrid& vg, const std::vector<double>& a,

@@ -14,18 +14,14 @@
 #include <cstdio>
 
 #include "mc_helpers.hpp"
+#include "petsc_environment.hpp"
 #include "models/petsc_block_solver.hpp"
 
 namespace bolt {
 namespace {
 
-class PetscEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override { ASSERT_EQ(PetscInitializeNoArguments(), 0); }
-  void TearDown() override { PetscFinalize(); }
-};
 [[maybe_unused]] ::testing::Environment* const kPetsc =
-    ::testing::AddGlobalTestEnvironment(new PetscEnvironment);
+    ::testing::AddGlobalTestEnvironment(new test::PetscEnvironment);
 
 // Blocks A_i = M_i M_i^T + I (well conditioned), x_i known: the solve returns x to round-off.
 TEST(PetscBlockSolver, SolvesBlockDiagonalSystems) {

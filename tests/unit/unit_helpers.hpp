@@ -3,6 +3,7 @@
 // configuration on a given grid, discrete moments of a row of f computed
 // independently of the kernels, and a deterministic "random-ish" positive
 // perturbation.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -17,6 +18,18 @@
 namespace bolt::test {
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
+
+// max |a - b| / max |a|; infinite when the sizes differ or a value is not finite.
+inline double relative_difference(const std::vector<double> &a, const std::vector<double> &b) {
+  if (a.size() != b.size()) return INFINITY;
+  double diff = 0.0, scale = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!std::isfinite(a[i]) || !std::isfinite(b[i])) return INFINITY;
+    diff = std::max(diff, std::abs(a[i] - b[i]));
+    scale = std::max(scale, std::abs(a[i]));
+  }
+  return scale > 0.0 ? diff / scale : diff;
+}
 
 // A homogeneous gas: one cell on every axis, no boundaries.
 inline PhysicalGrid homogeneous_grid() {
