@@ -28,13 +28,17 @@
 //  1. stream h into the working row of each cell (team scratch, or the output row), or copy h~
 //     when it comes streamed, and sum its conserved moments
 //       M~_k = sum_v w_v Phi0_v psi_k(xi_v) h~_v,  psi = (1, xi, |xi|^2);
-//  2. g_l of every sample and cell into the team scratch;
+//  2. g_l of every sample and cell into the team scratch, the cells of a sample side by side
+//     (one vector load gives a gathered entry's g for all cells of the team);
 //  3. every velocity sums its entries: the working row becomes h';
 //  4. conservation correction (Eqs. 25, 26), one thread per cell for the 5 x 5 solves:
 //       h_new = h' + (1 + eps h') (y_0 + y . xi + y_4 |xi|^2)
 //     with y from the 5 x 5 system
 //       sum_v w Phi0 (1 + eps h') psi_k psi_l  y_l = M~_k - M'_k,
-//     so that the moments of h_new equal M~. In the paper's notation A = eps y_0,
+//     so that the moments of h_new equal M~. The matrix is the run's constant
+//     sum_v w Phi0 psi_k psi_l plus eps times the same sum over h'; every product psi_k psi_l is
+//     one of 14 monomials of xi (or a sum of three), so one 14-wide reduction over h' gives both
+//     the matrix and M'. In the paper's notation A = eps y_0,
 //     B = eps (y_1, y_2, y_3), C = eps y_4: the correction multiplies the full f by
 //     1 + A + B . xi + C |xi|^2. Solving for y keeps the system O(1) for any eps (also eps -> 0,
 //     the linearised equation). M~ - M' is a difference of two double sums; the change per step
@@ -72,6 +76,64 @@ BOLT_HOST_DEVICE inline void collision_invariants(const Velocities<Real>& vel, i
   psi[3] = z;
   psi[4] = x * x + y * y + z * z;
 }
+
+// The monomials of xi that the products psi_k psi_l of the collision invariants are made of:
+// 1, x, y, z, x^2, y^2, z^2, xy, xz, yz, x |xi|^2, y |xi|^2, z |xi|^2, |xi|^4.
+constexpr int kMcMonomials = 14;
+
+BOLT_HOST_DEVICE inline void invariant_monomials(double x, double y, double z,
+                                                 double m[kMcMonomials]) {
+  const double xx = x * x, yy = y * y, zz = z * z, r2 = xx + yy + zz;
+  m[0] = 1.0;
+  m[1] = x;
+  m[2] = y;
+  m[3] = z;
+  m[4] = xx;
+  m[5] = yy;
+  m[6] = zz;
+  m[7] = x * y;
+  m[8] = x * z;
+  m[9] = y * z;
+  m[10] = x * r2;
+  m[11] = y * r2;
+  m[12] = z * r2;
+  m[13] = r2 * r2;
+}
+
+// From sums S of a distribution times the monomials: its moments sum psi_k (5) ...
+BOLT_HOST_DEVICE inline void invariant_moments(const double* s, double moments[5]) {
+  for (int k = 0; k < 4; ++k) moments[k] = s[k];
+  moments[4] = s[4] + s[5] + s[6];
+}
+
+// ... and the upper triangle of sum psi_k psi_l, row by row (15).
+BOLT_HOST_DEVICE inline void invariant_products(const double* s, double products[15]) {
+  const double r2 = s[4] + s[5] + s[6];
+  const double upper[15] = {s[0], s[1], s[2], s[3],  r2,    //
+                            s[4], s[7], s[8], s[10],        //
+                            s[5], s[9], s[11],              //
+                            s[6], s[12],                    //
+                            s[13]};
+  for (int k = 0; k < 15; ++k) products[k] = upper[k];
+}
+
+// The monomial sums of the equilibrium, sum_v w_v Phi0_v m(xi_v): the constant part of every
+// cell's correction matrix.
+struct McEquilibriumMonomials {
+  double sum[kMcMonomials];
+};
+
+// The 5 x 5 correction system of one cell, out of line: a few threads of a team solve it, but
+// inlined its working set would set the register count (and so the occupancy) of the whole kernel.
+BOLT_HOST_DEVICE BOLT_NOINLINE inline bool mc_solve_correction(double A[5][5], double y[5]) {
+  return solve_dense<5>(A, y);
+}
+
+// Values of the `N` cells of a team side by side: one vector load (16 bytes at most) or a few.
+template <class Real, int N>
+struct alignas(N * sizeof(Real) < 16 ? N * sizeof(Real) : 16) McLanes {
+  Real value[N];
+};
 
 // One increment of a step: sample `key / 4`, slot `key % 4` (v, v1, v*, v1*), with its sign
 // (losses negative).
@@ -170,8 +232,22 @@ inline std::int64_t mc_index_work_ints(int nv, int samples) {
   return 4 * std::int64_t(samples) + 2 * std::int64_t(nv);
 }
 
-// Doubles of team scratch per cell: M~ (5), M' (5), the matrix (15), then y (5).
-constexpr int kMcCellDoubles = 30;
+// Where a team's cell lies: its padded index and padded coordinates.
+struct McCellPlace {
+  std::int64_t padded;
+  int ip[3];
+};
+
+// Team scratch per cell, in doubles: its place (McCellPlace: 3), M' - M~ (5), the correction
+// matrix (15, upper triangle) and the correction y (5).
+constexpr int kMcPlace = 0, kMcDrift = 3, kMcMatrix = 8, kMcSolution = 23, kMcCellDoubles = 28;
+static_assert(sizeof(McCellPlace) <= kMcDrift * sizeof(double), "a cell's place fits its slots");
+
+// The widest reduction of McCollision for `cells` per team: the moment drifts of all cells, or
+// the monomial sums of one (with a correction).
+constexpr int mc_reduce_width(bool correction, int cells) {
+  return correction && kMcMonomials > 5 * cells ? kMcMonomials : 5 * cells;
+}
 
 // Bytes of team scratch McCollision needs: kMcCellDoubles per cell, g of every sample per cell,
 // and the working rows when they are kept there.
@@ -184,19 +260,22 @@ inline std::int64_t mc_scratch_bytes(int cells_per_team, bool rows_in_scratch, i
 
 // Cells is the number of cells per team, a compile-time constant so that the per-cell loops in
 // the innermost gathers unroll completely; the last team of a box may have fewer (`count`).
-template <class Real, McCorrection Mode, int Cells>
+// RowsInScratch: the working rows are in the team scratch (GPU shared memory; known at compile
+// time, so that its accesses are shared-memory ones), else the output rows serve (one cell).
+template <class Real, McCorrection Mode, int Cells, bool RowsInScratch>
 struct McCollision {
   static_assert(Cells >= 1 && Cells <= kMcMaxCellsPerTeam, "cells per team");
-  // Reduction width: the 15 distinct entries of the symmetric 5 x 5 matrix (the 5 moments are a
-  // reduction of their own: fewer registers).
-  static constexpr int kSums = Mode == McCorrection::none ? 5 : 15;
+  static_assert(RowsInScratch || Cells == 1, "rows outside the scratch: one cell per team");
+  // Reduction width: the drift of the 5 moments of every cell, or the monomial sums of one.
+  static constexpr int kSums = mc_reduce_width(Mode != McCorrection::none, Cells);
 
   // h before the step (padded cell numbering, velocity fastest): streamed here when `streams`
   // (the engine: ghosts filled), else already the post-streaming h~.
   const Real* h_in;
   Real* h_out;  // h_new; must not alias h_in
   Velocities<Real> vel;
-  const double* number_weight;  // [v] w_v Phi0(xi_v)
+  const Real* number_weight;  // [v] w_v Phi0(xi_v)
+  McEquilibriumMonomials equilibrium;  // of this number_weight and vel
   const McSample<Real>* samples;
   int n_samples;
   const int* entry_start;  // McEntryIndex
@@ -207,67 +286,74 @@ struct McCollision {
   bool streams;
   CellIndexer cells;
   std::int64_t n_cells;
-  bool rows_in_scratch;  // working rows in the team scratch (else in the output rows)
   Real epsilon;
   double* record;  // [cell * kMcRecord] or nullptr
   double* system;  // [cell * kMcSystem], external mode only
-
-  // The 5 conserved moments sum_v w Phi0 psi h of a row.
-  template <class Team>
-  BOLT_HOST_DEVICE Sums<5> moments(const Team& team, const Real* row) const {
-    return team.template reduce<5>(vel.n, [&](int v, Sums<5>& s) {
-      double psi[5];
-      collision_invariants(vel, v, psi);
-      const double n = number_weight[v] * double(row[v]);
-      for (int k = 0; k < 5; ++k) s[k] += n * psi[k];
-    });
-  }
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t group) const {
     const int nv = vel.n;
     const std::int64_t first = group * Cells;
     const int count = int(n_cells - first < Cells ? n_cells - first : Cells);
-    double* shared = team.row_scratch(static_cast<double*>(nullptr));  // [cell][kMcCellDoubles]
+    double* shared = team.template scratch_memory<double>();  // [cell][kMcCellDoubles]
+    const auto place = [&](int c) -> McCellPlace& {
+      return *reinterpret_cast<McCellPlace*>(shared + kMcCellDoubles * c + kMcPlace);
+    };
     Real* scratch = reinterpret_cast<Real*>(shared + kMcCellDoubles * Cells);
-    Real* g = scratch + (rows_in_scratch ? Cells * nv : 0);  // [cell][sample]
-    const auto out_row = [&](int c) { return h_out + cells.padded(cells.coord(first + c)) * nv; };
-    // Cells past `count` (last team only) work on scratch or repeat the last cell; never stored.
+    // [sample][cell]: Cells * nv Reals of rows before it keep the alignment of McLanes.
+    auto* g = reinterpret_cast<McLanes<Real, Cells>*>(scratch + (RowsInScratch ? Cells * nv : 0));
+    // Cells past `count` (last team only) repeat the last one and work on scratch, never stored.
+    team.for_each_rolled(Cells, [&](int c) {
+      const auto coord = cells.coord(first + (c < count ? c : count - 1));
+      McCellPlace& p = place(c);
+      p.padded = cells.padded(coord);
+      for (int d = 0; d < 3; ++d) p.ip[d] = coord.i[d] + cells.offset[d];
+    });
+    team.sync();
     const auto row = [&](int c) {
-      return rows_in_scratch ? scratch + c * nv : out_row(c < count ? c : count - 1);
+      if constexpr (RowsInScratch)
+        return scratch + c * nv;
+      else
+        return h_out + place(c).padded * nv;
     };
 
-    // 1. the working rows h~ (streamed here: one pass over h per step, not three) and the moments
-    //    they start from.
-    for (int c = 0; c < count; ++c) {
-      const auto coord = cells.coord(first + c);
-      const Real* in = h_in + cells.padded(coord) * nv;
-      const int ip[3] = {coord.i[0] + cells.offset[0], coord.i[1] + cells.offset[1],
-                         coord.i[2] + cells.offset[2]};
-      Real* r = row(c);
-      if (streams)
-        team.for_each(nv, [&](int v) { r[v] = stream.value(in + v, ip, v); });
-      else
-        team.for_each(nv, [&](int v) { r[v] = in[v]; });
-      team.sync();
-      const Sums<5> m = moments(team, r);
-      if (team.leader())
-        for (int k = 0; k < 5; ++k) shared[kMcCellDoubles * c + k] = m[k];
+    // 1. the working rows h~ (streamed here: one pass over h per step, not three), all cells of
+    //    the team at once: a velocity's streaming tables are read once for them, and their
+    //    loads are in flight together.
+    {
+      const Real* in[Cells];
+      int ip[Cells][3];
+      for (int c = 0; c < Cells; ++c) {
+        in[c] = h_in + place(c).padded * nv;
+        for (int d = 0; d < 3; ++d) ip[c][d] = place(c).ip[d];
+      }
+      if (streams) {
+        team.for_each_rolled(nv, [&](int v) {
+          const auto upwind = stream.upwind(v);
+          for (int c = 0; c < Cells; ++c)
+            if (c < count) row(c)[v] = stream.value(upwind, in[c] + v, ip[c]);
+        });
+      } else {
+        team.for_each(nv, [&](int v) {
+          for (int c = 0; c < Cells; ++c)
+            if (c < count) row(c)[v] = in[c][v];
+        });
+      }
     }
     team.sync();
 
     // 2. g of every sample (0 for rejected ones: they have no entries anyway).
     team.for_each(n_samples, [&](int l) {
       const int a = samples[l].cell[0], b = samples[l].cell[1];
+      McLanes<Real, Cells> value;
       for (int c = 0; c < Cells; ++c) {
-        Real value = Real(0);
+        value.value[c] = Real(0);
         if (a >= 0) {
-          const Real* r = row(c);
-          const Real h = r[a], h1 = r[b];
-          value = h + h1 + epsilon * h * h1;
+          const Real h = row(c)[a], h1 = row(c)[b];
+          value.value[c] = h + h1 + epsilon * h * h1;
         }
-        g[c * n_samples + l] = value;
       }
+      g[l] = value;
     });
     team.sync();
 
@@ -275,48 +361,82 @@ struct McCollision {
     //    origin are ~25 times longer than the mean: velocities are taken longest first
     //    (gather_order), so that the threads of a warp have lists of about the same length, and
     //    entries are loaded kBatch at a time, so that a list costs length / kBatch trips to L2.
-    team.for_each_rolled(nv, [&](int i) {
-      const int v = gather_order[i];
-      Real sum[Cells];
-      for (int c = 0; c < Cells; ++c) sum[c] = Real(0);
-      const auto add = [&](const McEntry<Real>& entry) {
-        const Real* ge = g + (entry.key >> 2);
-        for (int c = 0; c < Cells; ++c) sum[c] += entry.coef * ge[c * n_samples];
-      };
-      constexpr int kBatch = 8;
-      const int end = entry_start[v + 1];
-      int e = entry_start[v];
-      for (; e + kBatch <= end; e += kBatch) {
-        McEntry<Real> batch[kBatch];
-        for (int k = 0; k < kBatch; ++k) batch[k] = entries[e + k];
-        for (int k = 0; k < kBatch; ++k) add(batch[k]);
-      }
-      for (; e < end; ++e) add(entries[e]);
-      const Real adjust = self_adjust ? self_adjust[v] : Real(0);
-      for (int c = 0; c < Cells; ++c)
-        if (c < count) row(c)[v] += sum[c] + adjust * row(c)[v];
-    });
-    team.sync();
-
-    // 4. the moments of h' and the correction matrix of every cell, ...
-    const double eps = double(epsilon);
-    for (int c = 0; c < count; ++c) {
-      const Real* r = row(c);
-      double* cell_shared = shared + kMcCellDoubles * c;
-      const Sums<5> after = moments(team, r);
-      if (team.leader())
-        for (int k = 0; k < 5; ++k) cell_shared[5 + k] = after[k];
-      if constexpr (Mode != McCorrection::none) {
-        const Sums<15> matrix = team.template reduce<15>(nv, [&](int v, Sums<15>& s) {
-          double psi[5];
-          collision_invariants(vel, v, psi);
-          const double wf = number_weight[v] * (1.0 + eps * double(r[v]));
-          int m = 0;
-          for (int k = 0; k < 5; ++k)
-            for (int j = k; j < 5; ++j) s[m++] += wf * psi[k] * psi[j];
+    //    The step's drift of the conserved moments, M' - M~ = sum w Phi0 psi (h' - h~), is summed
+    //    on the way: a sum of increments, accurate relative to itself in the run's precision.
+    const Sums<5 * Cells> drift = team.template reduce_rolled<5 * Cells, Real>(
+        nv, [&](int i, auto& s) {
+          const int v = gather_order[i];
+          Real sum[Cells];
+          for (int c = 0; c < Cells; ++c) sum[c] = Real(0);
+          const auto add = [&](const McEntry<Real>& entry) {
+            const McLanes<Real, Cells> ge = g[entry.key >> 2];
+            for (int c = 0; c < Cells; ++c) sum[c] += entry.coef * ge.value[c];
+          };
+          constexpr int kBatch = 8;
+          const int end = entry_start[v + 1];
+          int e = entry_start[v];
+          for (; e + kBatch <= end; e += kBatch) {
+            McEntry<Real> batch[kBatch];
+            for (int k = 0; k < kBatch; ++k) batch[k] = entries[e + k];
+            for (int k = 0; k < kBatch; ++k) add(batch[k]);
+          }
+          for (; e < end; ++e) add(entries[e]);
+          const Real adjust = self_adjust ? self_adjust[v] : Real(0);
+          const Real w = number_weight[v], x = vel.x[v], y = vel.y[v], z = vel.z[v];
+          const Real r2 = x * x + y * y + z * z;
+          for (int c = 0; c < Cells; ++c) {
+            if (c >= count) continue;
+            const Real before = row(c)[v];
+            const Real after = before + (sum[c] + adjust * before);
+            row(c)[v] = after;
+            const Real n = w * (after - before);
+            s[5 * c] += n;
+            s[5 * c + 1] += n * x;
+            s[5 * c + 2] += n * y;
+            s[5 * c + 3] += n * z;
+            s[5 * c + 4] += n * r2;
+          }
         });
-        if (team.leader())
-          for (int k = 0; k < 15; ++k) cell_shared[10 + k] = matrix[k];
+    if (team.leader())
+      for (int c = 0; c < count; ++c)
+        for (int k = 0; k < 5; ++k) shared[kMcCellDoubles * c + kMcDrift + k] = drift[5 * c + k];
+
+    // 4. the correction matrix of every cell, sum w Phi0 (1 + eps h') psi psi^T: the run's
+    //    equilibrium part plus eps times the monomial sums of h' (a small term: accumulated per
+    //    thread in the run's precision), ...
+    if constexpr (Mode != McCorrection::none) {
+      double equilibrium_products[15];
+      invariant_products(equilibrium.sum, equilibrium_products);
+      for (int c = 0; c < count; ++c) {
+        const Real* r = row(c);
+        const Sums<kMcMonomials> monomials =
+            team.template reduce<kMcMonomials, Real>(nv, [&](int v, auto& s) {
+              const Real x = vel.x[v], y = vel.y[v], z = vel.z[v];
+              const Real xx = x * x, yy = y * y, zz = z * z, r2 = xx + yy + zz;
+              const Real n = number_weight[v] * r[v];
+              const Real nr2 = n * r2;
+              s[0] += n;
+              s[1] += n * x;
+              s[2] += n * y;
+              s[3] += n * z;
+              s[4] += n * xx;
+              s[5] += n * yy;
+              s[6] += n * zz;
+              s[7] += n * x * y;
+              s[8] += n * x * z;
+              s[9] += n * y * z;
+              s[10] += nr2 * x;
+              s[11] += nr2 * y;
+              s[12] += nr2 * z;
+              s[13] += nr2 * r2;
+            });
+        if (team.leader()) {
+          double products[15];
+          invariant_products(monomials.value, products);
+          for (int k = 0; k < 15; ++k)
+            shared[kMcCellDoubles * c + kMcMatrix + k] =
+                equilibrium_products[k] + double(epsilon) * products[k];
+        }
       }
     }
     team.sync();
@@ -324,15 +444,13 @@ struct McCollision {
     team.for_each_rolled(count, [&](int c) {
       double* cell_shared = shared + kMcCellDoubles * c;
       const std::int64_t cell = first + c;
-      double y[5];
-      for (int k = 0; k < 5; ++k) y[k] = cell_shared[k] - cell_shared[5 + k];  // M~ - M'
-      if (record) {
-        double* out = record + cell * kMcRecord;
-        for (int k = 0; k < 5; ++k) out[5 + k] = -y[k];
-      }
+      double y[5];  // M~ - M', then the solution
+      for (int k = 0; k < 5; ++k) y[k] = -cell_shared[kMcDrift + k];
+      if (record)
+        for (int k = 0; k < 5; ++k) record[cell * kMcRecord + 5 + k] = cell_shared[kMcDrift + k];
       if constexpr (Mode != McCorrection::none) {
         double A[5][5];
-        int m = 10;
+        int m = kMcMatrix;
         for (int k = 0; k < 5; ++k)
           for (int j = k; j < 5; ++j) A[k][j] = A[j][k] = cell_shared[m++];
         if (Mode == McCorrection::external) {
@@ -342,23 +460,23 @@ struct McCollision {
             out[25 + k] = y[k];
           }
         }
-        if (Mode == McCorrection::external || !solve_dense<5>(A, y))
+        if (Mode == McCorrection::external || !mc_solve_correction(A, y))
           for (int k = 0; k < 5; ++k) y[k] = 0.0;  // external: applied later; singular: none
       } else {
         for (int k = 0; k < 5; ++k) y[k] = 0.0;
       }
       if (record)
         for (int k = 0; k < 5; ++k) record[cell * kMcRecord + k] = y[k];
-      for (int k = 0; k < 5; ++k) cell_shared[25 + k] = y[k];
+      for (int k = 0; k < 5; ++k) cell_shared[kMcSolution + k] = y[k];
     });
     team.sync();
     // ... and the new rows.
     for (int c = 0; c < count; ++c) {
+      const double* solved = shared + kMcCellDoubles * c + kMcSolution;
+      const Real y0 = Real(solved[0]), y1 = Real(solved[1]), y2 = Real(solved[2]),
+                 y3 = Real(solved[3]), y4 = Real(solved[4]);
       const Real* r = row(c);
-      const double* y = shared + kMcCellDoubles * c + 25;
-      Real* out = out_row(c);
-      const Real y0 = Real(y[0]), y1 = Real(y[1]), y2 = Real(y[2]), y3 = Real(y[3]),
-                 y4 = Real(y[4]);
+      Real* out = h_out + place(c).padded * nv;
       team.for_each(nv, [&](int v) {
         const Real h = r[v];
         if constexpr (Mode == McCorrection::batched) {

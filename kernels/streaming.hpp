@@ -36,19 +36,42 @@ struct StreamTables {
   int order;                  // 1 or 2
   Limiter limiter;
 
+  // What velocity v streams with, the same in every cell: the offset of its base cell and, per
+  // axis, the upwind direction (0: none) and fraction.
+  struct Upwind {
+    int shift;
+    int step[3];
+    Real fraction[3];
+  };
+
+  BOLT_HOST_DEVICE Upwind upwind(int v) const {
+    Upwind u;
+    u.shift = shift[v];
+BOLT_UNROLL
+    for (int d = 0; d < 3; ++d) {
+      u.step[d] = active[d] ? step[d * nv + v] : 0;
+      u.fraction[d] = u.step[d] != 0 ? fraction[d * nv + v] : Real(0);
+    }
+    return u;
+  }
+
   // Post-streaming value of velocity v; fv points at f[p * nv + v] of the cell at padded
   // coordinates ip. All neighbour addresses are fixed offsets from it.
   BOLT_HOST_DEVICE Real value(const Real* fv, const int ip[3], int v) const {
-    const Real* base = fv + shift[v];
+    return value(upwind(v), fv, ip);
+  }
+
+  // The same with the velocity's tables read once (several cells can share them).
+  BOLT_HOST_DEVICE Real value(const Upwind& u, const Real* fv, const int ip[3]) const {
+    const Real* base = fv + u.shift;
     const Real fb = *base;
     Real result = fb;
 BOLT_UNROLL
     for (int d = 0; d < 3; ++d) {
-      if (!active[d]) continue;
-      const int s = step[d * nv + v];
+      const int s = u.step[d];
       if (s == 0) continue;
       const std::int64_t up = s * stride[d];
-      const Real fraction_v = fraction[d * nv + v];
+      const Real fraction_v = u.fraction[d];
       const Real r = fraction_v * scale[d][ip[d]];
       const Real fu1 = base[up];
       if (order == 1) {

@@ -4,9 +4,11 @@
 #if defined(__CUDACC__)
 #define BOLT_HOST_DEVICE __host__ __device__
 #define BOLT_FORCE_INLINE __forceinline__
+#define BOLT_NOINLINE __noinline__
 #else
 #define BOLT_HOST_DEVICE
 #define BOLT_FORCE_INLINE inline __attribute__((always_inline))
+#define BOLT_NOINLINE __attribute__((noinline))
 #endif
 // Full unrolling of short fixed loops (over the three axes) where the compiler supports it.
 #if defined(__CUDACC__)

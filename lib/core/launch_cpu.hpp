@@ -2,9 +2,12 @@
 // The OpenMP backend of the launch API. Include only from backend translation units (.cpp
 // that instantiate kernels for the CPU); kernels see the API through the Team concept:
 //   team.for_each(n, f)     f(i) for i in [0, n), split over the team's threads
-//   team.reduce<K>(n, f)    Sums<K> of f(i, sums&) over [0, n), the same result on every thread
+//   team.reduce<K>(n, f)    Sums<K> of f(i, sums&) over [0, n), the same result on every thread;
+//                           reduce<K, Acc> lets a GPU thread accumulate its share in Acc (f then
+//                           takes `auto& sums`); reduce_rolled: not unrolled (see for_each_rolled)
 //   team.row_scratch(p)     the team's scratch memory (scratch_bytes of for_each_team), or p
 //                           when it has none
+//   team.scratch_memory<T>()  the scratch of a team that has one (GPU: shared-memory accesses)
 //   team.sync()             barrier: writes of every thread before it are seen by all after it
 //   team.for_each_rolled(n, f)  like for_each, not unrolled (bodies that batch their own loads)
 //   team.for_each_scatter(n, f)  like for_each, but iterations may update the same element
@@ -29,11 +32,16 @@ struct CpuTeam {
 #pragma omp simd
     for (int i = 0; i < n; ++i) f(i);
   }
-  template <int K, class F>
+  // Acc is the GPU's per-thread accumulator; one CPU thread sums a whole row, in double.
+  template <int K, class Acc = double, class F>
   Sums<K> reduce(int n, F&& f) const {
     Sums<K> sums = Sums<K>::zero();
     for (int i = 0; i < n; ++i) f(i, sums);
     return sums;
+  }
+  template <int K, class Acc = double, class F>
+  Sums<K> reduce_rolled(int n, F&& f) const {
+    return reduce<K, Acc>(n, f);
   }
   template <class F>
   void for_each_rolled(int n, F&& f) const {
@@ -46,6 +54,10 @@ struct CpuTeam {
   template <class Real>
   Real* row_scratch(Real* fallback) const {
     return scratch ? reinterpret_cast<Real*>(scratch) : fallback;
+  }
+  template <class T>
+  T* scratch_memory() const {
+    return reinterpret_cast<T*>(scratch);
   }
   int atomic_fetch_add(int* p, int x) const {
     const int old = *p;  // one thread per team

@@ -25,6 +25,7 @@ inline void check_cuda_launch(const char* label) {
 struct CudaTeam {
   double* reduce_buffer;  // kMaxWarpsPerTeam * K doubles of shared memory
   char* scratch;          // dynamic shared memory for a velocity row, or nullptr
+  int scratch_offset;     // of the scratch in the dynamic shared memory, in bytes
 
   // Unrolled so that a thread has several velocities' loads in flight: the loop body is a chain
   // of dependent loads, and one iteration at a time leaves the memory system idle.
@@ -48,19 +49,42 @@ struct CudaTeam {
     for (int i = threadIdx.x; i < n; i += blockDim.x) f(i);
   }
 
-  template <int K, class F>
+  // Sums<K> of f(i, sums) over [0, n): f adds into per-thread accumulators of type Acc (float
+  // where the terms are small increments: fewer registers, no conversions), the team's totals
+  // are formed in double.
+  template <int K, class Acc = double, class F>
   __device__ Sums<K> reduce(int n, F&& f) const {
-    Sums<K> sums = Sums<K>::zero();
+    Sums<K, Acc> sums = Sums<K, Acc>::zero();
 #pragma unroll 4
     for (int i = threadIdx.x; i < n; i += blockDim.x) f(i, sums);
-    for (int k = 0; k < K; ++k)
-      for (int offset = 16; offset > 0; offset /= 2)
-        sums[k] += __shfl_down_sync(0xffffffffu, sums[k], offset);
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    return team_totals(sums);
+  }
+
+  // The same for bodies that batch their own loads (see for_each_rolled).
+  template <int K, class Acc = double, class F>
+  __device__ Sums<K> reduce_rolled(int n, F&& f) const {
+    Sums<K, Acc> sums = Sums<K, Acc>::zero();
+#pragma unroll 1
+    for (int i = threadIdx.x; i < n; i += blockDim.x) f(i, sums);
+    return team_totals(sums);
+  }
+
+  // The totals over the team of every thread's K partial sums, on every thread.
+  template <int K, class Acc>
+  __device__ Sums<K> team_totals(const Sums<K, Acc>& sums) const {
+    static_assert(K >= 1 && K <= 32, "a warp reduces at most 32 sums at once");
+    constexpr int kWidth = warp_reduce_width(K);
+    double s[kWidth];
+    for (int k = 0; k < K; ++k) s[k] = double(sums[k]);
+    for (int k = K; k < kWidth; ++k) s[k] = 0.0;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    warp_reduce_scatter<kWidth>(s, lane, 16);
+    // Lane L now holds the warp's total of sum L >> kShift (lanes of a group hold equal values).
+    constexpr int kShift = 5 - log2_of(kWidth);
+    const int mine = lane >> kShift;
     const int warps = (blockDim.x + 31) / 32;
     __syncthreads();  // the buffer may still be read by a previous reduction
-    if (lane == 0)
-      for (int k = 0; k < K; ++k) reduce_buffer[k * kMaxWarpsPerTeam + warp] = sums[k];
+    if (lane % (1 << kShift) == 0 && mine < K) reduce_buffer[mine * kMaxWarpsPerTeam + warp] = s[0];
     __syncthreads();
     // Thread k sums the per-warp partials of accumulator k in warp order (the same result on
     // every run), then every thread reads the K totals.
@@ -75,9 +99,44 @@ struct CudaTeam {
     return result;
   }
 
+  // The power of two at or above k, and its logarithm.
+  static constexpr int warp_reduce_width(int k) {
+    return k <= 1 ? 1 : 2 * warp_reduce_width((k + 1) / 2);
+  }
+  static constexpr int log2_of(int width) { return width <= 1 ? 0 : 1 + log2_of(width / 2); }
+
+  // Reduce-scatter across the lanes of a warp: at each level a lane keeps one half of its Width
+  // sums, adds its partner's copy of that half (lane ^ offset) and hands over the other half, so
+  // Width sums cost Width - 1 shuffles instead of 5 Width for a shuffle tree per sum; once one
+  // sum is left, the remaining levels add it up.
+  template <int Width>
+  __device__ static void warp_reduce_scatter(double* s, int lane, int offset) {
+    if constexpr (Width == 1) {
+      for (; offset > 0; offset /= 2) s[0] += __shfl_xor_sync(0xffffffffu, s[0], offset);
+    } else {
+      constexpr int kHalf = Width / 2;
+      const bool upper = lane & offset;
+#pragma unroll
+      for (int i = 0; i < kHalf; ++i) {
+        const double keep = upper ? s[i + kHalf] : s[i];
+        const double give = upper ? s[i] : s[i + kHalf];
+        s[i] = keep + __shfl_xor_sync(0xffffffffu, give, offset);
+      }
+      warp_reduce_scatter<kHalf>(s, lane, offset / 2);
+    }
+  }
+
   template <class Real>
   __device__ Real* row_scratch(Real* fallback) const {
     return scratch ? reinterpret_cast<Real*>(scratch) : fallback;
+  }
+  // The scratch of a kernel that always has one, addressed from the shared-memory symbol itself
+  // so that the compiler emits shared-memory loads and stores (row_scratch's pointer may be
+  // global memory: generic accesses, which queue with the global ones).
+  template <class T>
+  __device__ T* scratch_memory() const {
+    extern __shared__ double dynamic_shared[];
+    return reinterpret_cast<T*>(reinterpret_cast<char*>(dynamic_shared) + scratch_offset);
   }
   __device__ int atomic_fetch_add(int* p, int x) const { return atomicAdd(p, x); }
   __device__ void sync() const { __syncthreads(); }
@@ -87,9 +146,9 @@ struct CudaTeam {
 template <int ReduceWidth, class F>
 __global__ void team_kernel(std::int64_t items, std::size_t scratch_bytes, F f) {
   extern __shared__ double shared[];
-  CudaTeam team{shared, scratch_bytes ? reinterpret_cast<char*>(shared + kMaxWarpsPerTeam *
-                                                                              ReduceWidth)
-                                      : nullptr};
+  constexpr int kScratchOffset = kMaxWarpsPerTeam * ReduceWidth * sizeof(double);
+  CudaTeam team{shared, scratch_bytes ? reinterpret_cast<char*>(shared) + kScratchOffset : nullptr,
+                kScratchOffset};
   for (std::int64_t item = blockIdx.x; item < items; item += gridDim.x) {
     f(team, item);
     __syncthreads();  // the scratch row is reused by the next item

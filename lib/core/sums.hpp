@@ -1,6 +1,8 @@
 #pragma once
-// A fixed-size vector of double accumulators: what a team reduction returns. Moments are always
-// accumulated in double, also in single-precision runs, so conservation is checked to round-off.
+// A fixed-size vector of accumulators: what a team reduction returns (double). Moments are
+// accumulated in double, also in single-precision runs, so conservation is checked to round-off;
+// sums of small increments (whose relative accuracy is what matters) may use a per-thread
+// accumulator of the run's precision (Team::reduce's Acc).
 #include "host_device.hpp"
 
 namespace bolt {
@@ -9,17 +11,17 @@ namespace bolt {
 // warp and accumulator: kMaxWarpsPerTeam * K doubles of shared memory (launch_cuda.cuh).
 constexpr int kMaxWarpsPerTeam = 32;
 
-template <int K>
+template <int K, class T = double>
 struct Sums {
-  double value[K];
+  T value[K];
 
   BOLT_HOST_DEVICE static Sums zero() {
     Sums s;
-    for (int k = 0; k < K; ++k) s.value[k] = 0.0;
+    for (int k = 0; k < K; ++k) s.value[k] = T(0);
     return s;
   }
-  BOLT_HOST_DEVICE double& operator[](int k) { return value[k]; }
-  BOLT_HOST_DEVICE const double& operator[](int k) const { return value[k]; }
+  BOLT_HOST_DEVICE T& operator[](int k) { return value[k]; }
+  BOLT_HOST_DEVICE const T& operator[](int k) const { return value[k]; }
   BOLT_HOST_DEVICE Sums& operator+=(const Sums& other) {
     for (int k = 0; k < K; ++k) value[k] += other.value[k];
     return *this;

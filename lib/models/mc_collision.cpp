@@ -65,21 +65,26 @@ McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::siz
     layout.scratch_bytes = std::size_t(mc_scratch_bytes(1, false, nv, samples, real_size));
     return layout;
   }
-  // The reduction buffer of the team (launch_cuda.cuh) takes its share of the shared memory.
-  const std::size_t reserve = kMaxWarpsPerTeam * 15 * sizeof(double);  // the widest reduction
   const auto bytes = [&](int cells, bool rows) {
     return std::size_t(mc_scratch_bytes(cells, rows, nv, samples, std::int64_t(real_size)));
   };
-  const auto fits = [&](int cells, bool rows) { return bytes(cells, rows) + reserve <= available; };
+  // The reduction buffer of the team (launch_cuda.cuh) takes its share of the shared memory.
+  const auto reserve = [](int cells) {
+    return std::size_t(kMaxWarpsPerTeam) * mc_reduce_width(true, cells) * sizeof(double);
+  };
+  const auto fits = [&](int cells, bool rows) {
+    return bytes(cells, rows) + reserve(cells) <= available;
+  };
   const int largest = cells_per_team > 0 ? cells_per_team : kMcMaxCellsPerTeam;
   const int smallest = cells_per_team > 0 ? cells_per_team : 1;
+  // Rows outside the scratch only with one cell per team (McCollision's RowsInScratch).
   for (bool rows : {true, false}) {
     if ((rows && rows_in_scratch == 0) || (!rows && rows_in_scratch == 1)) continue;
-    for (int cells = largest; cells >= smallest; cells /= 2)
+    for (int cells = rows ? largest : 1; cells >= smallest; cells /= 2)
       if (fits(cells, rows)) return {cells, rows, bytes(cells, rows)};
   }
   fail("Monte Carlo collision: ", smallest, " cell(s) per team with ", samples,
-       " samples (-mc_samples) and ", nv, " velocities need ", bytes(smallest, false) + reserve,
+       " samples (-mc_samples) and ", nv, " velocities need ", bytes(smallest, false) + reserve(smallest),
        " bytes of GPU shared memory", rows_in_scratch == 1 ? " (with the rows in it)" : "",
        "; the device allows ", available, ". Use fewer samples or -precision float");
 }

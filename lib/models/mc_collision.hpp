@@ -111,7 +111,7 @@ std::unique_ptr<McCollisionOperator> make_cpu_mc_collision(const McConfig& confi
 std::unique_ptr<McCollisionOperator> make_cuda_mc_collision(const McConfig& config);
 
 // How McCollision (kernels/mc_collision.hpp) lays out a team: how many cells it works on, whether
-// their rows are in the team scratch, and the scratch it needs.
+// their rows are in the team scratch (else one cell per team), and the scratch it needs.
 struct McTeamLayout {
   int cells_per_team = 1;
   bool rows_in_scratch = false;
@@ -124,15 +124,18 @@ struct McTeamLayout {
 McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::size_t real_size,
                             int cells_per_team, int rows_in_scratch);
 
-// Runs f(std::integral_constant<int, K>) for K = cells (1, 2 or 4): McCollision's cells per team
-// as a compile-time constant.
+// Runs f(std::integral_constant<int, K>, std::bool_constant<R>) for the layout's K cells per team
+// (1, 2 or 4) and rows in the scratch R: McCollision's compile-time layout.
 template <class F>
-void with_cells_per_team(int cells, F&& f) {
-  switch (cells) {
-    case 1: f(std::integral_constant<int, 1>{}); break;
-    case 2: f(std::integral_constant<int, 2>{}); break;
-    case 4: f(std::integral_constant<int, 4>{}); break;
-    default: fail("Monte Carlo collision: ", cells, " cells per team (1, 2 or 4)");
+void with_mc_layout(const McTeamLayout& layout, F&& f) {
+  require(layout.rows_in_scratch || layout.cells_per_team == 1,
+          "Monte Carlo collision: rows outside the team scratch need one cell per team");
+  if (!layout.rows_in_scratch) return f(std::integral_constant<int, 1>{}, std::false_type{});
+  switch (layout.cells_per_team) {
+    case 1: return f(std::integral_constant<int, 1>{}, std::true_type{});
+    case 2: return f(std::integral_constant<int, 2>{}, std::true_type{});
+    case 4: return f(std::integral_constant<int, 4>{}, std::true_type{});
+    default: fail("Monte Carlo collision: ", layout.cells_per_team, " cells per team (1, 2 or 4)");
   }
 }
 

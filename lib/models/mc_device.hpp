@@ -49,9 +49,19 @@ class McDevice {
             "; use a smaller box (-vgrid_half_width) or double precision");
     for (int a = 0; a < 3; ++a) faces_[a] = Buffer<double>(where, tables_.faces[a]);
     node_of_ = Buffer<int>(where, tables_.node_of);
-    number_weight_ = Buffer<double>(where, tables_.number_weight);
+    const std::vector<Real> number_weight(tables_.number_weight.begin(),
+                                          tables_.number_weight.end());
+    number_weight_ = Buffer<Real>(where, number_weight);
     inv_number_weight_ = Buffer<double>(where, tables_.inv_number_weight);
     gather_order_ = Buffer<int>(where, mc_gather_order(tables_.number_weight));
+    // With the weights and velocities the kernel sees (rounded to Real), so that the constant
+    // part of the correction matrix matches the h' part the kernel sums.
+    for (int v = 0; v < velocities.size(); ++v) {
+      double m[kMcMonomials];
+      invariant_monomials(double(Real(velocities.xi[0][v])), double(Real(velocities.xi[1][v])),
+                          double(Real(velocities.xi[2][v])), m);
+      for (int k = 0; k < kMcMonomials; ++k) equilibrium_.sum[k] += double(number_weight[v]) * m[k];
+    }
     // Each step multiplies h_v by 1 - L_v on average (either self-loss): beyond 1 the step
     // overshoots, and the run grows to NaN.
     const std::vector<double> loss =
@@ -119,12 +129,14 @@ class McDevice {
   // The collision step of `n_cells` cells with the samples of the current step.
   template <McCorrection Mode>
   void collide(Exec exec, const Collision& c) const {
-    with_cells_per_team(c.layout.cells_per_team, [&](auto per_team) {
-      using Kernel = McCollision<Real, Mode, decltype(per_team)::value>;
+    with_mc_layout(c.layout, [&](auto per_team, auto rows_in_scratch) {
+      using Kernel =
+          McCollision<Real, Mode, decltype(per_team)::value, decltype(rows_in_scratch)::value>;
       const Kernel kernel{c.in,
                           c.out,
                           c.vel,
                           number_weight_.data(),
+                          equilibrium_,
                           samples_.data(),
                           config_.samples,
                           entry_start_.data(),
@@ -135,7 +147,6 @@ class McDevice {
                           c.streams,
                           c.cells,
                           c.n_cells,
-                          c.layout.rows_in_scratch,
                           c.epsilon,
                           c.record,
                           c.system};
@@ -221,7 +232,9 @@ class McDevice {
   double kappa_ = 0.0;
   std::array<Buffer<double>, 3> faces_;
   Buffer<int> node_of_, gather_order_;
-  Buffer<double> number_weight_, inv_number_weight_;
+  Buffer<Real> number_weight_;  // w Phi0, rounded to Real as the collision kernel uses it
+  Buffer<double> inv_number_weight_;
+  McEquilibriumMonomials equilibrium_{};  // sum_v w Phi0 m(xi_v)
   Buffer<McSample<Real>> samples_;
   Buffer<McEntry<Real>> entries_;
   Buffer<int> entry_start_, entry_work_;
