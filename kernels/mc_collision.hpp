@@ -137,23 +137,28 @@ struct alignas(N * sizeof(Real) < 16 ? N * sizeof(Real) : 16) McLanes {
 
 // One increment of a step: sample `key / 4`, slot `key % 4` (v, v1, v*, v1*), with its sign
 // (losses negative).
+// Aligned to its size: one load per entry.
 template <class Real>
-struct McEntry {
+struct alignas(2 * sizeof(Real)) McEntry {
   int key;
   Real coef;
 };
 
-// Lists the increments of the current samples by the velocity they land on: entries of velocity
-// j are entries[start[j] .. start[j + 1]), in increasing key. One team does it all (item 0): the
-// lists are shared by every cell, and a step has only 4 N_t entries. The keys are counted, placed
-// and ranked in the team scratch when it is given (GPU shared memory: ranking reads a key's whole
-// list), else in `work`.
+// Lists the increments of the current samples by the velocity they land on, the lists in the
+// order a team gathers them: the entries of velocity gather_order[i] are
+// entries[start[i] .. start[i + 1]), in increasing key (a gathering thread reads its list's bounds
+// without first reading its velocity). One team does it all (item 0): the lists are shared by
+// every cell, and a step has only 4 N_t entries. The keys are counted, placed and ranked in the
+// team scratch when it is given (GPU shared memory: ranking reads a key's whole list), else in
+// `work`.
 template <class Real>
 struct McEntryIndex {
   const McSample<Real>* samples;
   int n_samples;
   int nv;
-  int* start;              // [nv + 1]
+  const int* gather_order;  // [nv] position -> velocity
+  const int* position_of;   // [nv] velocity -> position
+  int* start;               // [nv + 1], by position
   int* work;               // [mc_index_work_ints] when the team has no scratch
   McEntry<Real>* entries;  // [4 n_samples]
   // -mc_self_loss expected: L_v (mc_expected_self_loss) in, the per-step replacement of the
@@ -170,7 +175,7 @@ struct McEntryIndex {
     team.sync();
     team.for_each_scatter(entries_total, [&](int e) {
       const McSample<Real>& s = samples[e / 4];
-      if (s.cell[0] >= 0) team.atomic_fetch_add(cursor + s.cell[e % 4], 1);
+      if (s.cell[0] >= 0) team.atomic_fetch_add(cursor + position_of[s.cell[e % 4]], 1);
     });
     team.sync();
     // Exclusive scan of the counts in chunks of about sqrt(nv): chunk totals, then every chunk
@@ -199,7 +204,7 @@ struct McEntryIndex {
     team.sync();
     team.for_each_scatter(entries_total, [&](int e) {
       const McSample<Real>& s = samples[e / 4];
-      if (s.cell[0] >= 0) keys[team.atomic_fetch_add(cursor + s.cell[e % 4], 1)] = e;
+      if (s.cell[0] >= 0) keys[team.atomic_fetch_add(cursor + position_of[s.cell[e % 4]], 1)] = e;
     });
     team.sync();
     // The placing order above is the threads' order. The rank of a key within its list (how
@@ -208,8 +213,8 @@ struct McEntryIndex {
     team.for_each(start[nv], [&](int a) {
       const int key = keys[a];
       const McSample<Real>& s = samples[key / 4];
-      const int slot = key % 4, v = s.cell[slot];
-      const int first = start[v], end = start[v + 1];
+      const int slot = key % 4, i = position_of[s.cell[slot]];
+      const int first = start[i], end = start[i + 1];
       int rank = 0;
       for (int b = first; b < end; ++b) rank += keys[b] < key;
       entries[first + rank] = {key, slot < 2 ? -s.coef[slot] : s.coef[slot]};
@@ -218,10 +223,11 @@ struct McEntryIndex {
     team.sync();
     // The sampled self-loss rate of velocity v this step (sum of its loss increments, in list
     // order), taken out and replaced by its expectation.
-    team.for_each(nv, [&](int v) {
+    team.for_each(nv, [&](int i) {
       Real sampled = Real(0);
-      for (int e = start[v]; e < start[v + 1]; ++e)
+      for (int e = start[i]; e < start[i + 1]; ++e)
         if (entries[e].key % 4 < 2) sampled -= entries[e].coef;
+      const int v = gather_order[i];
       self_adjust[v] = sampled - expected_self_loss[v];
     });
   }
@@ -268,6 +274,9 @@ struct McCollision {
   static_assert(RowsInScratch || Cells == 1, "rows outside the scratch: one cell per team");
   // Reduction width: the drift of the 5 moments of every cell, or the monomial sums of one.
   static constexpr int kSums = mc_reduce_width(Mode != McCorrection::none, Cells);
+  // GPU blocks of 1024 threads in float (at most 64 registers): the kernel waits on memory, and
+  // its shared memory allows one block per SM, so the block's size is the SM's occupancy.
+  static constexpr int kTeamThreads = sizeof(Real) == 4 ? 1024 : 0;
 
   // h before the step (padded cell numbering, velocity fastest): streamed here when `streams`
   // (the engine: ghosts filled), else already the post-streaming h~.
@@ -278,7 +287,7 @@ struct McCollision {
   McEquilibriumMonomials equilibrium;  // of this number_weight and vel
   const McSample<Real>* samples;
   int n_samples;
-  const int* entry_start;  // McEntryIndex
+  const int* entry_start;  // McEntryIndex: by gather position
   const McEntry<Real>* entries;
   const int* gather_order;  // velocities by decreasing expected list length (see step 3)
   const Real* self_adjust;  // McEntryIndex; nullptr: the sampled self-loss (paper 000)
@@ -365,7 +374,7 @@ struct McCollision {
     //    on the way: a sum of increments, accurate relative to itself in the run's precision.
     const Sums<5 * Cells> drift = team.template reduce_rolled<5 * Cells, Real>(
         nv, [&](int i, auto& s) {
-          const int v = gather_order[i];
+          const int v = gather_order[i], first_entry = entry_start[i], end = entry_start[i + 1];
           Real sum[Cells];
           for (int c = 0; c < Cells; ++c) sum[c] = Real(0);
           const auto add = [&](const McEntry<Real>& entry) {
@@ -373,8 +382,7 @@ struct McCollision {
             for (int c = 0; c < Cells; ++c) sum[c] += entry.coef * ge.value[c];
           };
           constexpr int kBatch = 8;
-          const int end = entry_start[v + 1];
-          int e = entry_start[v];
+          int e = first_entry;
           for (; e + kBatch <= end; e += kBatch) {
             McEntry<Real> batch[kBatch];
             for (int k = 0; k < kBatch; ++k) batch[k] = entries[e + k];

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "error.hpp"
 #include "sums.hpp"
@@ -144,7 +145,7 @@ struct CudaTeam {
 };
 
 template <int ReduceWidth, class F>
-__global__ void team_kernel(std::int64_t items, std::size_t scratch_bytes, F f) {
+__device__ void run_team_items(std::int64_t items, std::size_t scratch_bytes, const F& f) {
   extern __shared__ double shared[];
   constexpr int kScratchOffset = kMaxWarpsPerTeam * ReduceWidth * sizeof(double);
   CudaTeam team{shared, scratch_bytes ? reinterpret_cast<char*>(shared) + kScratchOffset : nullptr,
@@ -155,12 +156,41 @@ __global__ void team_kernel(std::int64_t items, std::size_t scratch_bytes, F f) 
   }
 }
 
+template <int ReduceWidth, class F>
+__global__ void team_kernel(std::int64_t items, std::size_t scratch_bytes, F f) {
+  run_team_items<ReduceWidth>(items, scratch_bytes, f);
+}
+
+template <int ReduceWidth, int MaxThreads, class F>
+__global__ void __launch_bounds__(MaxThreads)
+    bounded_team_kernel(std::int64_t items, std::size_t scratch_bytes, F f) {
+  run_team_items<ReduceWidth>(items, scratch_bytes, f);
+}
+
+// A functor may declare `static constexpr int kTeamThreads = N` (N > 0): its kernel is then
+// compiled for blocks of up to N threads (__launch_bounds__), so that the compiler keeps its
+// registers within what N threads per SM allow.
+template <class F, class = void>
+struct TeamThreadsBound : std::integral_constant<int, 0> {};
+template <class F>
+struct TeamThreadsBound<F, std::void_t<decltype(F::kTeamThreads)>>
+    : std::integral_constant<int, F::kTeamThreads> {};
+
+template <int ReduceWidth, class F>
+constexpr auto team_kernel_for() {
+  if constexpr (TeamThreadsBound<F>::value > 0)
+    return bounded_team_kernel<ReduceWidth, TeamThreadsBound<F>::value, F>;
+  else
+    return team_kernel<ReduceWidth, F>;
+}
+
 // Runs f(team, item) for every item; ReduceWidth is the widest Sums<K> the functor reduces.
 // scratch_bytes > 0 gives each team a velocity row in shared memory (row_scratch).
 template <int ReduceWidth, class F>
 void for_each_team(CudaExec exec, std::int64_t items, int team_size, std::size_t scratch_bytes,
                    const F& f, const char* label = "team") {
   if (items <= 0) return;
+  constexpr auto kernel = team_kernel_for<ReduceWidth, F>();
   const std::size_t shared = kMaxWarpsPerTeam * ReduceWidth * sizeof(double) + scratch_bytes;
   if (shared > 48 * 1024) {  // above the default: opt in, within what the device allows
     int device = 0, limit = 0;
@@ -168,20 +198,19 @@ void for_each_team(CudaExec exec, std::int64_t items, int team_size, std::size_t
     cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
     if (shared > std::size_t(limit))
       fail(label, ": needs ", shared, " bytes of shared memory per block, the device allows ", limit);
-    const cudaError_t status = cudaFuncSetAttribute(
-        team_kernel<ReduceWidth, F>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
+    const cudaError_t status =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
     if (status != cudaSuccess) fail(label, ": cannot reserve shared memory: ", cudaGetErrorString(status));
   }
   // A kernel with many registers cannot run the largest blocks: use the largest it can.
   static const int largest_team = [] {
     cudaFuncAttributes attributes{};
-    cudaFuncGetAttributes(&attributes, team_kernel<ReduceWidth, F>);
+    cudaFuncGetAttributes(&attributes, kernel);
     return attributes.maxThreadsPerBlock / 32 * 32;
   }();
   const int threads = std::max(32, std::min(team_size, largest_team));
   const std::int64_t blocks = std::min<std::int64_t>(items, 1 << 30);
-  team_kernel<ReduceWidth, F>
-      <<<static_cast<unsigned>(blocks), threads, shared, exec.stream>>>(items, scratch_bytes, f);
+  kernel<<<static_cast<unsigned>(blocks), threads, shared, exec.stream>>>(items, scratch_bytes, f);
   check_cuda_launch(label);
 }
 

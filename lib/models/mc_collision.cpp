@@ -167,10 +167,29 @@ std::vector<double> mc_expected_self_loss(const McTables& t, double kappa, doubl
 }
 
 std::vector<int> mc_gather_order(const std::vector<double>& number_weight) {
-  std::vector<int> order(number_weight.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
+  std::vector<int> sorted(number_weight.size());
+  std::iota(sorted.begin(), sorted.end(), 0);
+  std::stable_sort(sorted.begin(), sorted.end(),
                    [&](int a, int b) { return number_weight[a] > number_weight[b]; });
+  // Each group of kMcGatherGroup positions (a warp) takes the earliest velocities left whose
+  // shared-memory banks (v mod kMcGatherGroup for float rows) differ: its row accesses are then
+  // free of bank conflicts, and the order stays close to sorted.
+  std::vector<int> order;
+  order.reserve(sorted.size());
+  std::vector<bool> taken(sorted.size(), false);
+  std::size_t first_left = 0;
+  while (order.size() < sorted.size()) {
+    std::vector<bool> bank_used(kMcGatherGroup, false);
+    int in_group = 0;
+    for (std::size_t k = first_left; k < sorted.size() && in_group < kMcGatherGroup; ++k) {
+      const int v = sorted[k];
+      if (taken[k] || bank_used[v % kMcGatherGroup]) continue;
+      taken[k] = bank_used[v % kMcGatherGroup] = true;
+      order.push_back(v);
+      ++in_group;
+    }
+    while (first_left < sorted.size() && taken[first_left]) ++first_left;
+  }
   return order;
 }
 

@@ -140,7 +140,9 @@ void with_mc_layout(const McTeamLayout& layout, F&& f) {
 }
 
 // The order in which a team gathers the velocities (kernels/mc_collision.hpp, step 3): by
-// decreasing equilibrium number w Phi0, which sets the expected length of a velocity's list.
+// decreasing equilibrium number w Phi0, which sets the expected length of a velocity's list,
+// with the velocities of each warp in distinct shared-memory banks.
+constexpr int kMcGatherGroup = 32;
 std::vector<int> mc_gather_order(const std::vector<double>& number_weight);
 
 // Host tables the kernels read: cell faces per axis, the node of each (i, j, k) and the

@@ -53,7 +53,11 @@ class McDevice {
                                           tables_.number_weight.end());
     number_weight_ = Buffer<Real>(where, number_weight);
     inv_number_weight_ = Buffer<double>(where, tables_.inv_number_weight);
-    gather_order_ = Buffer<int>(where, mc_gather_order(tables_.number_weight));
+    const std::vector<int> order = mc_gather_order(tables_.number_weight);
+    std::vector<int> position(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = int(i);
+    gather_order_ = Buffer<int>(where, order);
+    position_of_ = Buffer<int>(where, position);
     // With the weights and velocities the kernel sees (rounded to Real), so that the constant
     // part of the correction matrix matches the h' part the kernel sums.
     for (int v = 0; v < velocities.size(); ++v) {
@@ -219,6 +223,8 @@ class McDevice {
     McEntryIndex<Real> kernel{samples_.data(),
                               config_.samples,
                               int(tables_.number_weight.size()),
+                              gather_order_.data(),
+                              position_of_.data(),
                               entry_start_.data(),
                               entry_work_.data(),
                               entries_.data(),
@@ -231,7 +237,7 @@ class McDevice {
   McTables tables_;
   double kappa_ = 0.0;
   std::array<Buffer<double>, 3> faces_;
-  Buffer<int> node_of_, gather_order_;
+  Buffer<int> node_of_, gather_order_, position_of_;
   Buffer<Real> number_weight_;  // w Phi0, rounded to Real as the collision kernel uses it
   Buffer<double> inv_number_weight_;
   McEquilibriumMonomials equilibrium_{};  // sum_v w Phi0 m(xi_v)
