@@ -8,6 +8,7 @@
 //    number of particles out of two cells and into two others).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -250,6 +251,27 @@ TEST(McCollision, SinglePrecisionFollowsDouble) {
   const double d = test::number_difference(vg, dbl->collide(h), flt->collide(h));
   std::printf("  float vs double (batched correction): numbers %.2e\n", d);
   EXPECT_LE(d, 1e-5);
+}
+
+// The gather order (lib/models/mc_collision.cpp) is a permutation of the velocities, by
+// decreasing w Phi0 (expected list length) but for the moves that put a warp's 32 velocities in
+// distinct shared-memory banks.
+TEST(McCollision, GatherOrderIsABankFreePermutation) {
+  const VelocityGrid vg = test::mc_grid({18, 18, 18}, 3.0, 0.97);
+  const std::vector<double> weight = make_mc_tables(vg).number_weight;
+  const std::vector<int> order = mc_gather_order(weight);
+  ASSERT_EQ(order.size(), weight.size());
+  std::vector<int> seen(weight.size(), 0);
+  for (int v : order) ++seen[v];
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), int(weight.size()));
+  int conflicts = 0;
+  for (std::size_t first = 0; first + kMcGatherGroup <= order.size(); first += kMcGatherGroup) {
+    std::vector<int> banks(kMcGatherGroup, 0);
+    for (int k = 0; k < kMcGatherGroup; ++k)
+      conflicts += banks[order[first + k] % kMcGatherGroup]++ > 0;
+  }
+  EXPECT_EQ(conflicts, 0);
+  EXPECT_EQ(order.front(), int(std::max_element(weight.begin(), weight.end()) - weight.begin()));
 }
 
 // A wide box has far-corner cells with w Phi0 ~ 1e-52: their increments overflow float. The
