@@ -129,6 +129,9 @@ BOLT_HOST_DEVICE BOLT_NOINLINE inline bool mc_solve_correction(double A[5][5], d
   return solve_dense<5>(A, y);
 }
 
+// Lanes that share one of the longest entry lists in the gather (GPU; McCollision, step 3).
+constexpr int kMcSplit = 4;
+
 // Values of the `N` cells of a team side by side: one vector load (16 bytes at most) or a few.
 template <class Real, int N>
 struct alignas(N * sizeof(Real) < 16 ? N * sizeof(Real) : 16) McLanes {
@@ -290,6 +293,7 @@ struct McCollision {
   const int* entry_start;  // McEntryIndex: by gather position
   const McEntry<Real>* entries;
   const int* gather_order;  // velocities by decreasing expected list length (see step 3)
+  int split_lists;          // the first lists of gather_order, shared by kMcSplit lanes each
   const Real* self_adjust;  // McEntryIndex; nullptr: the sampled self-loss (paper 000)
   StreamTables<Real> stream;
   bool streams;
@@ -368,13 +372,20 @@ struct McCollision {
 
     // 3. gather the increments: h' = h~ + sum of the velocity's entries. The lists near the
     //    origin are ~25 times longer than the mean: velocities are taken longest first
-    //    (gather_order), so that the threads of a warp have lists of about the same length, and
-    //    entries are loaded kBatch at a time, so that a list costs length / kBatch trips to L2.
+    //    (gather_order), so that the threads of a warp have lists of about the same length; the
+    //    first `split_lists` are each shared by a group of kMcSplit lanes (GPU; a CPU thread
+    //    takes them whole), so that no warp waits long for one lane; entries are loaded kBatch
+    //    at a time, so that a list costs length / kBatch trips to L2.
     //    The step's drift of the conserved moments, M' - M~ = sum w Phi0 psi (h' - h~), is summed
     //    on the way: a sum of increments, accurate relative to itself in the run's precision.
+    const int lanes = team.template group_lanes<kMcSplit>();
+    const int split_items = split_lists * lanes;
     const Sums<5 * Cells> drift = team.template reduce_rolled<5 * Cells, Real>(
-        nv, [&](int i, auto& s) {
-          const int v = gather_order[i], first_entry = entry_start[i], end = entry_start[i + 1];
+        split_items + nv - split_lists, [&](int item, auto& s) {
+          const bool split = item < split_items;
+          const int i = split ? item / lanes : item - split_items + split_lists;
+          const int lane = split ? item % lanes : 0, stride = split ? lanes : 1;
+          const int v = gather_order[i], end = entry_start[i + 1];
           Real sum[Cells];
           for (int c = 0; c < Cells; ++c) sum[c] = Real(0);
           const auto add = [&](const McEntry<Real>& entry) {
@@ -382,13 +393,17 @@ struct McCollision {
             for (int c = 0; c < Cells; ++c) sum[c] += entry.coef * ge.value[c];
           };
           constexpr int kBatch = 8;
-          int e = first_entry;
-          for (; e + kBatch <= end; e += kBatch) {
+          int e = entry_start[i] + lane;
+          for (; e + (kBatch - 1) * stride < end; e += kBatch * stride) {
             McEntry<Real> batch[kBatch];
-            for (int k = 0; k < kBatch; ++k) batch[k] = entries[e + k];
+            for (int k = 0; k < kBatch; ++k) batch[k] = entries[e + k * stride];
             for (int k = 0; k < kBatch; ++k) add(batch[k]);
           }
-          for (; e < end; ++e) add(entries[e]);
+          for (; e < end; e += stride) add(entries[e]);
+          if (split) {  // the same for every lane of a warp (split_items: whole warps)
+            for (int c = 0; c < Cells; ++c) sum[c] = team.template group_sum<kMcSplit>(sum[c]);
+            if (lane != 0) return;
+          }
           const Real adjust = self_adjust ? self_adjust[v] : Real(0);
           const Real w = number_weight[v], x = vel.x[v], y = vel.y[v], z = vel.z[v];
           const Real r2 = x * x + y * y + z * z;

@@ -193,6 +193,19 @@ std::vector<int> mc_gather_order(const std::vector<double>& number_weight) {
   return order;
 }
 
+int mc_split_lists(const std::vector<int>& order, const std::vector<double>& number_weight,
+                   int samples) {
+  // Split a list when each of its kMcSplit lanes still gets a full batch of about 8 entries.
+  const double longest_unsplit = 8.0 * kMcSplit;
+  int split = 0;
+  while (split < int(order.size()) &&
+         4.0 * samples * number_weight[order[split]] >= longest_unsplit)
+    ++split;
+  // Whole warps of split items (kMcSplit per list), so that a warp's lanes all share lists.
+  const int lists_per_warp = kMcGatherGroup / kMcSplit;
+  return split / lists_per_warp * lists_per_warp;
+}
+
 std::unique_ptr<McCollisionOperator> make_mc_collision(const McConfig& config) {
   if (config.backend == Backend::cpu) return make_cpu_mc_collision(config);
 #ifdef BOLT_HAVE_CUDA

@@ -145,6 +145,11 @@ void with_mc_layout(const McTeamLayout& layout, F&& f) {
 constexpr int kMcGatherGroup = 32;
 std::vector<int> mc_gather_order(const std::vector<double>& number_weight);
 
+// How many leading lists of the gather order are long enough to be shared by kMcSplit GPU lanes
+// each: those expected (4 N_t w Phi0 entries) to give every lane a full batch, in whole warps.
+int mc_split_lists(const std::vector<int>& order, const std::vector<double>& number_weight,
+                   int samples);
+
 // Host tables the kernels read: cell faces per axis, the node of each (i, j, k) and the
 // equilibrium number weights w_v Phi0(xi_v), Phi0 = exp(-|xi|^2) / pi^(3/2).
 struct McTables {

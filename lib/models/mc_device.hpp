@@ -57,6 +57,7 @@ class McDevice {
     std::vector<int> position(order.size());
     for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = int(i);
     gather_order_ = Buffer<int>(where, order);
+    split_lists_ = mc_split_lists(order, tables_.number_weight, config.samples);
     position_of_ = Buffer<int>(where, position);
     // With the weights and velocities the kernel sees (rounded to Real), so that the constant
     // part of the correction matrix matches the h' part the kernel sums.
@@ -146,6 +147,7 @@ class McDevice {
                           entry_start_.data(),
                           entries_.data(),
                           gather_order_.data(),
+                          split_lists_,
                           self_adjust(),
                           c.stream,
                           c.streams,
@@ -238,6 +240,7 @@ class McDevice {
   double kappa_ = 0.0;
   std::array<Buffer<double>, 3> faces_;
   Buffer<int> node_of_, gather_order_, position_of_;
+  int split_lists_ = 0;  // mc_split_lists
   Buffer<Real> number_weight_;  // w Phi0, rounded to Real as the collision kernel uses it
   Buffer<double> inv_number_weight_;
   McEquilibriumMonomials equilibrium_{};  // sum_v w Phi0 m(xi_v)
