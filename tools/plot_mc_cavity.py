@@ -27,6 +27,13 @@ CASES = [
 ]
 PAPER = {0.1: (0.6712, 0.6815, 0.0955, 0.0977), 1.0: (0.6266, 0.6389, 0.1017, 0.1039),
          10.0: (0.4096, 0.4176, 0.1427, 0.1451)}
+# Grid refinement: (delta, what is refined, coarse stem, fine stem, h_fine / h_coarse, order of
+# the error in that h, window [t0, t1]). Both runs are averaged over the same window, and
+# D_inf = D_f + (D_f - D_c) r^p / (1 - r^p) (first order: the paper's upwind scheme).
+REFINEMENTS = [
+    (1.0, "space 160² → 240²", "d1_expected", "d1_240x240_expected", 2 / 3, 1, (4.0, 6.0)),
+    (10.0, "space 192² → 288²", "d10_expected", "d10_288x288_expected", 2 / 3, 1, (4.5, 7.0)),
+]
 
 
 def monitor(path):
@@ -63,6 +70,23 @@ def main():
         with open(os.path.join(data, stem + "_summary.json")) as f:
             s = json.load(f)["diagnostics"]
         ax_p.plot(s["centre_line_ux_over_vw"], s["centre_line_y"], label=label)
+    print()
+    print("| δ | refined | window | D coarse | D fine | D extrapolated | vs D_e | G coarse | G fine "
+          "| G extrapolated | vs G_e |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for delta, what, coarse, fine, ratio, order, (t0, t1) in REFINEMENTS:
+        _, de, _, ge = PAPER[delta]
+        means = []
+        for stem in (coarse, fine):
+            t, d, g = monitor(os.path.join(data, stem + "_monitor.csv"))
+            window = [i for i, ti in enumerate(t) if t0 <= ti <= t1]
+            means.append((stats([d[i] for i in window])[0], stats([g[i] for i in window])[0]))
+        factor = ratio ** order / (1 - ratio ** order)
+        d_inf = means[1][0] + (means[1][0] - means[0][0]) * factor
+        g_inf = means[1][1] + (means[1][1] - means[0][1]) * factor
+        print(f"| {delta:g} | {what} | {t0:g}–{t1:g} | {means[0][0]:.4f} | {means[1][0]:.4f} "
+              f"| {d_inf:.4f} | {100 * (d_inf / de - 1):+.2f} % | {means[0][1]:.4f} "
+              f"| {means[1][1]:.4f} | {g_inf:.4f} | {100 * (g_inf / ge - 1):+.2f} % |")
     ax_d.axhline(1.0, color="k", lw=0.8)
     ax_d.set_xlabel("t / (L / c0)")
     ax_d.set_ylabel("D / D (paper 000, table 1)")
