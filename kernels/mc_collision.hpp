@@ -26,23 +26,24 @@
 //
 // McCollision, per team of up to `cells_per_team` cells:
 //  1. stream h into the working row of each cell (team scratch, or the output row), or copy h~
-//     when it comes streamed, and sum its conserved moments
-//       M~_k = sum_v w_v Phi0_v psi_k(xi_v) h~_v,  psi = (1, xi, |xi|^2);
+//     when it comes streamed;
 //  2. g_l of every sample and cell into the team scratch, the cells of a sample side by side
 //     (one vector load gives a gathered entry's g for all cells of the team);
-//  3. every velocity sums its entries: the working row becomes h';
+//  3. every velocity sums its entries: the working row becomes h'; on the way the drift of the
+//     conserved moments, M'_k - M~_k = sum_v w_v Phi0_v psi_k(xi_v) (h'_v - h~_v) with
+//     psi = (1, xi, |xi|^2), is summed from the increments themselves (a sum of small terms,
+//     accurate relative to itself in the run's precision; no moment pass over h~);
 //  4. conservation correction (Eqs. 25, 26), one thread per cell for the 5 x 5 solves:
 //       h_new = h' + (1 + eps h') (y_0 + y . xi + y_4 |xi|^2)
 //     with y from the 5 x 5 system
 //       sum_v w Phi0 (1 + eps h') psi_k psi_l  y_l = M~_k - M'_k,
 //     so that the moments of h_new equal M~. The matrix is the run's constant
 //     sum_v w Phi0 psi_k psi_l plus eps times the same sum over h'; every product psi_k psi_l is
-//     one of 14 monomials of xi (or a sum of three), so one 14-wide reduction over h' gives both
-//     the matrix and M'. In the paper's notation A = eps y_0,
-//     B = eps (y_1, y_2, y_3), C = eps y_4: the correction multiplies the full f by
-//     1 + A + B . xi + C |xi|^2. Solving for y keeps the system O(1) for any eps (also eps -> 0,
-//     the linearised equation). M~ - M' is a difference of two double sums; the change per step
-//     is ~dt / tau of M, so it keeps ~13 digits.
+//     one of 14 monomials of xi (or a sum of three), so one 14-wide reduction over h' gives it
+//     (accumulated per thread in the run's precision: the eps term is small). In the paper's
+//     notation A = eps y_0, B = eps (y_1, y_2, y_3), C = eps y_4: the correction multiplies the
+//     full f by 1 + A + B . xi + C |xi|^2. Solving for y keeps the system O(1) for any eps (also
+//     eps -> 0, the linearised equation).
 #include <cstdint>
 
 #include "core/host_device.hpp"
