@@ -31,6 +31,7 @@ PAPER = {0.1: (0.6712, 0.6815, 0.0955, 0.0977), 1.0: (0.6266, 0.6389, 0.1017, 0.
 # the error in that h, window [t0, t1]). Both runs are averaged over the same window, and
 # D_inf = D_f + (D_f - D_c) r^p / (1 - r^p) (first order: the paper's upwind scheme).
 REFINEMENTS = [
+    (0.1, "space 160² → 240²", "d0p1_sampled", "d0p1_240x240_sampled", 2 / 3, 1, (3.5, 6.0)),
     (1.0, "space 160² → 240²", "d1_expected", "d1_240x240_expected", 2 / 3, 1, (4.0, 6.0)),
     (10.0, "space 192² → 288²", "d10_expected", "d10_288x288_expected", 2 / 3, 1, (4.5, 7.0)),
 ]
