@@ -72,8 +72,8 @@ def main():
             s = json.load(f)["diagnostics"]
         ax_p.plot(s["centre_line_ux_over_vw"], s["centre_line_y"], label=label)
     print()
-    print("| δ | refined | window | D coarse | D fine | D extrapolated | vs D_e | G coarse | G fine "
-          "| G extrapolated | vs G_e |")
+    print("| δ | refined | window | D coarse | D fine | D extrapolated | vs D_e | G coarse "
+          "| G fine | G extrapolated | vs G_e |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for delta, what, coarse, fine, ratio, order, (t0, t1) in REFINEMENTS:
         _, de, _, ge = PAPER[delta]

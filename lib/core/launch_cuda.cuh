@@ -149,7 +149,8 @@ struct CudaTeam {
   template <int Width, class T>
   __device__ T group_sum(T x) const {
     static_assert(Width >= 1 && Width <= 32 && (Width & (Width - 1)) == 0, "lanes of a warp");
-    for (int offset = Width / 2; offset > 0; offset /= 2) x += __shfl_xor_sync(0xffffffffu, x, offset);
+    for (int offset = Width / 2; offset > 0; offset /= 2)
+      x += __shfl_xor_sync(0xffffffffu, x, offset);
     return x;
   }
   __device__ int atomic_fetch_add(int* p, int x) const { return atomicAdd(p, x); }

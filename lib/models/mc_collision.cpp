@@ -83,10 +83,13 @@ McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::siz
     for (int cells = rows ? largest : 1; cells >= smallest; cells /= 2)
       if (fits(cells, rows)) return {cells, rows, bytes(cells, rows)};
   }
+  // The least this request needs: one cell may leave its row outside, more than one may not.
+  const bool rows_needed = smallest > 1 || rows_in_scratch == 1;
   fail("Monte Carlo collision: ", smallest, " cell(s) per team with ", samples,
-       " samples (-mc_samples) and ", nv, " velocities need ", bytes(smallest, false) + reserve(smallest),
-       " bytes of GPU shared memory", rows_in_scratch == 1 ? " (with the rows in it)" : "",
-       "; the device allows ", available, ". Use fewer samples or -precision float");
+       " samples (-mc_samples) and ", nv, " velocities need ",
+       bytes(smallest, rows_needed) + reserve(smallest), " bytes of GPU shared memory",
+       rows_needed ? " (with the rows in it)" : "", "; the device allows ", available,
+       ". Use fewer samples, -precision float", smallest > 1 ? " or -mc_cells_per_team 1" : "");
 }
 
 double mc_acceptance(const McTables& t, const double xi[3], double omega) {

@@ -274,6 +274,33 @@ TEST(McCollision, GatherOrderIsABankFreePermutation) {
   EXPECT_EQ(order.front(), int(std::max_element(weight.begin(), weight.end()) - weight.begin()));
 }
 
+// The team layout on a GPU with 227 KiB of shared memory per block (H100/H200), for the paper's
+// delta = 10 case (18^3 velocities, N_t = 8192): float fits 4 cells with their rows, double 2;
+// rows outside the scratch only with one cell; a forced layout that does not fit is an error
+// naming the option; the CPU (no shared memory) takes one cell and its output row.
+TEST(McCollision, TeamLayoutFitsTheSharedMemory) {
+  const std::size_t h200 = 232448;
+  const int nv = 5832, samples = 8192;
+  const McTeamLayout f = mc_team_layout(h200, nv, samples, sizeof(float), 0, -1);
+  EXPECT_EQ(f.cells_per_team, 4);
+  EXPECT_TRUE(f.rows_in_scratch);
+  const McTeamLayout d = mc_team_layout(h200, nv, samples, sizeof(double), 0, -1);
+  EXPECT_EQ(d.cells_per_team, 2);
+  EXPECT_TRUE(d.rows_in_scratch);
+  const McTeamLayout outside = mc_team_layout(h200, nv, samples, sizeof(double), 0, 0);
+  EXPECT_EQ(outside.cells_per_team, 1);
+  EXPECT_FALSE(outside.rows_in_scratch);
+  try {
+    mc_team_layout(h200, nv, samples, sizeof(double), 4, -1);
+    ADD_FAILURE() << "4 cells in double do not fit";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("-mc_cells_per_team 1"), std::string::npos) << e.what();
+  }
+  const McTeamLayout cpu = mc_team_layout(0, nv, samples, sizeof(double), 0, -1);
+  EXPECT_EQ(cpu.cells_per_team, 1);
+  EXPECT_FALSE(cpu.rows_in_scratch);
+}
+
 // A wide box has far-corner cells with w Phi0 ~ 1e-52: their increments overflow float. The
 // operator refuses such a set-up in float (with a message) and accepts it in double.
 TEST(McCollision, RefusesIncrementsThatOverflowTheFloatRange) {
