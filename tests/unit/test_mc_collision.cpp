@@ -5,7 +5,9 @@
 //    reference (lib/models/mc_reference.cpp) for the same samples, double, 1e-12 relative;
 //  * conservation: with the correction every cell keeps its mass, momentum and energy to
 //    round-off; without it momentum and energy drift (mass does not: each sample moves the same
-//    number of particles out of two cells and into two others).
+//    number of particles out of two cells and into two others);
+//  * the host side of the GPU kernel: the order in which a team gathers the velocities and the
+//    team layout that fits the shared memory.
 #include <gtest/gtest.h>
 
 #include <algorithm>
