@@ -67,19 +67,9 @@ constexpr int kMcSystem = 30;
 // Cells one team works on at most (their accumulators live in registers): 1, 2 or 4.
 constexpr int kMcMaxCellsPerTeam = 4;
 
-// psi = (1, xi_x, xi_y, xi_z, |xi|^2) at velocity v.
-template <class Real>
-BOLT_HOST_DEVICE inline void collision_invariants(const Velocities<Real>& vel, int v, double psi[5]) {
-  const double x = vel.x[v], y = vel.y[v], z = vel.z[v];
-  psi[0] = 1.0;
-  psi[1] = x;
-  psi[2] = y;
-  psi[3] = z;
-  psi[4] = x * x + y * y + z * z;
-}
-
-// The monomials of xi that the products psi_k psi_l of the collision invariants are made of:
-// 1, x, y, z, x^2, y^2, z^2, xy, xz, yz, x |xi|^2, y |xi|^2, z |xi|^2, |xi|^4.
+// The monomials of xi that the products psi_k psi_l of the collision invariants
+// psi = (1, xi, |xi|^2) are made of: 1, x, y, z, x^2, y^2, z^2, xy, xz, yz, x |xi|^2, y |xi|^2,
+// z |xi|^2, |xi|^4 (McCollision, step 4, sums them over h' in this order).
 constexpr int kMcMonomials = 14;
 
 BOLT_HOST_DEVICE inline void invariant_monomials(double x, double y, double z,
@@ -101,13 +91,8 @@ BOLT_HOST_DEVICE inline void invariant_monomials(double x, double y, double z,
   m[13] = r2 * r2;
 }
 
-// From sums S of a distribution times the monomials: its moments sum psi_k (5) ...
-BOLT_HOST_DEVICE inline void invariant_moments(const double* s, double moments[5]) {
-  for (int k = 0; k < 4; ++k) moments[k] = s[k];
-  moments[4] = s[4] + s[5] + s[6];
-}
-
-// ... and the upper triangle of sum psi_k psi_l, row by row (15).
+// From sums s of a distribution times the monomials: the upper triangle of sum psi_k psi_l, row
+// by row (15).
 BOLT_HOST_DEVICE inline void invariant_products(const double* s, double products[15]) {
   const double r2 = s[4] + s[5] + s[6];
   const double upper[15] = {s[0], s[1], s[2], s[3],  r2,    //
@@ -140,8 +125,7 @@ struct alignas(N * sizeof(Real) < 16 ? N * sizeof(Real) : 16) McLanes {
 };
 
 // One increment of a step: sample `key / 4`, slot `key % 4` (v, v1, v*, v1*), with its sign
-// (losses negative).
-// Aligned to its size: one load per entry.
+// (losses negative). Aligned to its size: one load per entry.
 template <class Real>
 struct alignas(2 * sizeof(Real)) McEntry {
   int key;
@@ -163,8 +147,8 @@ struct McEntryIndex {
   const int* gather_order;  // [nv] position -> velocity
   const int* position_of;   // [nv] velocity -> position
   int* start;               // [nv + 1], by position
-  int* work;               // [mc_index_work_ints] when the team has no scratch
-  McEntry<Real>* entries;  // [4 n_samples]
+  int* work;                // [mc_index_work_ints] when the team has no scratch
+  McEntry<Real>* entries;   // [4 n_samples]
   // -mc_self_loss expected: L_v (mc_expected_self_loss) in, the per-step replacement of the
   // sampled self-loss out (see McCollision, step 3); nullptr: sampled (paper 000 Eq. 24).
   const Real* expected_self_loss;
@@ -427,7 +411,8 @@ struct McCollision {
 
     // 4. the correction matrix of every cell, sum w Phi0 (1 + eps h') psi psi^T: the run's
     //    equilibrium part plus eps times the monomial sums of h' (a small term: accumulated per
-    //    thread in the run's precision), ...
+    //    thread in the run's precision; written out in invariant_monomials' order, with the
+    //    weight folded into the products), ...
     if constexpr (Mode != McCorrection::none) {
       double equilibrium_products[15];
       invariant_products(equilibrium.sum, equilibrium_products);

@@ -43,8 +43,7 @@ class McDevice {
         kappa_ * config.dt / config.samples * std::sqrt(diagonal2) * largest_inverse;
     require(largest < 1e-6 * double(std::numeric_limits<Real>::max()),
             "Monte Carlo collision: increments up to ", largest,
-            " in the far corners of the "
-            "velocity box overflow ",
+            " in the far corners of the velocity box overflow ",
             sizeof(Real) == 4 ? "float" : "double",
             "; use a smaller box (-vgrid_half_width) or double precision");
     for (int a = 0; a < 3; ++a) faces_[a] = Buffer<double>(where, tables_.faces[a]);
