@@ -115,7 +115,9 @@ BOLT_HOST_DEVICE BOLT_NOINLINE inline bool mc_solve_correction(double A[5][5], d
   return solve_dense<5>(A, y);
 }
 
-// Lanes that share one of the longest entry lists in the gather (GPU; McCollision, step 3).
+// Entries a gathering thread loads at a time, and the lanes that share one of the longest entry
+// lists (GPU; McCollision, step 3).
+constexpr int kMcBatch = 8;
 constexpr int kMcSplit = 4;
 
 // Values of the `N` cells of a team side by side: one vector load (16 bytes at most) or a few.
@@ -359,8 +361,8 @@ struct McCollision {
     //    origin are ~25 times longer than the mean: velocities are taken longest first
     //    (gather_order), so that the threads of a warp have lists of about the same length; the
     //    first `split_lists` are each shared by a group of kMcSplit lanes (GPU; a CPU thread
-    //    takes them whole), so that no warp waits long for one lane; entries are loaded kBatch
-    //    at a time, so that a list costs length / kBatch trips to L2.
+    //    takes them whole), so that no warp waits long for one lane; entries are loaded kMcBatch
+    //    at a time, so that a list costs length / kMcBatch trips to L2.
     //    The step's drift of the conserved moments, M' - M~ = sum w Phi0 psi (h' - h~), is summed
     //    on the way: a sum of increments, accurate relative to itself in the run's precision.
     const int lanes = team.template group_lanes<kMcSplit>();
@@ -377,12 +379,11 @@ struct McCollision {
             const McLanes<Real, Cells> ge = g[entry.key >> 2];
             for (int c = 0; c < Cells; ++c) sum[c] += entry.coef * ge.value[c];
           };
-          constexpr int kBatch = 8;
           int e = entry_start[i] + lane;
-          for (; e + (kBatch - 1) * stride < end; e += kBatch * stride) {
-            McEntry<Real> batch[kBatch];
-            for (int k = 0; k < kBatch; ++k) batch[k] = entries[e + k * stride];
-            for (int k = 0; k < kBatch; ++k) add(batch[k]);
+          for (; e + (kMcBatch - 1) * stride < end; e += kMcBatch * stride) {
+            McEntry<Real> batch[kMcBatch];
+            for (int k = 0; k < kMcBatch; ++k) batch[k] = entries[e + k * stride];
+            for (int k = 0; k < kMcBatch; ++k) add(batch[k]);
           }
           for (; e < end; e += stride) add(entries[e]);
           if (split) {  // the same for every lane of a warp (split_items: whole warps)

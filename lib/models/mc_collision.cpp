@@ -176,7 +176,8 @@ std::vector<int> mc_gather_order(const std::vector<double>& number_weight) {
                    [&](int a, int b) { return number_weight[a] > number_weight[b]; });
   // Each group of kMcGatherGroup positions (a warp) takes the earliest velocities left whose
   // shared-memory banks (v mod kMcGatherGroup for float rows) differ: its row accesses are then
-  // free of bank conflicts, and the order stays close to sorted.
+  // free of bank conflicts. A velocity whose bank a heavier one of the group already has waits
+  // for the next group (several groups when many heavier ones share its bank).
   std::vector<int> order;
   order.reserve(sorted.size());
   std::vector<bool> taken(sorted.size(), false);
@@ -198,8 +199,8 @@ std::vector<int> mc_gather_order(const std::vector<double>& number_weight) {
 
 int mc_split_lists(const std::vector<int>& order, const std::vector<double>& number_weight,
                    int samples) {
-  // Split a list when each of its kMcSplit lanes still gets a full batch of about 8 entries.
-  const double longest_unsplit = 8.0 * kMcSplit;
+  // Split a list when each of its kMcSplit lanes still gets a full batch of entries.
+  const double longest_unsplit = double(kMcBatch) * kMcSplit;
   int split = 0;
   while (split < int(order.size()) &&
          4.0 * samples * number_weight[order[split]] >= longest_unsplit)
