@@ -175,8 +175,8 @@ std::string param_name(const ::testing::TestParamInfo<Param>& info) {
   const auto [precision, mode, layout, omega] = info.param;
   const char* m =
       mode == McCorrection::none ? "none" : (mode == McCorrection::batched ? "batched" : "petsc");
-  const char* layouts[] = {"_auto",          "_1cell_shared",  "_1cell_global",
-                           "_2cells_shared", "_2cells_global", "_4cells_shared"};
+  const char* layouts[] = {"_auto", "_1cell_shared", "_1cell_global", "_2cells_shared",
+                           "_4cells_shared"};
   return std::string(precision == Precision::double_ ? "f64_" : "f32_") + m + layouts[layout] +
          (omega == 0.5 ? "_hs" : "_maxwell");
 }
