@@ -33,7 +33,8 @@
 //     conserved moments, M'_k - M~_k = sum_v w_v Phi0_v psi_k(xi_v) (h'_v - h~_v) with
 //     psi = (1, xi, |xi|^2), is summed from the increments themselves (a sum of small terms,
 //     accurate relative to itself in the run's precision; no moment pass over h~);
-//  4. conservation correction (Eqs. 25, 26), one thread per cell for the 5 x 5 solves:
+//  4. conservation correction (Eqs. 25, 26), the 5 x 5 systems of the team's cells solved
+//     together (Gauss-Jordan, a thread per matrix entry):
 //       h_new = h' + (1 + eps h') (y_0 + y . xi + y_4 |xi|^2)
 //     with y from the 5 x 5 system
 //       sum_v w Phi0 (1 + eps h') psi_k psi_l  y_l = M~_k - M'_k,
@@ -49,7 +50,6 @@
 #include "core/host_device.hpp"
 #include "core/sums.hpp"
 #include "mc_samples.hpp"
-#include "small_solve.hpp"
 #include "streaming.hpp"
 #include "views.hpp"
 
@@ -108,12 +108,6 @@ BOLT_HOST_DEVICE inline void invariant_products(const double* s, double products
 struct McEquilibriumMonomials {
   double sum[kMcMonomials];
 };
-
-// The 5 x 5 correction system of one cell, out of line: a few threads of a team solve it, but
-// inlined its working set would set the register count (and so the occupancy) of the whole kernel.
-BOLT_HOST_DEVICE BOLT_NOINLINE inline bool mc_solve_correction(double A[5][5], double y[5]) {
-  return solve_dense<5>(A, y);
-}
 
 // Entries a gathering thread loads at a time, and the lanes that share one of the longest entry
 // lists (GPU; McCollision, step 3).
@@ -235,8 +229,9 @@ struct McCellPlace {
 };
 
 // Team scratch per cell, in doubles: its place (McCellPlace: 3), M' - M~ (5), the correction
-// matrix (15, upper triangle) and the correction y (5).
-constexpr int kMcPlace = 0, kMcDrift = 3, kMcMatrix = 8, kMcSolution = 23, kMcCellDoubles = 28;
+// system [A | M~ - M'] (5 x 6, row-major), the correction y (5), and one to keep 16 bytes'
+// alignment.
+constexpr int kMcPlace = 0, kMcDrift = 3, kMcMatrix = 8, kMcSolution = 38, kMcCellDoubles = 44;
 static_assert(sizeof(McCellPlace) <= kMcDrift * sizeof(double), "a cell's place fits its slots");
 
 // The widest reduction of McCollision for `cells` per team: the moment drifts of all cells, or
@@ -362,7 +357,7 @@ struct McCollision {
     //    (gather_order), so that the threads of a warp have lists of about the same length; the
     //    first `split_lists` are each shared by a group of kMcSplit lanes (GPU; a CPU thread
     //    takes them whole), so that no warp waits long for one lane; entries are loaded kMcBatch
-    //    at a time, so that a list costs length / kMcBatch trips to L2.
+    //    at a time, so that a list costs length / kMcBatch (rounded up) trips to L2.
     //    The step's drift of the conserved moments, M' - M~ = sum w Phi0 psi (h' - h~), is summed
     //    on the way: a sum of increments, accurate relative to itself in the run's precision.
     const int lanes = team.template group_lanes<kMcSplit>();
@@ -373,25 +368,27 @@ struct McCollision {
           const int i = split ? item / lanes : item - split_items + split_lists;
           const int lane = split ? item % lanes : 0, stride = split ? lanes : 1;
           const int v = gather_order[i], end = entry_start[i + 1];
+          // The velocity's own values, loaded before the entries: in flight with them.
+          const Real adjust = self_adjust ? self_adjust[v] : Real(0);
+          const Real w = number_weight[v], x = vel.x[v], y = vel.y[v], z = vel.z[v];
           Real sum[Cells];
           for (int c = 0; c < Cells; ++c) sum[c] = Real(0);
-          const auto add = [&](const McEntry<Real>& entry) {
-            const McLanes<Real, Cells> ge = g[entry.key >> 2];
-            for (int c = 0; c < Cells; ++c) sum[c] += entry.coef * ge.value[c];
-          };
-          int e = entry_start[i] + lane;
-          for (; e + (kMcBatch - 1) * stride < end; e += kMcBatch * stride) {
-            McEntry<Real> batch[kMcBatch];
-            for (int k = 0; k < kMcBatch; ++k) batch[k] = entries[e + k * stride];
-            for (int k = 0; k < kMcBatch; ++k) add(batch[k]);
+          // A list's last entries come as a partial batch too, not one trip to L2 each (most
+          // lists are shorter than a batch).
+          for (int e = entry_start[i] + lane; e < end; e += kMcBatch * stride) {
+            McEntry<Real> batch[kMcBatch] = {};
+            for (int k = 0; k < kMcBatch; ++k)
+              if (e + k * stride < end) batch[k] = entries[e + k * stride];
+            for (int k = 0; k < kMcBatch; ++k) {
+              if (e + k * stride >= end) continue;
+              const McLanes<Real, Cells> ge = g[batch[k].key >> 2];
+              for (int c = 0; c < Cells; ++c) sum[c] += batch[k].coef * ge.value[c];
+            }
           }
-          for (; e < end; e += stride) add(entries[e]);
           if (split) {  // the same for every lane of a warp (split_items: whole warps)
             for (int c = 0; c < Cells; ++c) sum[c] = team.template group_sum<kMcSplit>(sum[c]);
             if (lane != 0) return;
           }
-          const Real adjust = self_adjust ? self_adjust[v] : Real(0);
-          const Real w = number_weight[v], x = vel.x[v], y = vel.y[v], z = vel.z[v];
           const Real r2 = x * x + y * y + z * z;
           for (int c = 0; c < Cells; ++c) {
             if (c >= count) continue;
@@ -443,38 +440,56 @@ struct McCollision {
         if (team.leader()) {
           double products[15];
           invariant_products(monomials.value, products);
-          for (int k = 0; k < 15; ++k)
-            shared[kMcCellDoubles * c + kMcMatrix + k] =
-                equilibrium_products[k] + double(epsilon) * products[k];
+          double* system_of_cell = shared + kMcCellDoubles * c + kMcMatrix;
+          int m = 0;
+          for (int k = 0; k < 5; ++k) {
+            for (int j = k; j < 5; ++j, ++m)
+              system_of_cell[6 * k + j] = system_of_cell[6 * j + k] =
+                  equilibrium_products[m] + double(epsilon) * products[m];
+            system_of_cell[6 * k + 5] = -shared[kMcCellDoubles * c + kMcDrift + k];
+          }
         }
       }
     }
     team.sync();
-    // ... the 5 x 5 systems, one thread per cell (in parallel), ...
+    // ... the systems of all cells at once: Gauss-Jordan elimination with a thread per matrix
+    //    entry and a barrier per pivot (one thread per system took as long as the rest of the
+    //    step's tail). No pivoting: the matrix is symmetric positive definite while f > 0, and a
+    //    zero or non-finite pivot leaves the cell uncorrected. Entry (i, j > k) of step k reads
+    //    column k and row k, which step k does not write; the columns left of the pivot are never
+    //    read again, so they are not cleared.
+    if constexpr (Mode == McCorrection::batched) {
+      for (int k = 0; k < 5; ++k) {
+        team.for_each(30 * count, [&](int item) {
+          double* a = shared + kMcCellDoubles * (item / 30) + kMcMatrix;
+          const int i = item % 30 / 6, j = item % 6;
+          if (i != k && j > k) a[6 * i + j] -= a[6 * i + k] * a[6 * k + j] / a[6 * k + k];
+        });
+        team.sync();
+      }
+    }
+    // ... y from the eliminated systems, one thread per cell, ...
     team.for_each_rolled(count, [&](int c) {
       double* cell_shared = shared + kMcCellDoubles * c;
+      const double* a = cell_shared + kMcMatrix;
       const std::int64_t cell = first + c;
-      double y[5];  // M~ - M', then the solution
-      for (int k = 0; k < 5; ++k) y[k] = -cell_shared[kMcDrift + k];
       if (record)
         for (int k = 0; k < 5; ++k) record[cell * kMcRecord + 5 + k] = cell_shared[kMcDrift + k];
-      if constexpr (Mode != McCorrection::none) {
-        double A[5][5];
-        int m = kMcMatrix;
-        for (int k = 0; k < 5; ++k)
-          for (int j = k; j < 5; ++j) A[k][j] = A[j][k] = cell_shared[m++];
-        if (Mode == McCorrection::external) {
-          double* out = system + cell * kMcSystem;
-          for (int k = 0; k < 5; ++k) {
-            for (int j = 0; j < 5; ++j) out[5 * k + j] = A[k][j];
-            out[25 + k] = y[k];
-          }
+      if (Mode == McCorrection::external) {
+        double* out = system + cell * kMcSystem;
+        for (int k = 0; k < 5; ++k) {
+          for (int j = 0; j < 5; ++j) out[5 * k + j] = a[6 * k + j];
+          out[25 + k] = a[6 * k + 5];
         }
-        if (Mode == McCorrection::external || !mc_solve_correction(A, y))
-          for (int k = 0; k < 5; ++k) y[k] = 0.0;  // external: applied later; singular: none
-      } else {
-        for (int k = 0; k < 5; ++k) y[k] = 0.0;
       }
+      double y[5];
+      bool solved = Mode == McCorrection::batched;
+      for (int k = 0; k < 5; ++k) {
+        y[k] = solved ? a[6 * k + 5] / a[6 * k + k] : 0.0;
+        solved = solved && y[k] - y[k] == 0.0;  // finite
+      }
+      if (!solved)  // none or external (applied later), or a singular system
+        for (int k = 0; k < 5; ++k) y[k] = 0.0;
       if (record)
         for (int k = 0; k < 5; ++k) record[cell * kMcRecord + k] = y[k];
       for (int k = 0; k < 5; ++k) cell_shared[kMcSolution + k] = y[k];
