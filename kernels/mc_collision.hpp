@@ -64,8 +64,10 @@ enum class McCorrection { none, batched, external };
 constexpr int kMcRecord = 10;
 // Per cell system for an external solver: the 5 x 5 matrix, row-major, then the right side.
 constexpr int kMcSystem = 30;
-// Cells one team works on at most (their accumulators live in registers): 1, 2 or 4.
+// Cells one team works on at most (their accumulators live in registers): 1, 2 or 4; and the
+// most the automatic layout takes (mc_team_layout).
 constexpr int kMcMaxCellsPerTeam = 4;
+constexpr int kMcAutoCellsPerTeam = 2;
 
 // The monomials of xi that the products psi_k psi_l of the collision invariants
 // psi = (1, xi, |xi|^2) are made of: 1, x, y, z, x^2, y^2, z^2, xy, xz, yz, x |xi|^2, y |xi|^2,

@@ -277,15 +277,19 @@ TEST(McCollision, GatherOrderIsABankFreePermutation) {
 }
 
 // The team layout on a GPU with 227 KiB of shared memory per block (H100/H200), for the paper's
-// delta = 10 case (18^3 velocities, N_t = 8192): float fits 4 cells with their rows, double 2;
-// rows outside the scratch only with one cell; a forced layout that does not fit is an error
-// naming the option; the CPU (no shared memory) takes one cell and its output row.
+// delta = 10 case (18^3 velocities, N_t = 8192): float fits 4 cells with their rows, but left to
+// choose takes 2 (faster, docs/benchmarks.md); double fits 2; rows outside the scratch only with
+// one cell; a forced layout that does not fit is an error naming the option; the CPU (no shared
+// memory) takes one cell and its output row.
 TEST(McCollision, TeamLayoutFitsTheSharedMemory) {
   const std::size_t h200 = 232448;
   const int nv = 5832, samples = 8192;
   const McTeamLayout f = mc_team_layout(h200, nv, samples, sizeof(float), 0, -1);
-  EXPECT_EQ(f.cells_per_team, 4);
+  EXPECT_EQ(f.cells_per_team, kMcAutoCellsPerTeam);
   EXPECT_TRUE(f.rows_in_scratch);
+  const McTeamLayout f4 = mc_team_layout(h200, nv, samples, sizeof(float), 4, -1);
+  EXPECT_EQ(f4.cells_per_team, 4);
+  EXPECT_TRUE(f4.rows_in_scratch);
   const McTeamLayout d = mc_team_layout(h200, nv, samples, sizeof(double), 0, -1);
   EXPECT_EQ(d.cells_per_team, 2);
   EXPECT_TRUE(d.rows_in_scratch);
