@@ -88,9 +88,10 @@ NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
       if (history.time.empty() || time > history.time.back()) {
         history.time.push_back(time);
         history.drag.push_back(d.drag);
+        history.drag_top_row.push_back(d.drag_top_row);
         history.flow_rate.push_back(d.flow_rate);
       }
-      return {{"D", d.drag}, {"G", d.flow_rate}};
+      return {{"D", d.drag}, {"G", d.flow_rate}, {"D_top_row", d.drag_top_row}};
     }
     case CaseKind::shock: {
       const auto d = shock_diagnostics(grid, fields);
@@ -141,6 +142,7 @@ nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& gr
   if (run.case_kind == CaseKind::cavity) {
     j["time_history"] = history.time;
     j["D_history"] = history.drag;
+    j["D_top_row_history"] = history.drag_top_row;
     j["G_history"] = history.flow_rate;
     const auto late = [&](const std::vector<double>& values) {
       std::vector<double> kept;
@@ -149,11 +151,14 @@ nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& gr
       return kept;
     };
     const auto [d_mean, d_std] = mean_and_deviation(late(history.drag));
+    const auto [d_row_mean, d_row_std] = mean_and_deviation(late(history.drag_top_row));
     const auto [g_mean, g_std] = mean_and_deviation(late(history.flow_rate));
     j["steady_from_time"] = 0.5 * time;
     j["steady_samples"] = late(history.drag).size();
     j["D_mean"] = d_mean;
     j["D_std"] = d_std;
+    j["D_top_row_mean"] = d_row_mean;
+    j["D_top_row_std"] = d_row_std;
     j["G_mean"] = g_mean;
     j["G_std"] = g_std;
     j["centre_line_y"] = grid.axes[1].centres;

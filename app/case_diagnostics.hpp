@@ -19,7 +19,7 @@ using NamedValues = std::vector<std::pair<std::string, double>>;
 // What the diagnostics remember between monitor lines (of this run, not before a restart): the
 // shock tube's shock positions, the cavity's drag and flow rate.
 struct CaseHistory {
-  std::vector<double> time, shock_x, drag, flow_rate;
+  std::vector<double> time, shock_x, drag, drag_top_row, flow_rate;
 };
 
 // Cheap numbers for every monitor line.

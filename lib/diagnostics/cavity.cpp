@@ -46,6 +46,13 @@ CavityDiagnostics cavity_diagnostics(const PhysicalGrid& grid, const std::vector
       integral += 2.0 * flux * x.widths[i];
     }
   d.drag = -integral / (nz * width * lid_velocity);
+  // The row next to the lid: P_xy / p0 = 2 P (the fields hold P).
+  const FieldView view{fields, grid};
+  const int top = y.cells() - 1;
+  double row_integral = 0.0;
+  for (int k = 0; k < nz; ++k)
+    for (int i = 0; i < x.cells(); ++i) row_integral += 2.0 * view.at(i, top, k, kPxy) * x.widths[i];
+  d.drag_top_row = -row_integral / (nz * width * lid_velocity);
   const std::vector<double> profile = centre_line_velocity(grid, fields, lid_velocity);
   double g = 0.0;
   for (int j = 0; j < y.cells(); ++j) g += std::abs(profile[j]) * y.widths[j];
