@@ -25,6 +25,13 @@ CASES = [
     ("d1_expected", 1.0, "δ = 1 (expected self-loss)", 4.0),
     ("d10_expected", 10.0, "δ = 10 (expected self-loss)", 4.5),
 ]
+# Runs that also monitor D_top_row (Eq. 27 over the P_xy of the cells next to the lid, at their
+# centres): (stem, delta, steady from t).
+TOP_ROW = [
+    ("d0p1_expected_toprow", 0.1, 5.0),
+    ("d1_expected_toprow", 1.0, 4.0),
+    ("d10_expected_toprow", 10.0, 4.5),
+]
 PAPER = {0.1: (0.6712, 0.6815, 0.0955, 0.0977), 1.0: (0.6266, 0.6389, 0.1017, 0.1039),
          10.0: (0.4096, 0.4176, 0.1427, 0.1451)}
 # Grid refinement: (delta, what is refined, coarse stem, fine stem, h_fine / h_coarse, order of
@@ -37,11 +44,11 @@ REFINEMENTS = [
 ]
 
 
-def monitor(path):
+def monitor(path, *extra):
     with open(path) as f:
         rows = list(csv.DictReader(f))
     column = lambda name: [float(r[name]) for r in rows]  # noqa: E731
-    return column("time"), column("D"), column("G")
+    return (column("time"), column("D"), column("G")) + tuple(column(name) for name in extra)
 
 
 def stats(values):
@@ -71,6 +78,21 @@ def main():
         with open(os.path.join(data, stem + "_summary.json")) as f:
             s = json.load(f)["diagnostics"]
         ax_p.plot(s["centre_line_ux_over_vw"], s["centre_line_y"], label=label)
+    print()
+    print("| δ | steady from t | D (lid flux) | D_top_row | std(D_top_row)/D_top_row "
+          "| D_top_row vs paper | D vs D_e | G | G vs paper |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for stem, delta, t_from in TOP_ROW:
+        t, d, g, row = monitor(os.path.join(data, stem + "_monitor.csv"), "D_top_row")
+        late = [i for i, ti in enumerate(t) if ti >= t_from]
+        dm = stats([d[i] for i in late])[0]
+        rm, rs = stats([row[i] for i in late])
+        gm = stats([g[i] for i in late])[0]
+        dp, de, gp, _ = PAPER[delta]
+        print(f"| {delta:g} | {t_from} | {dm:.4f} | {rm:.4f} | {100 * rs / rm:.3f} % "
+              f"| {100 * (rm / dp - 1):+.2f} % | {100 * (dm / de - 1):+.2f} % | {gm:.4f} "
+              f"| {100 * (gm / gp - 1):+.2f} % |")
+        ax_d.plot(t, [x / dp for x in row], "--", label=f"δ = {delta:g}, D_top_row (Eq. 27 at the top row)")
     print()
     print("| δ | refined | window | D coarse | D fine | D extrapolated | vs D_e | G coarse "
           "| G fine | G extrapolated | vs G_e |")
