@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""How large the deviation h of a hs_mc run is, by velocity, from a checkpoint.
+
+    python3 tools/mc_tail_h.py bolt-output/<case>/checkpoint.h5 [epsilon]
+
+The checkpoint holds f (cells x velocities). The median of f_v over the cells stands in for the
+equilibrium value Phi0(xi_v) (h is small in most cells), so h ~ (f / median - 1) / epsilon.
+Prints, per decile of velocities ordered by that value (the far tail of the box first), the
+largest |h| and the largest root-mean-square h over the cells, and the ten largest |h|.
+"""
+import sys
+
+import h5py
+import numpy as np
+
+
+def main():
+    path = sys.argv[1]
+    epsilon = float(sys.argv[2]) if len(sys.argv) > 2 else 0.01
+    f = h5py.File(path, "r")["f"]
+    nv = f.shape[1]
+    median, largest, rms = np.zeros(nv), np.zeros(nv), np.zeros(nv)
+    block = 648  # velocities read at a time (a few hundred MB for ~4e4 cells)
+    for v0 in range(0, nv, block):
+        values = f[:, v0:v0 + block]
+        m = np.median(values, axis=0)
+        h = (values / m - 1.0) / epsilon
+        median[v0:v0 + block] = m
+        largest[v0:v0 + block] = np.abs(h).max(axis=0)
+        rms[v0:v0 + block] = np.sqrt((h * h).mean(axis=0))
+    order = np.argsort(median)
+    print("velocities by equilibrium value f_v (median over cells): decile, f range, "
+          "max |h|, max rms h")
+    for d in range(10):
+        sel = order[d * nv // 10:(d + 1) * nv // 10]
+        print(f"  decile {d}: f {median[sel].min():.2e}..{median[sel].max():.2e}  "
+              f"max|h| {largest[sel].max():.3e}  rms h {rms[sel].max():.3e}")
+    top = np.argsort(-largest)[:10]
+    print("largest max|h|:", [(int(v), f"{median[v]:.1e}", f"{largest[v]:.2e}") for v in top])
+
+
+if __name__ == "__main__":
+    main()
