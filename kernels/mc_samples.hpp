@@ -1,11 +1,12 @@
 #pragma once
 // Collision samples of the semi-regular Monte Carlo method (paper 000, algorithm 2 and Eq. 23).
 // Every step draws N_t collisions shared by all spatial cells: v, v1 from the global equilibrium
-// Phi0 (Box-Muller), k uniform on the unit sphere, the post-collision velocities v*, v1*, the four
-// velocity cells they fall in and the four increments
-//   coef_j = kappa dt W / (N_t w_j Phi0_j),   W = |k . xi_r| |xi_r|^(1 - 2 omega)
-// (kappa = pi d^2 n0 L, lib/physics/collision_kernel.hpp; w_j Phi0_j the equilibrium number of
-// particles in cell j). The collision kernel (mc_collision.hpp) then adds g coef_j to h at the
+// Phi0 (Box-Muller; or from a wider Maxwellian with importance weights, McDraw), k uniform on the
+// unit sphere, the post-collision velocities v*, v1*, the four velocity cells they fall in and the
+// four increments
+//   coef_j = kappa dt W I / (N_t w_j Phi0_j),   W = |k . xi_r| |xi_r|^(1 - 2 omega)
+// (kappa = pi d^2 n0 L, lib/physics/collision_kernel.hpp; I the importance weight, 1 for Phi0;
+// w_j Phi0_j the equilibrium number of particles in cell j). The collision kernel (mc_collision.hpp) then adds g coef_j to h at the
 // gain cells and subtracts it at the loss cells, g = h + h1 + eps h h1.
 //
 // Random numbers: Philox4x32-10 (Random123) keyed by (seed, step), counter (sample, word, 0, 0):
@@ -28,13 +29,18 @@
 
 namespace bolt {
 
-// One drawn collision: v, v1 ~ Phi0 (density exp(-xi^2) / pi^(3/2), bolt units), k on the sphere.
+// One drawn collision: v, v1 and k on the sphere. v and v1 come from the Maxwellian q of
+// temperature tau (density exp(-xi^2 / tau) / (pi tau)^(3/2), bolt units); tau = 1 is Phi0, the
+// paper's choice. `importance` = Phi0(v) Phi0(v1) / (q(v) q(v1)) turns the sample into one of
+// Eq. 22's integral over Phi0 Phi0 (exactly 1 at tau = 1). A tau above 1 draws the tails of the
+// velocity box more often, with smaller increments there.
 struct McDraw {
   double v[3], v1[3], k[3];
+  double importance;
 };
 
 BOLT_HOST_DEVICE inline McDraw draw_collision(std::uint32_t seed, std::uint32_t step,
-                                              std::uint32_t sample) {
+                                              std::uint32_t sample, double temperature = 1.0) {
   r123::Philox4x32 rng;
   const r123::Philox4x32::key_type key = {{seed, step}};
   double u[8];  // uniforms in (0, 1], 53 bits each from two 32-bit words
@@ -45,9 +51,9 @@ BOLT_HOST_DEVICE inline McDraw draw_collision(std::uint32_t seed, std::uint32_t 
     u[2 * call + 1] = r123::u01<double>((std::uint64_t(r[2]) << 32) | r[3]);
   }
   const double two_pi = 6.283185307179586476925;
-  double normal[6];  // variance 1/2 each: Phi0 ~ exp(-xi^2)
+  double normal[6];  // variance tau/2 each: q ~ exp(-xi^2 / tau)
   for (int p = 0; p < 3; ++p) {
-    const double radius = sqrt(-log(u[2 * p]));
+    const double radius = sqrt(-temperature * log(u[2 * p]));
     const double angle = two_pi * u[2 * p + 1];
     normal[2 * p] = radius * cos(angle);
     normal[2 * p + 1] = radius * sin(angle);
@@ -62,6 +68,9 @@ BOLT_HOST_DEVICE inline McDraw draw_collision(std::uint32_t seed, std::uint32_t 
   d.k[0] = s * cos(phi);
   d.k[1] = s * sin(phi);
   d.k[2] = kz;
+  double speed2 = 0.0;
+  for (int a = 0; a < 6; ++a) speed2 += normal[a] * normal[a];
+  d.importance = temperature * temperature * temperature * exp(-speed2 * (1.0 - 1.0 / temperature));
   return d;
 }
 
@@ -128,6 +137,7 @@ struct McSampleParams {
   int samples = 0;      // N_t
   double omega = 0.5;   // viscosity exponent: 1/2 hard spheres, 1 Maxwell
   double scale = 0.0;   // kappa dt / N_t
+  double temperature = 1.0;  // of the Maxwellian v and v1 are drawn from (McDraw)
 };
 
 // Builds sample `l`; returns false (and a rejected record) when a velocity leaves the box.
@@ -135,9 +145,9 @@ template <class Real>
 BOLT_HOST_DEVICE inline bool make_sample(const McSampleParams& p, const VelocityLocator& locator,
                                          const double* inv_number_weight, int l,
                                          McSample<Real>& out) {
-  const McDraw d = draw_collision(p.seed, p.step, std::uint32_t(l));
+  const McDraw d = draw_collision(p.seed, p.step, std::uint32_t(l), p.temperature);
   double vs[3], v1s[3];
-  const double weight = post_collision(d, p.omega, vs, v1s);
+  const double weight = post_collision(d, p.omega, vs, v1s) * d.importance;
   const int cells[4] = {locator.locate(d.v), locator.locate(d.v1), locator.locate(vs),
                         locator.locate(v1s)};
   const bool inside = cells[0] >= 0 && cells[1] >= 0 && cells[2] >= 0 && cells[3] >= 0;

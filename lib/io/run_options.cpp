@@ -160,6 +160,12 @@ void read_monte_carlo(MPI_Comm comm, RunOptions& run) {
                "self term of the linear loss: expected (its mean; stable in rarely sampled tail "
                "cells) or sampled (paper 000 Eq. 24; unstable there at large delta)",
                "expected", {"expected", "sampled"}) == "expected";
+  m.sampling_temperature = o.positive_real(
+      "mc_sampling_temperature",
+      "temperature (T0) of the Maxwellian the collision pairs v, v1 are drawn from, with "
+      "importance weights: 1 is Phi0 (paper 000); above 1 samples the tails of the velocity box "
+      "more often, with smaller increments there",
+      1.0);
   m.team_size = o.integer("mc_team_size", "GPU threads of a collision team (multiple of 32; fewer "
                           "when the kernel's registers allow fewer)", 1024, 32, 1024);
   require(m.team_size % 32 == 0, "-mc_team_size ", m.team_size, ": must be a multiple of 32");

@@ -30,6 +30,7 @@ struct McSamplingConfig {
   int samples_per_team = 256;
   int team_size = 256;
   bool expected_self_loss = true;  // -mc_self_loss expected (kernels/mc_collision.hpp)
+  double temperature = 1.0;        // v, v1 drawn from the Maxwellian of this temperature (McDraw)
 };
 
 // The options of the hs_mc model (-mc_*), as the engine takes them.
@@ -39,6 +40,7 @@ struct McModelParams {
   double epsilon = 1.0;    // f = Phi0 (1 + eps h)
   McCorrection correction = McCorrection::batched;
   bool expected_self_loss = true;  // -mc_self_loss expected (default) or sampled (paper 000)
+  double sampling_temperature = 1.0;  // -mc_sampling_temperature (1: Phi0, paper 000)
   int team_size = 1024;     // GPU threads per team of the collision kernel (-mc_team_size)
   int cells_per_team = 0;   // cells per team, 0 = as many as fit (-mc_cells_per_team)
 };
@@ -55,6 +57,7 @@ struct McConfig {
   std::uint32_t seed = 1;
   McCorrection correction = McCorrection::batched;  // external = PETSc on the host
   bool expected_self_loss = true;  // the self term of the linear loss in expectation
+  double sampling_temperature = 1.0;  // v, v1 from the Maxwellian of this temperature (McDraw)
   int team_size = 256;         // GPU threads per team
   int samples_per_team = 256;  // samples per team when drawing
   // Cells per team of the collision kernel (0: as many as fit) and whether their working rows
@@ -102,8 +105,9 @@ class McCollisionOperator {
 };
 
 inline McSamplingConfig sampling_config(const McConfig& c) {
-  return {c.delta,   c.omega,     c.dt, c.samples, c.seed, c.samples_per_team, c.team_size,
-          c.expected_self_loss};
+  return {c.delta,     c.omega,     c.dt,
+          c.samples,   c.seed,      c.samples_per_team,
+          c.team_size, c.expected_self_loss, c.sampling_temperature};
 }
 
 std::unique_ptr<McCollisionOperator> make_mc_collision(const McConfig& config);

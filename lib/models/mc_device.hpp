@@ -102,6 +102,7 @@ class McDevice {
     params.samples = config_.samples;
     params.omega = config_.omega;
     params.scale = kappa_ * config_.dt / config_.samples;
+    params.temperature = config_.temperature;
     McSampler<Real> kernel{params,
                            locator(),
                            inv_number_weight_.data(),

@@ -53,7 +53,8 @@ McReferenceStep reference_mc_collision(const VelocityGrid& vg, const McReference
   require(h_tilde.size() % std::size_t(nv) == 0, "reference: rows of ", nv, " velocities");
   const std::size_t cells = h_tilde.size() / nv;
   const Lookup lookup(vg);
-  // The samples: cells of v, v1, v*, v1* and dt kappa |k . v_r| |v_r|^(1 - 2 omega) / N_t.
+  // The samples: cells of v, v1, v*, v1* and dt kappa |k . v_r| |v_r|^(1 - 2 omega) I / N_t (I the
+  // importance weight of McDraw, 1 when v and v1 come from Phi0).
   struct Collision {
     int j[4];
     double rate;
@@ -61,7 +62,7 @@ McReferenceStep reference_mc_collision(const VelocityGrid& vg, const McReference
   std::vector<Collision> collisions;
   McReferenceStep result;
   for (int l = 0; l < p.samples; ++l) {
-    const McDraw d = draw_collision(p.seed, p.step, std::uint32_t(l));
+    const McDraw d = draw_collision(p.seed, p.step, std::uint32_t(l), p.temperature);
     double vr[3], kv = 0.0, speed2 = 0.0;  // v_r = v1 - v (algorithm 2, line 4)
     for (int a = 0; a < 3; ++a) {
       vr[a] = d.v1[a] - d.v[a];
@@ -80,7 +81,7 @@ McReferenceStep reference_mc_collision(const VelocityGrid& vg, const McReference
     }
     const double speed = std::sqrt(speed2);
     const double cross = speed > 0.0 ? std::pow(speed, 1.0 - 2.0 * p.omega) : 0.0;
-    const double w = p.omega == 0.5 ? std::abs(kv) : std::abs(kv) * cross;
+    const double w = (p.omega == 0.5 ? std::abs(kv) : std::abs(kv) * cross) * d.importance;
     collisions.push_back({{j[0], j[1], j[2], j[3]}, p.dt * p.kappa * w / p.samples});
   }
   // Eq. (24): h' = h~ + dt / (w_j Phi0_j) dN_j/dt, every sample with the unchanged h~.

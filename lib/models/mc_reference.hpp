@@ -20,6 +20,7 @@ struct McReferenceParams {
   int samples = 0;       // N_t
   std::uint32_t seed = 0, step = 0;
   bool expected_self_loss = true;  // -mc_self_loss expected (kernels/mc_collision.hpp)
+  double temperature = 1.0;  // v, v1 drawn from the Maxwellian of this temperature (McDraw)
 };
 
 struct McReferenceStep {

@@ -186,6 +186,7 @@ class DeviationalModel {
     s.seed = c.mc.seed;
     s.team_size = c.team_size;
     s.expected_self_loss = c.mc.expected_self_loss;
+    s.temperature = c.mc.sampling_temperature;
     return s;
   }
 
