@@ -6,8 +6,9 @@
 // four increments
 //   coef_j = kappa dt W I / (N_t w_j Phi0_j),   W = |k . xi_r| |xi_r|^(1 - 2 omega)
 // (kappa = pi d^2 n0 L, lib/physics/collision_kernel.hpp; I the importance weight, 1 for Phi0;
-// w_j Phi0_j the equilibrium number of particles in cell j). The collision kernel (mc_collision.hpp) then adds g coef_j to h at the
-// gain cells and subtracts it at the loss cells, g = h + h1 + eps h h1.
+// w_j Phi0_j the equilibrium number of particles in cell j). The collision kernel
+// (mc_collision.hpp) then adds g coef_j to h at the gain cells and subtracts it at the loss cells,
+// g = h + h1 + eps h h1.
 //
 // Random numbers: Philox4x32-10 (Random123) keyed by (seed, step), counter (sample, word, 0, 0):
 // the random integers of a sample depend on nothing else, so the CPU and the GPU draw the same
@@ -32,15 +33,16 @@ namespace bolt {
 // One drawn collision: v, v1 and k on the sphere. v and v1 come from the Maxwellian q of
 // temperature tau (density exp(-xi^2 / tau) / (pi tau)^(3/2), bolt units); tau = 1 is Phi0, the
 // paper's choice. `importance` = Phi0(v) Phi0(v1) / (q(v) q(v1)) turns the sample into one of
-// Eq. 22's integral over Phi0 Phi0 (exactly 1 at tau = 1). A tau above 1 draws the tails of the
-// velocity box more often, with smaller increments there.
+// Eq. 22's integral over Phi0 Phi0 (exactly 1 at tau = 1, at most tau^3 for tau >= 1). A tau above
+// 1 draws the tails of the velocity box more often, with smaller increments there; below 1 the
+// weights would grow in the tails (without bound for tau <= 1/2), so tau >= 1.
 struct McDraw {
   double v[3], v1[3], k[3];
   double importance;
 };
 
 BOLT_HOST_DEVICE inline McDraw draw_collision(std::uint32_t seed, std::uint32_t step,
-                                              std::uint32_t sample, double temperature = 1.0) {
+                                              std::uint32_t sample, double temperature) {
   r123::Philox4x32 rng;
   const r123::Philox4x32::key_type key = {{seed, step}};
   double u[8];  // uniforms in (0, 1], 53 bits each from two 32-bit words

@@ -17,17 +17,18 @@ import numpy as np
 def main():
     path = sys.argv[1]
     epsilon = float(sys.argv[2]) if len(sys.argv) > 2 else 0.01
-    f = h5py.File(path, "r")["f"]
-    nv = f.shape[1]
-    median, largest, rms = np.zeros(nv), np.zeros(nv), np.zeros(nv)
-    block = 648  # velocities read at a time (a few hundred MB for ~4e4 cells)
-    for v0 in range(0, nv, block):
-        values = f[:, v0:v0 + block]
-        m = np.median(values, axis=0)
-        h = (values / m - 1.0) / epsilon
-        median[v0:v0 + block] = m
-        largest[v0:v0 + block] = np.abs(h).max(axis=0)
-        rms[v0:v0 + block] = np.sqrt((h * h).mean(axis=0))
+    with h5py.File(path, "r") as file:
+        f = file["f"]
+        nv = f.shape[1]
+        median, largest, rms = np.zeros(nv), np.zeros(nv), np.zeros(nv)
+        block = 648  # velocities read at a time (a few hundred MB for ~4e4 cells)
+        for v0 in range(0, nv, block):
+            values = f[:, v0:v0 + block]
+            m = np.median(values, axis=0)
+            h = (values / m - 1.0) / epsilon
+            median[v0:v0 + block] = m
+            largest[v0:v0 + block] = np.abs(h).max(axis=0)
+            rms[v0:v0 + block] = np.sqrt((h * h).mean(axis=0))
     order = np.argsort(median)
     print("velocities by equilibrium value f_v (median over cells): decile, f range, "
           "max |h|, max rms h")

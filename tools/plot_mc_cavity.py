@@ -92,7 +92,8 @@ def main():
         print(f"| {delta:g} | {t_from} | {dm:.4f} | {rm:.4f} | {100 * rs / rm:.3f} % "
               f"| {100 * (rm / dp - 1):+.2f} % | {100 * (dm / de - 1):+.2f} % | {gm:.4f} "
               f"| {100 * (gm / gp - 1):+.2f} % |")
-        ax_d.plot(t, [x / dp for x in row], "--", label=f"δ = {delta:g}, D_top_row (Eq. 27 at the top row)")
+        ax_d.plot(t, [x / dp for x in row], "--",
+                  label=f"δ = {delta:g}, D_top_row (Eq. 27 at the top row)")
     print()
     print("| δ | refined | window | D coarse | D fine | D extrapolated | vs D_e | G coarse "
           "| G fine | G extrapolated | vs G_e |")

@@ -51,7 +51,8 @@ CavityDiagnostics cavity_diagnostics(const PhysicalGrid& grid, const std::vector
   const int top = y.cells() - 1;
   double row_integral = 0.0;
   for (int k = 0; k < nz; ++k)
-    for (int i = 0; i < x.cells(); ++i) row_integral += 2.0 * view.at(i, top, k, kPxy) * x.widths[i];
+    for (int i = 0; i < x.cells(); ++i)
+      row_integral += 2.0 * view.at(i, top, k, kPxy) * x.widths[i];
   d.drag_top_row = -row_integral / (nz * width * lid_velocity);
   const std::vector<double> profile = centre_line_velocity(grid, fields, lid_velocity);
   double g = 0.0;

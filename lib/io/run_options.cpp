@@ -166,12 +166,15 @@ void read_monte_carlo(MPI_Comm comm, RunOptions& run) {
       "importance weights: 1 is Phi0 (paper 000); above 1 samples the tails of the velocity box "
       "more often, with smaller increments there",
       1.0);
+  require(m.sampling_temperature >= 1.0, "-mc_sampling_temperature ", m.sampling_temperature,
+          ": must be at least 1 (below 1 the importance weights grow in the tails of the box)");
   m.team_size = o.integer("mc_team_size", "GPU threads of a collision team (multiple of 32; fewer "
                           "when the kernel's registers allow fewer)", 1024, 32, 1024);
   require(m.team_size % 32 == 0, "-mc_team_size ", m.team_size, ": must be a multiple of 32");
   m.cells_per_team = o.integer("mc_cells_per_team",
                                "spatial cells a GPU collision team shares the samples between "
-                               "(0: as many as fit in shared memory, at most 2; 1, 2 or 4)",
+                               "(0: as many as fit in shared memory, at most " +
+                                   std::to_string(kMcAutoCellsPerTeam) + "; 1, 2 or 4)",
                                0, 0, kMcMaxCellsPerTeam);
   require(m.cells_per_team != 3, "-mc_cells_per_team 3: must be 0 (as many as fit), 1, 2 or 4");
   if (run.model == ModelKind::hs_mc) {

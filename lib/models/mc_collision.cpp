@@ -111,7 +111,9 @@ double mc_acceptance(const McTables& t, const double xi[3], double omega) {
   };
   double all = 0.0, accepted = 0.0;
   for (int l = 0; l < kSamples; ++l) {
-    McDraw d = draw_collision(0x5e1f1055u, position, std::uint32_t(l));
+    // From Phi0 (temperature 1) whatever -mc_sampling_temperature is: the acceptance is the
+    // expectation over Phi0 Phi0, which importance weights keep.
+    McDraw d = draw_collision(0x5e1f1055u, position, std::uint32_t(l), 1.0);
     for (int a = 0; a < 3; ++a) d.v[a] = xi[a];
     double vs[3], v1s[3];
     const double w = post_collision(d, omega, vs, v1s);

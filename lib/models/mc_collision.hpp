@@ -42,7 +42,7 @@ struct McModelParams {
   bool expected_self_loss = true;  // -mc_self_loss expected (default) or sampled (paper 000)
   double sampling_temperature = 1.0;  // -mc_sampling_temperature (1: Phi0, paper 000)
   int team_size = 1024;     // GPU threads per team of the collision kernel (-mc_team_size)
-  int cells_per_team = 0;   // cells per team, 0 = as many as fit (-mc_cells_per_team)
+  int cells_per_team = 0;   // cells per team, 0 = automatic (-mc_cells_per_team)
 };
 
 struct McConfig {
@@ -60,7 +60,7 @@ struct McConfig {
   double sampling_temperature = 1.0;  // v, v1 from the Maxwellian of this temperature (McDraw)
   int team_size = 256;         // GPU threads per team
   int samples_per_team = 256;  // samples per team when drawing
-  // Cells per team of the collision kernel (0: as many as fit) and whether their working rows
+  // Cells per team of the collision kernel (0: automatic) and whether their working rows
   // are kept in GPU shared memory (-1: when they fit, 0: no, 1: yes); tests force layouts.
   int cells_per_team = 0;
   int rows_in_scratch = -1;

@@ -26,21 +26,25 @@ class McDevice {
   McDevice(Backend where, const VelocityGrid& velocities, const McSamplingConfig& config)
       : config_(config), tables_(make_mc_tables(velocities)) {
     require(config.samples > 0, "-mc_samples ", config.samples, ": must be positive");
+    require(config.temperature >= 1.0, "-mc_sampling_temperature ", config.temperature,
+            ": must be at least 1 (below 1 the importance weights grow in the tails of the box)");
     require(config.dt > 0.0, "Monte Carlo collision: the time step ", config.dt,
             " must be positive");
     require(config.samples_per_team > 0 && config.team_size > 0,
             "Monte Carlo collision: team sizes must be positive");
     kappa_ = collision_prefactor(config.delta, config.omega);
-    // The largest increment: W <= |xi_r| <= the box diagonal (hard spheres; VHS smaller) over
-    // the smallest equilibrium number. It must stay far from overflow in Real.
+    // The largest increment: W <= |xi_r| <= the box diagonal (hard spheres; VHS smaller), times
+    // the largest importance weight tau^3, over the smallest equilibrium number. It must stay
+    // far from overflow in Real.
     double diagonal2 = 0.0, largest_inverse = 0.0;
     for (int a = 0; a < 3; ++a) {
       const double extent = tables_.faces[a].back() - tables_.faces[a].front();
       diagonal2 += extent * extent;
     }
     for (double x : tables_.inv_number_weight) largest_inverse = std::max(largest_inverse, x);
-    const double largest =
-        kappa_ * config.dt / config.samples * std::sqrt(diagonal2) * largest_inverse;
+    const double importance = config.temperature * config.temperature * config.temperature;
+    const double largest = kappa_ * config.dt / config.samples * std::sqrt(diagonal2) *
+                           importance * largest_inverse;
     require(largest < 1e-6 * double(std::numeric_limits<Real>::max()),
             "Monte Carlo collision: increments up to ", largest,
             " in the far corners of the velocity box overflow ",

@@ -3,8 +3,8 @@
 //    to the last bits of the two math libraries (log, sin, cos);
 //  * the collision step for the *same* samples (the CPU's, uploaded to the GPU): double 1e-12,
 //    float 1e-5 relative (DESIGN.md), for every correction mode (none, batched in the kernel,
-//    PETSc on the host), team layouts (1 or 2 cells per team, rows in shared or global memory,
-//    the automatic choice), hard spheres and Maxwell molecules, a stretched grid whose size is
+//    PETSc on the host), team layouts (1, 2 or 4 cells per team, rows in shared or global
+//    memory, the automatic choice), hard spheres and Maxwell molecules, a stretched grid whose size is
 //    not a multiple of the warp, a cell count that is not a multiple of the team's;
 //  * the whole step with each backend drawing its own samples;
 //  * two GPU runs are bitwise equal (the increments are gathered in a fixed order);

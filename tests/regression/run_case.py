@@ -457,6 +457,7 @@ BAD_INPUTS = [
     (["-mc_cells_per_team", "3"], "-mc_cells_per_team", None),
     (["-mc_team_size", "100"], "-mc_team_size", None),
     (["-mc_self_loss", "never"], "-mc_self_loss", None),
+    (["-mc_sampling_temperature", "0.8"], "-mc_sampling_temperature", None),
 ]
 
 

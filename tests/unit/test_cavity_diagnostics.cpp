@@ -1,5 +1,6 @@
 // Cavity diagnostics (lib/diagnostics/cavity.*): D from the lid's momentum flux, D_top_row from
-// the P_xy of the cells next to the lid, both weighted by the (stretched) cell widths along x.
+// the P_xy of the cells next to the lid, both weighted by the (stretched) cell widths along x and
+// averaged over z.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -29,6 +30,27 @@ TEST(CavityDiagnostics, DragsAreWidthWeightedLidAverages) {
     d_row += -2.0 * row[i] * grid.axes[0].widths[i] / (2.0 * lid);
   }
   ASSERT_NE(grid.axes[0].widths[0], grid.axes[0].widths[1]);  // the weights matter
+  const CavityDiagnostics c = cavity_diagnostics(grid, fields, lid_fluxes, lid);
+  EXPECT_NEAR(c.drag, d, 1e-14 * d);
+  EXPECT_NEAR(c.drag_top_row, d_row, 1e-14 * d_row);
+}
+
+// In 3-D both are also averaged over z: lid fluxes come z fastest (face_fluxes' order for the y
+// face), fields x fastest then y then z.
+TEST(CavityDiagnostics, DragsAverageOverZ) {
+  const PhysicalGrid grid = make_physical_grid(
+      {AxisSpec{3, 0.0, 1.0}, AxisSpec{2, 0.0, 1.0}, AxisSpec{2, 0.0, 1.0}}, 1);
+  const double lid = 0.01;
+  std::vector<double> lid_fluxes(3 * 2 * 5, 0.0), fields(12 * kFieldCount, 1e3);
+  double d = 0.0, d_row = 0.0;
+  for (int i = 0; i < 3; ++i)
+    for (int k = 0; k < 2; ++k) {
+      const double flux = -1e-3 * (1 + i + 3 * k), row = -2e-3 * (1 + 2 * i + k);
+      lid_fluxes[(i * 2 + k) * 5 + 1] = flux;
+      fields[(i + 3 * (1 + 2 * k)) * kFieldCount + kPxy] = row;
+      d += -2.0 * flux * grid.axes[0].widths[i] / (2 * 1.0 * lid);
+      d_row += -2.0 * row * grid.axes[0].widths[i] / (2 * 1.0 * lid);
+    }
   const CavityDiagnostics c = cavity_diagnostics(grid, fields, lid_fluxes, lid);
   EXPECT_NEAR(c.drag, d, 1e-14 * d);
   EXPECT_NEAR(c.drag_top_row, d_row, 1e-14 * d_row);

@@ -68,7 +68,7 @@ TEST(McSamples, DrawsFollowPhi0AndTheUnitSphere) {
   double mean[6] = {0}, var[6] = {0}, cross = 0.0, kmean[3] = {0}, kz2 = 0.0;
   double worst_norm = 0.0, worst_momentum = 0.0, worst_energy = 0.0;
   for (int l = 0; l < N; ++l) {
-    const McDraw d = draw_collision(99u, 5u, std::uint32_t(l));
+    const McDraw d = draw_collision(99u, 5u, std::uint32_t(l), 1.0);
     for (int a = 0; a < 3; ++a) {
       mean[a] += d.v[a];
       mean[3 + a] += d.v1[a];
