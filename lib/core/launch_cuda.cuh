@@ -55,17 +55,20 @@ struct CudaTeam {
   // are formed in double.
   template <int K, class Acc = double, class F>
   __device__ Sums<K> reduce(int n, F&& f) const {
-    Sums<K, Acc> sums = Sums<K, Acc>::zero();
-#pragma unroll 4
-    for (int i = threadIdx.x; i < n; i += blockDim.x) f(i, sums);
-    return team_totals(sums);
+    return reduce_unrolled<4, K, Acc>(n, f);
   }
 
   // The same for bodies that batch their own loads (see for_each_rolled).
   template <int K, class Acc = double, class F>
   __device__ Sums<K> reduce_rolled(int n, F&& f) const {
+    return reduce_unrolled<1, K, Acc>(n, f);
+  }
+
+  // reduce with the thread's loop unrolled `Unroll` times.
+  template <int Unroll, int K, class Acc, class F>
+  __device__ Sums<K> reduce_unrolled(int n, F&& f) const {
     Sums<K, Acc> sums = Sums<K, Acc>::zero();
-#pragma unroll 1
+#pragma unroll Unroll
     for (int i = threadIdx.x; i < n; i += blockDim.x) f(i, sums);
     return team_totals(sums);
   }
