@@ -12,8 +12,13 @@
 //   h'(v) = h~(v) + sum over the entries e of v of coef_e g_(sample of e).
 // Why: shared-memory float atomics are compare-and-swap loops on current GPUs (several times the
 // cost of a load and an add), a thread block can share each entry between several cells, and the
-// sum has a fixed order -- the step is bitwise reproducible and the CPU adds in the same order.
-//
+// sum has a fixed order -- the step is bitwise reproducible.
+// The lists are very unequal (near the origin ~25 times the mean, in the corners empty), so the
+// sorted entries are cut into `strips` equal strips, one per GPU thread (the gather plan): a
+// thread sums its strip's entries, closing a partial sum (a piece) wherever a list ends or the
+// strip does, and every velocity then adds its pieces in order. Every thread does the same work,
+// and its loads are coalesced (the plan stores the strips interleaved). A CPU team has one strip:
+// it walks the lists in order.
 // Expected self-loss (-mc_self_loss expected, the default; not in the paper). A loss increment
 // -coef_a g at the sample's own cell a holds the self term -coef_a h_a: h_a is multiplied by a
 // random 1 - sum coef_a per step. In a far-tail cell (N_t w_a Phi0_a << 1, coef_a >> 1) that
@@ -29,10 +34,12 @@
 //     when it comes streamed;
 //  2. g_l of every sample and cell into the team scratch, the cells of a sample side by side
 //     (one vector load gives a gathered entry's g for all cells of the team);
-//  3. every velocity sums its entries: the working row becomes h'; on the way the drift of the
-//     conserved moments, M'_k - M~_k = sum_v w_v Phi0_v psi_k(xi_v) (h'_v - h~_v) with
-//     psi = (1, xi, |xi|^2), is summed from the increments themselves (a sum of small terms,
-//     accurate relative to itself in the run's precision; no moment pass over h~);
+//  3. every thread sums its strip of the gather plan into pieces (above); every velocity adds its
+//     pieces: the working row becomes h'; in the same pass, per cell, the drift of the conserved
+//     moments, M'_k - M~_k = sum_v w_v Phi0_v psi_k(xi_v) (h'_v - h~_v) with psi = (1, xi,
+//     |xi|^2), is summed from the increments themselves (a sum of small terms, accurate relative
+//     to itself in the run's precision; no moment pass over h~), and so are the monomial sums of
+//     h' that the correction matrix needs (step 4);
 //  4. conservation correction (Eqs. 25, 26), the 5 x 5 systems of the team's cells solved
 //     together (Gauss-Jordan, a thread per matrix entry):
 //       h_new = h' + (1 + eps h') (y_0 + y . xi + y_4 |xi|^2)
@@ -40,7 +47,7 @@
 //       sum_v w Phi0 (1 + eps h') psi_k psi_l  y_l = M~_k - M'_k,
 //     so that the moments of h_new equal M~. The matrix is the run's constant
 //     sum_v w Phi0 psi_k psi_l plus eps times the same sum over h'; every product psi_k psi_l is
-//     one of 14 monomials of xi (or a sum of three), so one 14-wide reduction over h' gives it
+//     one of 14 monomials of xi (or a sum of three), so 14 sums over h' (step 3) give it
 //     (accumulated per thread in the run's precision: the eps term is small). In the paper's
 //     notation A = eps y_0, B = eps (y_1, y_2, y_3), C = eps y_4: the correction multiplies the
 //     full f by 1 + A + B . xi + C |xi|^2. Solving for y keeps the system O(1) for any eps (also
@@ -71,7 +78,7 @@ constexpr int kMcAutoCellsPerTeam = 2;
 
 // The monomials of xi that the products psi_k psi_l of the collision invariants
 // psi = (1, xi, |xi|^2) are made of: 1, x, y, z, x^2, y^2, z^2, xy, xz, yz, x |xi|^2, y |xi|^2,
-// z |xi|^2, |xi|^4 (McCollision, step 4, sums them over h' in this order).
+// z |xi|^2, |xi|^4 (McCollision, step 3, sums them over h' in this order).
 constexpr int kMcMonomials = 14;
 
 BOLT_HOST_DEVICE inline void invariant_monomials(double x, double y, double z,
@@ -111,10 +118,13 @@ struct McEquilibriumMonomials {
   double sum[kMcMonomials];
 };
 
-// Entries a gathering thread loads at a time, and the lanes that share one of the longest entry
-// lists (GPU; McCollision, step 3).
+// Entries a gathering thread loads at a time (GPU: in flight together; McCollision, step 3).
 constexpr int kMcBatch = 8;
-constexpr int kMcSplit = 4;
+
+// Strips of the gather plan: one per thread of a GPU team (a smaller team takes several each),
+// one on the CPU (its team is one thread).
+constexpr int kMcGpuStrips = 1024;
+inline int mc_gather_strips(bool gpu) { return gpu ? kMcGpuStrips : 1; }
 
 // Values of the `N` cells of a team side by side: one vector load (16 bytes at most) or a few.
 template <class Real, int N>
@@ -122,31 +132,39 @@ struct alignas(N * sizeof(Real) < 16 ? N * sizeof(Real) : 16) McLanes {
   Real value[N];
 };
 
-// One increment of a step: sample `key / 4`, slot `key % 4` (v, v1, v*, v1*), with its sign
-// (losses negative). Aligned to its size: one load per entry.
+// One increment of a step in the gather plan: the sample whose g it takes (word & kMcSampleOf),
+// whether it closes a piece (word & kMcClosesPiece), and its coefficient (losses negative).
+// Aligned to its size: one load per entry.
+constexpr std::uint32_t kMcClosesPiece = 0x80000000u, kMcSampleOf = 0x7fffffffu;
 template <class Real>
 struct alignas(2 * sizeof(Real)) McEntry {
-  int key;
+  std::uint32_t word;
   Real coef;
 };
 
-// Lists the increments of the current samples by the velocity they land on, the lists in the
-// order a team gathers them: the entries of velocity gather_order[i] are
-// entries[start[i] .. start[i + 1]), in increasing key (a gathering thread reads its list's bounds
-// without first reading its velocity). One team does it all (item 0): the lists are shared by
-// every cell, and a step has only 4 N_t entries. The keys are counted, placed and ranked in the
-// team scratch when it is given (GPU shared memory: ranking reads a key's whole list), else in
-// `work`.
+// The gather plan of the current samples (see the top of this file). Once per step, one team
+// (item 0; the plan is shared by every cell and a step has only 4 N_t entries):
+//  * lists the increments by the velocity they land on, each list in increasing key
+//    (4 sample + slot): start[v] .. start[v + 1] in the sorted order;
+//  * cuts the sorted entries into `strips` strips of `length` = ceil(entries / strips): sorted
+//    position p is entry p % length of strip p / length, stored at
+//    entries[(p % length) strips + p / length] (a warp's threads load neighbouring entries); the
+//    strips are padded to full length with entries of coefficient 0;
+//  * numbers the pieces (a list's entries within one strip) in sorted order: velocity v's are
+//    first_piece[v] .. first_piece[v + 1], strip t's start at plan[1 + t]; plan[0] = length.
+// The keys are counted, placed and ranked in the team scratch when it is given (GPU shared
+// memory: ranking reads a key's whole list), else in `work`.
 template <class Real>
 struct McEntryIndex {
   const McSample<Real>* samples;
   int n_samples;
   int nv;
-  const int* gather_order;  // [nv] position -> velocity
-  const int* position_of;   // [nv] velocity -> position
-  int* start;               // [nv + 1], by position
-  int* work;                // [mc_index_work_ints] when the team has no scratch
-  McEntry<Real>* entries;   // [4 n_samples]
+  int strips;
+  int* start;                // [nv + 1]
+  int* first_piece;          // [nv + 1]
+  int* plan;                 // [1 + strips]
+  int* work;                 // [mc_index_work_ints] when the team has no scratch
+  McEntry<Real>* entries;    // [4 n_samples + strips]
   // -mc_self_loss expected: L_v (mc_expected_self_loss) in, the per-step replacement of the
   // sampled self-loss out (see McCollision, step 3); nullptr: sampled (paper 000 Eq. 24).
   const Real* expected_self_loss;
@@ -155,24 +173,93 @@ struct McEntryIndex {
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t) const {
     const int entries_total = 4 * n_samples;
-    int* keys = team.row_scratch(work);  // [4 n_samples], then cursor [nv], then chunk totals
-    int* cursor = keys + entries_total;
-    team.for_each(nv, [&](int j) { cursor[j] = 0; });
+    int* keys = team.row_scratch(work);  // [4 n_samples], then counts [nv], then chunk totals
+    int* count = keys + entries_total;
+    int* total = count + nv;
+    team.for_each(nv, [&](int v) { count[v] = 0; });
     team.sync();
     team.for_each_scatter(entries_total, [&](int e) {
       const McSample<Real>& s = samples[e / 4];
-      if (s.cell[0] >= 0) team.atomic_fetch_add(cursor + position_of[s.cell[e % 4]], 1);
+      if (s.cell[0] >= 0) team.atomic_fetch_add(count + s.cell[e % 4], 1);
     });
     team.sync();
-    // Exclusive scan of the counts in chunks of about sqrt(nv): chunk totals, then every chunk
-    // starts after the totals before it.
+    exclusive_scan(team, count, total, start);
+    team.for_each_scatter(entries_total, [&](int e) {
+      const McSample<Real>& s = samples[e / 4];
+      if (s.cell[0] >= 0) keys[team.atomic_fetch_add(count + s.cell[e % 4], 1)] = e;
+    });
+    team.sync();
+    const int placed = start[nv];
+    const int length = placed > strips ? (placed + strips - 1) / strips : 1;
+    const auto stored_at = [&](int p) { return p % length * strips + p / length; };
+    // The placing order above is the threads' order. The rank of a key within its list (how
+    // many keys of the list are smaller) is its place in the sorted list; every placed key finds
+    // its rank independently (lists are short: at most a few hundred).
+    team.for_each(placed, [&](int a) {
+      const int key = keys[a];
+      const McSample<Real>& s = samples[key / 4];
+      const int slot = key % 4, v = s.cell[slot];
+      const int first = start[v], end = start[v + 1];
+      int rank = 0;
+      for (int b = first; b < end; ++b) rank += keys[b] < key;
+      const int p = first + rank;
+      const bool closes = p + 1 == end || (p + 1) % length == 0;
+      entries[stored_at(p)] = {std::uint32_t(key / 4) | (closes ? kMcClosesPiece : 0u),
+                               slot < 2 ? -s.coef[slot] : s.coef[slot]};
+    });
+    team.for_each(length * strips - placed,
+                  [&](int q) { entries[stored_at(placed + q)] = {0u, Real(0)}; });
+    // Pieces per list: one per strip it touches (the counts are free again).
+    team.for_each(nv, [&](int v) {
+      const int first = start[v], end = start[v + 1];
+      count[v] = end > first ? (end - 1) / length - first / length + 1 : 0;
+    });
+    team.sync();
+    exclusive_scan(team, count, total, first_piece);
+    // The first piece of every strip: that of the list holding its first entry, the last list
+    // starting at or before it (binary search), plus the strips that list began before.
+    team.for_each(strips, [&](int t) {
+      const int p = t * length;
+      int piece = 0;
+      if (p < placed) {
+        int low = 0, high = nv - 1;
+        while (low < high) {
+          const int middle = (low + high + 1) / 2;
+          if (start[middle] <= p)
+            low = middle;
+          else
+            high = middle - 1;
+        }
+        piece = first_piece[low] + t - start[low] / length;
+      }
+      plan[1 + t] = piece;
+    });
+    if (team.leader()) plan[0] = length;
+    if (!self_adjust) return;
+    team.sync();
+    // The sampled self-loss rate of velocity v this step (its loss increments, the negative
+    // coefficients, in list order), taken out and replaced by its expectation.
+    team.for_each(nv, [&](int v) {
+      Real sampled = Real(0);
+      for (int p = start[v]; p < start[v + 1]; ++p) {
+        const Real coef = entries[stored_at(p)].coef;
+        if (coef < Real(0)) sampled -= coef;
+      }
+      self_adjust[v] = sampled - expected_self_loss[v];
+    });
+  }
+
+  // Exclusive scan of count[0, n) (n = nv) into out[0, n] (out[n] the total) and into count
+  // itself, in chunks of about sqrt(n): chunk totals, then every chunk starts after the totals
+  // before it. Ends with a barrier.
+  template <class Team>
+  BOLT_HOST_DEVICE void exclusive_scan(const Team& team, int* count, int* total, int* out) const {
     int chunk = 1;
     while (chunk * chunk < nv) ++chunk;
     const int chunks = (nv + chunk - 1) / chunk;
-    int* total = cursor + nv;
     team.for_each(chunks, [&](int c) {
       int sum = 0;
-      for (int j = c * chunk; j < nv && j < (c + 1) * chunk; ++j) sum += cursor[j];
+      for (int j = c * chunk; j < nv && j < (c + 1) * chunk; ++j) sum += count[j];
       total[c] = sum;
     });
     team.sync();
@@ -180,42 +267,14 @@ struct McEntryIndex {
       int offset = 0;
       for (int b = 0; b < c; ++b) offset += total[b];
       for (int j = c * chunk; j < nv && j < (c + 1) * chunk; ++j) {
-        const int count = cursor[j];
-        start[j] = offset;
-        cursor[j] = offset;
-        offset += count;
+        const int n = count[j];
+        out[j] = offset;
+        count[j] = offset;
+        offset += n;
       }
-      if (c == chunks - 1) start[nv] = offset;
+      if (c == chunks - 1) out[nv] = offset;
     });
     team.sync();
-    team.for_each_scatter(entries_total, [&](int e) {
-      const McSample<Real>& s = samples[e / 4];
-      if (s.cell[0] >= 0) keys[team.atomic_fetch_add(cursor + position_of[s.cell[e % 4]], 1)] = e;
-    });
-    team.sync();
-    // The placing order above is the threads' order. The rank of a key within its list (how
-    // many keys of the list are smaller) is its place in the sorted list; every placed key finds
-    // its rank independently (lists are short: at most a few hundred).
-    team.for_each(start[nv], [&](int a) {
-      const int key = keys[a];
-      const McSample<Real>& s = samples[key / 4];
-      const int slot = key % 4, i = position_of[s.cell[slot]];
-      const int first = start[i], end = start[i + 1];
-      int rank = 0;
-      for (int b = first; b < end; ++b) rank += keys[b] < key;
-      entries[first + rank] = {key, slot < 2 ? -s.coef[slot] : s.coef[slot]};
-    });
-    if (!self_adjust) return;
-    team.sync();
-    // The sampled self-loss rate of velocity v this step (sum of its loss increments, in list
-    // order), taken out and replaced by its expectation.
-    team.for_each(nv, [&](int i) {
-      Real sampled = Real(0);
-      for (int e = start[i]; e < start[i + 1]; ++e)
-        if (entries[e].key % 4 < 2) sampled -= entries[e].coef;
-      const int v = gather_order[i];
-      self_adjust[v] = sampled - expected_self_loss[v];
-    });
   }
 };
 
@@ -236,19 +295,18 @@ struct McCellPlace {
 constexpr int kMcPlace = 0, kMcDrift = 3, kMcMatrix = 8, kMcSolution = 38, kMcCellDoubles = 44;
 static_assert(sizeof(McCellPlace) <= kMcDrift * sizeof(double), "a cell's place fits its slots");
 
-// The widest reduction of McCollision for `cells` per team: the moment drifts of all cells, or
-// the monomial sums of one (with a correction).
-constexpr int mc_reduce_width(bool correction, int cells) {
-  return correction && kMcMonomials > 5 * cells ? kMcMonomials : 5 * cells;
-}
+// The sums McCollision's step 3 forms per cell: the drift of the 5 conserved moments, and with a
+// correction the 14 monomial sums of h'.
+constexpr int mc_cell_sums(bool correction) { return 5 + (correction ? kMcMonomials : 0); }
 
-// Bytes of team scratch McCollision needs: kMcCellDoubles per cell, g of every sample per cell,
-// and the working rows when they are kept there.
+// Bytes of team scratch McCollision needs: per cell kMcCellDoubles, g of every sample and its
+// working row when rows are kept there; and the piece sums of the gather plan (at most one per
+// list and one more per strip boundary) for all cells.
 inline std::int64_t mc_scratch_bytes(int cells_per_team, bool rows_in_scratch, int nv, int samples,
-                                     std::int64_t real_size) {
+                                     int strips, std::int64_t real_size) {
   return std::int64_t(cells_per_team) *
          (kMcCellDoubles * std::int64_t(sizeof(double)) +
-          real_size * (samples + (rows_in_scratch ? nv : 0)));
+          real_size * (samples + (rows_in_scratch ? nv : 0) + nv + strips));
 }
 
 // Cells is the number of cells per team, a compile-time constant so that the per-cell loops in
@@ -259,8 +317,8 @@ template <class Real, McCorrection Mode, int Cells, bool RowsInScratch>
 struct McCollision {
   static_assert(Cells >= 1 && Cells <= kMcMaxCellsPerTeam, "cells per team");
   static_assert(RowsInScratch || Cells == 1, "rows outside the scratch: one cell per team");
-  // Reduction width: the drift of the 5 moments of every cell, or the monomial sums of one.
-  static constexpr int kSums = mc_reduce_width(Mode != McCorrection::none, Cells);
+  // Reduction width: step 3's sums of one cell.
+  static constexpr int kSums = mc_cell_sums(Mode != McCorrection::none);
   // GPU blocks of 1024 threads in float (at most 64 registers): the kernel waits on memory, and
   // its shared memory allows one block per SM, so the block's size is the SM's occupancy.
   static constexpr int kTeamThreads = sizeof(Real) == 4 ? 1024 : 0;
@@ -274,10 +332,11 @@ struct McCollision {
   McEquilibriumMonomials equilibrium;  // of this number_weight and vel
   const McSample<Real>* samples;
   int n_samples;
-  const int* entry_start;  // McEntryIndex: by gather position
+  // The gather plan (McEntryIndex).
   const McEntry<Real>* entries;
-  const int* gather_order;  // velocities by decreasing expected list length (see step 3)
-  int split_lists;          // the first lists of gather_order, shared by kMcSplit lanes each
+  const int* first_piece;
+  const int* plan;
+  int strips;
   const Real* self_adjust;  // McEntryIndex; nullptr: the sampled self-loss (paper 000)
   StreamTables<Real> stream;
   bool streams;
@@ -354,107 +413,93 @@ struct McCollision {
     });
     team.sync();
 
-    // 3. gather the increments: h' = h~ + sum of the velocity's entries. The lists near the
-    //    origin are ~25 times longer than the mean: velocities are taken longest first
-    //    (gather_order), so that the threads of a warp have lists of about the same length; the
-    //    first `split_lists` are each shared by a group of kMcSplit lanes (GPU; a CPU thread
-    //    takes them whole), so that no warp waits long for one lane; entries are loaded kMcBatch
-    //    at a time, so that a list costs length / kMcBatch (rounded up) trips to L2.
-    //    The step's drift of the conserved moments, M' - M~ = sum w Phi0 psi (h' - h~), is summed
-    //    on the way: a sum of increments, accurate relative to itself in the run's precision.
-    const int lanes = team.template group_lanes<kMcSplit>();
-    const int split_items = split_lists * lanes;
-    const Sums<5 * Cells> drift = team.template reduce_rolled<5 * Cells, Real>(
-        split_items + nv - split_lists, [&](int item, auto& s) {
-          const bool split = item < split_items;
-          const int i = split ? item / lanes : item - split_items + split_lists;
-          const int lane = split ? item % lanes : 0, stride = split ? lanes : 1;
-          const int v = gather_order[i], end = entry_start[i + 1];
-          // The velocity's own values, loaded before the entries: in flight with them.
-          const Real adjust = self_adjust ? self_adjust[v] : Real(0);
-          const Real w = number_weight[v], x = vel.x[v], y = vel.y[v], z = vel.z[v];
-          Real sum[Cells];
-          for (int c = 0; c < Cells; ++c) sum[c] = Real(0);
-          // A list's last entries come as a partial batch too, not one trip to L2 each (most
-          // lists are shorter than a batch).
-          for (int e = entry_start[i] + lane; e < end; e += kMcBatch * stride) {
-            McEntry<Real> batch[kMcBatch] = {};
-            for (int k = 0; k < kMcBatch; ++k)
-              if (e + k * stride < end) batch[k] = entries[e + k * stride];
-            for (int k = 0; k < kMcBatch; ++k) {
-              if (e + k * stride >= end) continue;
-              const McLanes<Real, Cells> ge = g[batch[k].key >> 2];
-              for (int c = 0; c < Cells; ++c) sum[c] += batch[k].coef * ge.value[c];
-            }
+    // 3. the gather plan: every strip's pieces (the running sum of its entries, closed where a
+    //    list or the strip ends), kMcBatch entries in flight at a time, ...
+    auto* pieces = reinterpret_cast<McLanes<Real, Cells>*>(g + n_samples);
+    const int length = plan[0];
+    team.for_each_rolled(strips, [&](int t) {
+      int piece = plan[1 + t];
+      McLanes<Real, Cells> sum;
+      for (int c = 0; c < Cells; ++c) sum.value[c] = Real(0);
+      for (int k0 = 0; k0 < length; k0 += kMcBatch) {
+        McEntry<Real> batch[kMcBatch];
+        for (int k = 0; k < kMcBatch; ++k)
+          batch[k] = k0 + k < length ? entries[std::int64_t(k0 + k) * strips + t]
+                                     : McEntry<Real>{0u, Real(0)};
+        McLanes<Real, Cells> values[kMcBatch];
+        for (int k = 0; k < kMcBatch; ++k) values[k] = g[batch[k].word & kMcSampleOf];
+        for (int k = 0; k < kMcBatch; ++k) {
+          for (int c = 0; c < Cells; ++c) sum.value[c] += batch[k].coef * values[k].value[c];
+          if (batch[k].word & kMcClosesPiece) {
+            pieces[piece++] = sum;
+            for (int c = 0; c < Cells; ++c) sum.value[c] = Real(0);
           }
-          if (split) {  // the same for every lane of a warp (split_items: whole warps)
-            for (int c = 0; c < Cells; ++c) sum[c] = team.template group_sum<kMcSplit>(sum[c]);
-            if (lane != 0) return;
-          }
-          const Real r2 = x * x + y * y + z * z;
-          for (int c = 0; c < Cells; ++c) {
-            if (c >= count) continue;
-            const Real before = row(c)[v];
-            const Real after = before + (sum[c] + adjust * before);
-            row(c)[v] = after;
-            const Real n = w * (after - before);
-            s[5 * c] += n;
-            s[5 * c + 1] += n * x;
-            s[5 * c + 2] += n * y;
-            s[5 * c + 3] += n * z;
-            s[5 * c + 4] += n * r2;
-          }
-        });
-    if (team.leader())
-      for (int c = 0; c < count; ++c)
-        for (int k = 0; k < 5; ++k) shared[kMcCellDoubles * c + kMcDrift + k] = drift[5 * c + k];
-
-    // 4. the correction matrix of every cell, sum w Phi0 (1 + eps h') psi psi^T: the run's
-    //    equilibrium part plus eps times the monomial sums of h' (a small term: accumulated per
-    //    thread in the run's precision; written out in invariant_monomials' order, with the
-    //    weight folded into the products), ...
-    if constexpr (Mode != McCorrection::none) {
-      double equilibrium_products[15];
-      invariant_products(equilibrium.sum, equilibrium_products);
-      for (int c = 0; c < count; ++c) {
-        const Real* r = row(c);
-        const Sums<kMcMonomials> monomials =
-            team.template reduce<kMcMonomials, Real>(nv, [&](int v, auto& s) {
-              const Real x = vel.x[v], y = vel.y[v], z = vel.z[v];
-              const Real xx = x * x, yy = y * y, zz = z * z, r2 = xx + yy + zz;
-              const Real n = number_weight[v] * r[v];
-              const Real nr2 = n * r2;
-              s[0] += n;
-              s[1] += n * x;
-              s[2] += n * y;
-              s[3] += n * z;
-              s[4] += n * xx;
-              s[5] += n * yy;
-              s[6] += n * zz;
-              s[7] += n * x * y;
-              s[8] += n * x * z;
-              s[9] += n * y * z;
-              s[10] += nr2 * x;
-              s[11] += nr2 * y;
-              s[12] += nr2 * z;
-              s[13] += nr2 * r2;
-            });
-        if (team.leader()) {
+        }
+      }
+    });
+    team.sync();
+    //    ... and per cell, every velocity adds its pieces (h' = h~ + their sum + the self-loss
+    //    adjustment), with the sums step 4 needs: the drift M' - M~ and the monomial sums of h'
+    //    (in invariant_monomials' order, the weight folded into the products), which give the
+    //    correction matrix, the run's equilibrium part plus eps times them.
+    double equilibrium_products[15];
+    invariant_products(equilibrium.sum, equilibrium_products);
+    for (int c = 0; c < count; ++c) {
+      Real* r = row(c);
+      const Sums<kSums> sums = team.template reduce<kSums, Real>(nv, [&](int v, auto& s) {
+        Real delta = Real(0);
+        for (int p = first_piece[v]; p < first_piece[v + 1]; ++p) delta += pieces[p].value[c];
+        const Real adjust = self_adjust ? self_adjust[v] : Real(0);
+        const Real w = number_weight[v], x = vel.x[v], y = vel.y[v], z = vel.z[v];
+        const Real before = r[v];
+        const Real after = before + (delta + adjust * before);
+        r[v] = after;
+        const Real xx = x * x, yy = y * y, zz = z * z, r2 = xx + yy + zz;
+        const Real change = w * (after - before);
+        s[0] += change;
+        s[1] += change * x;
+        s[2] += change * y;
+        s[3] += change * z;
+        s[4] += change * r2;
+        if constexpr (Mode != McCorrection::none) {
+          const Real n = w * after;
+          const Real nr2 = n * r2;
+          auto* m = &s[5];
+          m[0] += n;
+          m[1] += n * x;
+          m[2] += n * y;
+          m[3] += n * z;
+          m[4] += n * xx;
+          m[5] += n * yy;
+          m[6] += n * zz;
+          m[7] += n * x * y;
+          m[8] += n * x * z;
+          m[9] += n * y * z;
+          m[10] += nr2 * x;
+          m[11] += nr2 * y;
+          m[12] += nr2 * z;
+          m[13] += nr2 * r2;
+        }
+      });
+      if (team.leader()) {
+        double* cell_shared = shared + kMcCellDoubles * c;
+        for (int k = 0; k < 5; ++k) cell_shared[kMcDrift + k] = sums[k];
+        if constexpr (Mode != McCorrection::none) {
           double products[15];
-          invariant_products(monomials.value, products);
-          double* system_of_cell = shared + kMcCellDoubles * c + kMcMatrix;
+          invariant_products(&sums.value[5], products);
+          double* system_of_cell = cell_shared + kMcMatrix;
           int m = 0;
           for (int k = 0; k < 5; ++k) {
             for (int j = k; j < 5; ++j, ++m)
               system_of_cell[6 * k + j] = system_of_cell[6 * j + k] =
                   equilibrium_products[m] + double(epsilon) * products[m];
-            system_of_cell[6 * k + 5] = -shared[kMcCellDoubles * c + kMcDrift + k];
+            system_of_cell[6 * k + 5] = -sums[k];
           }
         }
       }
     }
     team.sync();
-    // ... the systems of all cells at once: Gauss-Jordan elimination with a thread per matrix
+    // 4. the correction: the systems of all cells at once, Gauss-Jordan elimination with a thread per matrix
     //    entry and a barrier per pivot (one thread per system took as long as the rest of the
     //    step's tail). No pivoting: the matrix is symmetric positive definite while f > 0, and a
     //    zero or non-finite pivot leaves the cell uncorrected. Entry (i, j > k) of step k reads

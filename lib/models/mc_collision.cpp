@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 #include "core/error.hpp"
 #include "core/sums.hpp"
@@ -61,19 +60,20 @@ McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::siz
   require(cells_per_team == 0 || cells_per_team == 1 || cells_per_team == 2 || cells_per_team == 4,
           "-mc_cells_per_team ", cells_per_team, ": must be 0 (as many as fit), 1, 2 or 4");
   McTeamLayout layout;
+  const int strips = mc_gather_strips(available > 0);
   if (available == 0) {  // the CPU: one cell per thread, g of the samples in its scratch
-    layout.scratch_bytes = std::size_t(mc_scratch_bytes(1, false, nv, samples, real_size));
+    layout.scratch_bytes =
+        std::size_t(mc_scratch_bytes(1, false, nv, samples, strips, std::int64_t(real_size)));
     return layout;
   }
   const auto bytes = [&](int cells, bool rows) {
-    return std::size_t(mc_scratch_bytes(cells, rows, nv, samples, std::int64_t(real_size)));
+    return std::size_t(
+        mc_scratch_bytes(cells, rows, nv, samples, strips, std::int64_t(real_size)));
   };
   // The reduction buffer of the team (launch_cuda.cuh) takes its share of the shared memory.
-  const auto reserve = [](int cells) {
-    return std::size_t(kMaxWarpsPerTeam) * mc_reduce_width(true, cells) * sizeof(double);
-  };
+  const std::size_t reserve = std::size_t(kMaxWarpsPerTeam) * mc_cell_sums(true) * sizeof(double);
   const auto fits = [&](int cells, bool rows) {
-    return bytes(cells, rows) + reserve(cells) <= available;
+    return bytes(cells, rows) + reserve <= available;
   };
   // Left to choose, two cells at most: on an H200, paper 000's cavities run faster with 2 cells
   // per team than with 4 (delta = 10: 7.55 against 7.84 ms/step; 0.1: 4.58 against 4.71; at
@@ -90,7 +90,7 @@ McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::siz
   const bool rows_needed = smallest > 1 || rows_in_scratch == 1;
   fail("Monte Carlo collision: ", smallest, " cell(s) per team with ", samples,
        " samples (-mc_samples) and ", nv, " velocities need ",
-       bytes(smallest, rows_needed) + reserve(smallest), " bytes of GPU shared memory",
+       bytes(smallest, rows_needed) + reserve, " bytes of GPU shared memory",
        rows_needed ? " (with the rows in it)" : "", "; the device allows ", available,
        ". Use fewer samples, -precision float", smallest > 1 ? " or -mc_cells_per_team 1" : "");
 }
@@ -172,47 +172,6 @@ std::vector<double> mc_expected_self_loss(const McTables& t, double kappa, doubl
         loss[v] = kappa * dt * integral * mc_acceptance(t, centre, omega) / t.number_weight[v];
       }
   return loss;
-}
-
-std::vector<int> mc_gather_order(const std::vector<double>& number_weight) {
-  std::vector<int> sorted(number_weight.size());
-  std::iota(sorted.begin(), sorted.end(), 0);
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [&](int a, int b) { return number_weight[a] > number_weight[b]; });
-  // Each group of kMcGatherGroup positions (a warp) takes the earliest velocities left whose
-  // shared-memory banks (v mod kMcGatherGroup for float rows) differ: its row accesses are then
-  // free of bank conflicts. A velocity whose bank a heavier one of the group already has waits
-  // for the next group (several groups when many heavier ones share its bank).
-  std::vector<int> order;
-  order.reserve(sorted.size());
-  std::vector<bool> taken(sorted.size(), false);
-  std::size_t first_left = 0;
-  while (order.size() < sorted.size()) {
-    std::vector<bool> bank_used(kMcGatherGroup, false);
-    int in_group = 0;
-    for (std::size_t k = first_left; k < sorted.size() && in_group < kMcGatherGroup; ++k) {
-      const int v = sorted[k];
-      if (taken[k] || bank_used[v % kMcGatherGroup]) continue;
-      taken[k] = bank_used[v % kMcGatherGroup] = true;
-      order.push_back(v);
-      ++in_group;
-    }
-    while (first_left < sorted.size() && taken[first_left]) ++first_left;
-  }
-  return order;
-}
-
-int mc_split_lists(const std::vector<int>& order, const std::vector<double>& number_weight,
-                   int samples) {
-  // Split a list when each of its kMcSplit lanes still gets a full batch of entries.
-  const double longest_unsplit = double(kMcBatch) * kMcSplit;
-  int split = 0;
-  while (split < int(order.size()) &&
-         4.0 * samples * number_weight[order[split]] >= longest_unsplit)
-    ++split;
-  // Whole warps of split items (kMcSplit per list), so that a warp's lanes all share lists.
-  const int lists_per_warp = kMcGatherGroup / kMcSplit;
-  return split / lists_per_warp * lists_per_warp;
 }
 
 std::unique_ptr<McCollisionOperator> make_mc_collision(const McConfig& config) {

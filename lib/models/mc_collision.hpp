@@ -143,17 +143,6 @@ void with_mc_layout(const McTeamLayout& layout, F&& f) {
   }
 }
 
-// The order in which a team gathers the velocities (kernels/mc_collision.hpp, step 3): by
-// decreasing equilibrium number w Phi0, which sets the expected length of a velocity's list,
-// with the velocities of each warp in distinct shared-memory banks.
-constexpr int kMcGatherGroup = 32;
-std::vector<int> mc_gather_order(const std::vector<double>& number_weight);
-
-// How many leading lists of the gather order are long enough to be shared by kMcSplit GPU lanes
-// each: those expected (4 N_t w Phi0 entries) to give every lane a full batch, in whole warps.
-int mc_split_lists(const std::vector<int>& order, const std::vector<double>& number_weight,
-                   int samples);
-
 // Host tables the kernels read: cell faces per axis, the node of each (i, j, k) and the
 // equilibrium number weights w_v Phi0(xi_v), Phi0 = exp(-|xi|^2) / pi^(3/2).
 struct McTables {

@@ -1,7 +1,7 @@
 #pragma once
 // The device-side state of the Monte Carlo collision that does not depend on the cells: the
 // velocity-cell lookup tables, the equilibrium number weights w Phi0, the samples of the current
-// step with their increments listed by velocity (McEntryIndex) and the rejection counters.
+// step with their gather plan (McEntryIndex) and the rejection counters.
 // Shared by McCollisionImpl (the stand-alone operator) and the engine's hs_mc model. Include
 // after the backend's launch header (see mc_collision_impl.hpp).
 #include <algorithm>
@@ -56,12 +56,6 @@ class McDevice {
                                           tables_.number_weight.end());
     number_weight_ = Buffer<Real>(where, number_weight);
     inv_number_weight_ = Buffer<double>(where, tables_.inv_number_weight);
-    const std::vector<int> order = mc_gather_order(tables_.number_weight);
-    std::vector<int> position(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = int(i);
-    gather_order_ = Buffer<int>(where, order);
-    split_lists_ = mc_split_lists(order, tables_.number_weight, config.samples);
-    position_of_ = Buffer<int>(where, position);
     // With the weights and velocities the kernel sees (rounded to Real), so that the constant
     // part of the correction matrix matches the h' part the kernel sums.
     for (int v = 0; v < velocities.size(); ++v) {
@@ -90,8 +84,11 @@ class McDevice {
     rejected_total_ = Buffer<std::int64_t>(where, std::size_t(chunks_));
     rejected_total_.set_zero();
     const int nv = int(tables_.number_weight.size());
-    entries_ = Buffer<McEntry<Real>>(where, 4 * std::size_t(config.samples));
+    strips_ = mc_gather_strips(shared_memory_per_team(Exec{}) > 0);
+    entries_ = Buffer<McEntry<Real>>(where, 4 * std::size_t(config.samples) + strips_);
     entry_start_ = Buffer<int>(where, std::size_t(nv) + 1);
+    first_piece_ = Buffer<int>(where, std::size_t(nv) + 1);
+    plan_ = Buffer<int>(where, 1 + std::size_t(strips_));
     // The index kernel's work space: in shared memory when it fits, else in global memory.
     const std::size_t work = std::size_t(mc_index_work_ints(nv, config.samples)) * sizeof(int);
     index_scratch_ = work + 1024 <= shared_memory_per_team(Exec{}) ? work : 0;
@@ -148,10 +145,10 @@ class McDevice {
                           equilibrium_,
                           samples_.data(),
                           config_.samples,
-                          entry_start_.data(),
                           entries_.data(),
-                          gather_order_.data(),
-                          split_lists_,
+                          first_piece_.data(),
+                          plan_.data(),
+                          strips_,
                           self_adjust(),
                           c.stream,
                           c.streams,
@@ -224,14 +221,15 @@ class McDevice {
     return l;
   }
 
-  // The increments of the current samples listed by velocity: one team (a step has 4 N_t).
+  // The gather plan of the current samples: one team (a step has 4 N_t entries).
   void index(Exec exec) {
     McEntryIndex<Real> kernel{samples_.data(),
                               config_.samples,
                               int(tables_.number_weight.size()),
-                              gather_order_.data(),
-                              position_of_.data(),
+                              strips_,
                               entry_start_.data(),
+                              first_piece_.data(),
+                              plan_.data(),
                               entry_work_.data(),
                               entries_.data(),
                               expected_self_loss_.data(),
@@ -243,14 +241,14 @@ class McDevice {
   McTables tables_;
   double kappa_ = 0.0;
   std::array<Buffer<double>, 3> faces_;
-  Buffer<int> node_of_, gather_order_, position_of_;
-  int split_lists_ = 0;  // mc_split_lists
+  Buffer<int> node_of_;
   Buffer<Real> number_weight_;  // w Phi0, rounded to Real as the collision kernel uses it
   Buffer<double> inv_number_weight_;
   McEquilibriumMonomials equilibrium_{};  // sum_v w Phi0 m(xi_v)
   Buffer<McSample<Real>> samples_;
+  int strips_ = 1;  // of the gather plan (McEntryIndex)
   Buffer<McEntry<Real>> entries_;
-  Buffer<int> entry_start_, entry_work_;
+  Buffer<int> entry_start_, first_piece_, plan_, entry_work_;
   Buffer<Real> expected_self_loss_, self_adjust_;  // -mc_self_loss expected
   std::size_t index_scratch_ = 0;  // bytes of shared memory the index kernel works in
   Buffer<int> rejected_;

@@ -264,52 +264,32 @@ TEST(McCollision, SinglePrecisionFollowsDouble) {
   EXPECT_LE(d, 1e-5);
 }
 
-// The gather order (lib/models/mc_collision.cpp) is a permutation of the velocities, by
-// decreasing w Phi0 (expected list length) but for the moves that put a warp's 32 velocities in
-// distinct shared-memory banks.
-TEST(McCollision, GatherOrderIsABankFreePermutation) {
-  const VelocityGrid vg = test::mc_grid({18, 18, 18}, 3.0, 0.97);
-  const std::vector<double> weight = make_mc_tables(vg).number_weight;
-  const std::vector<int> order = mc_gather_order(weight);
-  ASSERT_EQ(order.size(), weight.size());
-  std::vector<int> seen(weight.size(), 0);
-  for (int v : order) ++seen[v];
-  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), int(weight.size()));
-  int conflicts = 0;
-  for (std::size_t first = 0; first + kMcGatherGroup <= order.size(); first += kMcGatherGroup) {
-    std::vector<int> banks(kMcGatherGroup, 0);
-    for (int k = 0; k < kMcGatherGroup; ++k)
-      conflicts += banks[order[first + k] % kMcGatherGroup]++ > 0;
-  }
-  EXPECT_EQ(conflicts, 0);
-  EXPECT_EQ(order.front(), int(std::max_element(weight.begin(), weight.end()) - weight.begin()));
-}
-
 // The team layout on a GPU with 227 KiB of shared memory per block (H100/H200), for the paper's
-// delta = 10 case (18^3 velocities, N_t = 8192): float fits 4 cells with their rows, but left to
-// choose takes 2 (faster, docs/benchmarks.md); double fits 2; rows outside the scratch only with
-// one cell; a forced layout that does not fit is an error naming the option; the CPU (no shared
-// memory) takes one cell and its output row.
+// delta = 10 case (18^3 velocities, N_t = 8192): float fits 2 cells with their rows and the piece
+// sums of the gather plan, double 1; rows outside the scratch only with one cell; a forced layout
+// that does not fit is an error naming the option; the CPU (no shared memory) takes one cell and
+// its output row.
 TEST(McCollision, TeamLayoutFitsTheSharedMemory) {
   const std::size_t h200 = 232448;
   const int nv = 5832, samples = 8192;
   const McTeamLayout f = mc_team_layout(h200, nv, samples, sizeof(float), 0, -1);
   EXPECT_EQ(f.cells_per_team, kMcAutoCellsPerTeam);
   EXPECT_TRUE(f.rows_in_scratch);
-  const McTeamLayout f4 = mc_team_layout(h200, nv, samples, sizeof(float), 4, -1);
-  EXPECT_EQ(f4.cells_per_team, 4);
-  EXPECT_TRUE(f4.rows_in_scratch);
+  EXPECT_LE(f.scratch_bytes, h200);
   const McTeamLayout d = mc_team_layout(h200, nv, samples, sizeof(double), 0, -1);
-  EXPECT_EQ(d.cells_per_team, 2);
+  EXPECT_EQ(d.cells_per_team, 1);
   EXPECT_TRUE(d.rows_in_scratch);
   const McTeamLayout outside = mc_team_layout(h200, nv, samples, sizeof(double), 0, 0);
   EXPECT_EQ(outside.cells_per_team, 1);
   EXPECT_FALSE(outside.rows_in_scratch);
-  try {
-    mc_team_layout(h200, nv, samples, sizeof(double), 4, -1);
-    ADD_FAILURE() << "4 cells in double do not fit";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("-mc_cells_per_team 1"), std::string::npos) << e.what();
+  EXPECT_LT(outside.scratch_bytes, d.scratch_bytes);
+  for (std::size_t real : {sizeof(float), sizeof(double)}) {
+    try {
+      mc_team_layout(h200, nv, samples, real, 4, -1);
+      ADD_FAILURE() << "4 cells do not fit";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("-mc_cells_per_team 1"), std::string::npos) << e.what();
+    }
   }
   const McTeamLayout cpu = mc_team_layout(0, nv, samples, sizeof(double), 0, -1);
   EXPECT_EQ(cpu.cells_per_team, 1);
