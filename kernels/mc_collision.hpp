@@ -71,10 +71,9 @@ enum class McCorrection { none, batched, external };
 constexpr int kMcRecord = 10;
 // Per cell system for an external solver: the 5 x 5 matrix, row-major, then the right side.
 constexpr int kMcSystem = 30;
-// Cells one team works on at most (their accumulators live in registers): 1, 2 or 4; and the
-// most the automatic layout takes (mc_team_layout).
-constexpr int kMcMaxCellsPerTeam = 4;
-constexpr int kMcAutoCellsPerTeam = 2;
+// Cells one team works on at most, 1 or 2: a thread keeps the monomial sums of every cell of its
+// team in registers (14 each), and a warp reduces at most 32 sums at once.
+constexpr int kMcMaxCellsPerTeam = 2;
 
 // The monomials of xi that the products psi_k psi_l of the collision invariants
 // psi = (1, xi, |xi|^2) are made of: 1, x, y, z, x^2, y^2, z^2, xy, xz, yz, x |xi|^2, y |xi|^2,
@@ -134,22 +133,32 @@ struct alignas(N * sizeof(Real) < 16 ? N * sizeof(Real) : 16) McLanes {
 
 // One increment of a step in the gather plan: the sample whose g it takes (word & kMcSampleOf),
 // whether it closes a piece (word & kMcClosesPiece), and its coefficient (losses negative).
-// Aligned to its size: one load per entry.
 constexpr std::uint32_t kMcClosesPiece = 0x80000000u, kMcSampleOf = 0x7fffffffu;
 template <class Real>
-struct alignas(2 * sizeof(Real)) McEntry {
+struct McEntry {
   std::uint32_t word;
   Real coef;
 };
+
+// 16 bytes of consecutive entries of a strip (2 in float, 1 in double): the unit of the plan's
+// interleaving, so that one vector load per thread reads 512 contiguous bytes per warp.
+template <class Real>
+struct alignas(16) McEntryVector {
+  static constexpr int kEntries = 16 / sizeof(McEntry<Real>);
+  McEntry<Real> entry[kEntries];
+};
+static_assert(kMcBatch % McEntryVector<double>::kEntries == 0 &&
+                  kMcBatch % McEntryVector<float>::kEntries == 0,
+              "a batch is whole vectors");
 
 // The gather plan of the current samples (see the top of this file). Once per step, one team
 // (item 0; the plan is shared by every cell and a step has only 4 N_t entries):
 //  * lists the increments by the velocity they land on, each list in increasing key
 //    (4 sample + slot): start[v] .. start[v + 1] in the sorted order;
-//  * cuts the sorted entries into `strips` strips of `length` = ceil(entries / strips): sorted
-//    position p is entry p % length of strip p / length, stored at
-//    entries[(p % length) strips + p / length] (a warp's threads load neighbouring entries); the
-//    strips are padded to full length with entries of coefficient 0;
+//  * cuts the sorted entries into `strips` strips of `length` = ceil(entries / strips), rounded
+//    up to whole batches: sorted position p is entry k = p % length of strip t = p / length,
+//    stored in vector (k / E) strips + t, E entries per McEntryVector (a warp's threads load
+//    neighbouring vectors); the strips are padded to full length with entries of coefficient 0;
 //  * numbers the pieces (a list's entries within one strip) in sorted order: velocity v's are
 //    first_piece[v] .. first_piece[v + 1], strip t's start at plan[1 + t]; plan[0] = length.
 // The keys are counted, placed and ranked in the team scratch when it is given (GPU shared
@@ -164,7 +173,7 @@ struct McEntryIndex {
   int* first_piece;          // [nv + 1]
   int* plan;                 // [1 + strips]
   int* work;                 // [mc_index_work_ints] when the team has no scratch
-  McEntry<Real>* entries;    // [4 n_samples + strips]
+  McEntryVector<Real>* entries;  // [mc_plan_vectors]
   // -mc_self_loss expected: L_v (mc_expected_self_loss) in, the per-step replacement of the
   // sampled self-loss out (see McCollision, step 3); nullptr: sampled (paper 000 Eq. 24).
   const Real* expected_self_loss;
@@ -190,8 +199,13 @@ struct McEntryIndex {
     });
     team.sync();
     const int placed = start[nv];
-    const int length = placed > strips ? (placed + strips - 1) / strips : 1;
-    const auto stored_at = [&](int p) { return p % length * strips + p / length; };
+    const int per_strip = (placed + strips - 1) / strips;
+    const int length = per_strip > 0 ? (per_strip + kMcBatch - 1) / kMcBatch * kMcBatch : kMcBatch;
+    constexpr int kPerVector = McEntryVector<Real>::kEntries;
+    const auto stored_at = [&](int p) -> McEntry<Real>& {
+      const int k = p % length;
+      return entries[k / kPerVector * strips + p / length].entry[k % kPerVector];
+    };
     // The placing order above is the threads' order. The rank of a key within its list (how
     // many keys of the list are smaller) is its place in the sorted list; every placed key finds
     // its rank independently (lists are short: at most a few hundred).
@@ -204,11 +218,11 @@ struct McEntryIndex {
       for (int b = first; b < end; ++b) rank += keys[b] < key;
       const int p = first + rank;
       const bool closes = p + 1 == end || (p + 1) % length == 0;
-      entries[stored_at(p)] = {std::uint32_t(key / 4) | (closes ? kMcClosesPiece : 0u),
-                               slot < 2 ? -s.coef[slot] : s.coef[slot]};
+      stored_at(p) = {std::uint32_t(key / 4) | (closes ? kMcClosesPiece : 0u),
+                      slot < 2 ? -s.coef[slot] : s.coef[slot]};
     });
     team.for_each(length * strips - placed,
-                  [&](int q) { entries[stored_at(placed + q)] = {0u, Real(0)}; });
+                  [&](int q) { stored_at(placed + q) = {0u, Real(0)}; });
     // Pieces per list: one per strip it touches (the counts are free again).
     team.for_each(nv, [&](int v) {
       const int first = start[v], end = start[v + 1];
@@ -242,7 +256,7 @@ struct McEntryIndex {
     team.for_each(nv, [&](int v) {
       Real sampled = Real(0);
       for (int p = start[v]; p < start[v + 1]; ++p) {
-        const Real coef = entries[stored_at(p)].coef;
+        const Real coef = stored_at(p).coef;
         if (coef < Real(0)) sampled -= coef;
       }
       self_adjust[v] = sampled - expected_self_loss[v];
@@ -283,6 +297,12 @@ inline std::int64_t mc_index_work_ints(int nv, int samples) {
   return 4 * std::int64_t(samples) + 2 * std::int64_t(nv);
 }
 
+// McEntryVectors the gather plan of `samples` needs at most: every strip rounded up to whole
+// batches (the fewest entries per vector: 1).
+inline std::int64_t mc_plan_vectors(int samples, int strips) {
+  return 4 * std::int64_t(samples) + std::int64_t(strips) * 2 * kMcBatch;
+}
+
 // Where a team's cell lies: its padded index and padded coordinates.
 struct McCellPlace {
   std::int64_t padded;
@@ -295,9 +315,11 @@ struct McCellPlace {
 constexpr int kMcPlace = 0, kMcDrift = 3, kMcMatrix = 8, kMcSolution = 38, kMcCellDoubles = 44;
 static_assert(sizeof(McCellPlace) <= kMcDrift * sizeof(double), "a cell's place fits its slots");
 
-// The sums McCollision's step 3 forms per cell: the drift of the 5 conserved moments, and with a
-// correction the 14 monomial sums of h'.
-constexpr int mc_cell_sums(bool correction) { return 5 + (correction ? kMcMonomials : 0); }
+// The widest reduction of McCollision for `cells` per team: the drift of the 5 conserved moments
+// of every cell, or with a correction the monomial sums of h' of every cell.
+constexpr int mc_reduce_width(bool correction, int cells) {
+  return (correction ? kMcMonomials : 5) * cells;
+}
 
 // Bytes of team scratch McCollision needs: per cell kMcCellDoubles, g of every sample and its
 // working row when rows are kept there; and the piece sums of the gather plan (at most one per
@@ -317,8 +339,7 @@ template <class Real, McCorrection Mode, int Cells, bool RowsInScratch>
 struct McCollision {
   static_assert(Cells >= 1 && Cells <= kMcMaxCellsPerTeam, "cells per team");
   static_assert(RowsInScratch || Cells == 1, "rows outside the scratch: one cell per team");
-  // Reduction width: step 3's sums of one cell.
-  static constexpr int kSums = mc_cell_sums(Mode != McCorrection::none);
+  static constexpr int kSums = mc_reduce_width(Mode != McCorrection::none, Cells);
   // GPU blocks of 1024 threads in float (at most 64 registers): the kernel waits on memory, and
   // its shared memory allows one block per SM, so the block's size is the SM's occupancy.
   static constexpr int kTeamThreads = sizeof(Real) == 4 ? 1024 : 0;
@@ -333,7 +354,7 @@ struct McCollision {
   const McSample<Real>* samples;
   int n_samples;
   // The gather plan (McEntryIndex).
-  const McEntry<Real>* entries;
+  const McEntryVector<Real>* entries;
   const int* first_piece;
   const int* plan;
   int strips;
@@ -348,6 +369,7 @@ struct McCollision {
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t group) const {
+    using Lanes = McLanes<Real, Cells>;
     const int nv = vel.n;
     const std::int64_t first = group * Cells;
     const int count = int(n_cells - first < Cells ? n_cells - first : Cells);
@@ -355,9 +377,10 @@ struct McCollision {
     const auto place = [&](int c) -> McCellPlace& {
       return *reinterpret_cast<McCellPlace*>(shared + kMcCellDoubles * c + kMcPlace);
     };
-    Real* scratch = reinterpret_cast<Real*>(shared + kMcCellDoubles * Cells);
-    // [sample][cell]: Cells * nv Reals of rows before it keep the alignment of McLanes.
-    auto* g = reinterpret_cast<McLanes<Real, Cells>*>(scratch + (RowsInScratch ? Cells * nv : 0));
+    // The working rows [v][cell], then g [sample][cell], then the pieces [piece][cell].
+    Lanes* scratch = reinterpret_cast<Lanes*>(shared + kMcCellDoubles * Cells);
+    Lanes* g = scratch + (RowsInScratch ? nv : 0);
+    Lanes* pieces = g + n_samples;
     // Cells past `count` (last team only) repeat the last one and work on scratch, never stored.
     team.for_each_rolled(Cells, [&](int c) {
       const auto coord = cells.coord(first + (c < count ? c : count - 1));
@@ -366,12 +389,11 @@ struct McCollision {
       for (int d = 0; d < 3; ++d) p.ip[d] = coord.i[d] + cells.offset[d];
     });
     team.sync();
-    const auto row = [&](int c) {
-      if constexpr (RowsInScratch)
-        return scratch + c * nv;
-      else
-        return h_out + place(c).padded * nv;
-    };
+    Lanes* rows;
+    if constexpr (RowsInScratch)
+      rows = scratch;
+    else  // one cell: its output row
+      rows = reinterpret_cast<Lanes*>(h_out + place(0).padded * nv);
 
     // 1. the working rows h~ (streamed here: one pass over h per step, not three), all cells of
     //    the team at once: a velocity's streaming tables are read once for them, and their
@@ -386,13 +408,15 @@ struct McCollision {
       if (streams) {
         team.for_each_rolled(nv, [&](int v) {
           const auto upwind = stream.upwind(v);
-          for (int c = 0; c < Cells; ++c)
-            if (c < count) row(c)[v] = stream.value(upwind, in[c] + v, ip[c]);
+          Lanes h;
+          for (int c = 0; c < Cells; ++c) h.value[c] = stream.value(upwind, in[c] + v, ip[c]);
+          rows[v] = h;
         });
       } else {
         team.for_each(nv, [&](int v) {
-          for (int c = 0; c < Cells; ++c)
-            if (c < count) row(c)[v] = in[c][v];
+          Lanes h;
+          for (int c = 0; c < Cells; ++c) h.value[c] = in[c][v];
+          rows[v] = h;
         });
       }
     }
@@ -401,36 +425,35 @@ struct McCollision {
     // 2. g of every sample (0 for rejected ones: they have no entries anyway).
     team.for_each(n_samples, [&](int l) {
       const int a = samples[l].cell[0], b = samples[l].cell[1];
-      McLanes<Real, Cells> value;
-      for (int c = 0; c < Cells; ++c) {
-        value.value[c] = Real(0);
-        if (a >= 0) {
-          const Real h = row(c)[a], h1 = row(c)[b];
-          value.value[c] = h + h1 + epsilon * h * h1;
-        }
+      Lanes value;
+      for (int c = 0; c < Cells; ++c) value.value[c] = Real(0);
+      if (a >= 0) {
+        const Lanes h = rows[a], h1 = rows[b];
+        for (int c = 0; c < Cells; ++c)
+          value.value[c] = h.value[c] + h1.value[c] + epsilon * h.value[c] * h1.value[c];
       }
       g[l] = value;
     });
     team.sync();
 
     // 3. the gather plan: every strip's pieces (the running sum of its entries, closed where a
-    //    list or the strip ends), kMcBatch entries in flight at a time, ...
-    auto* pieces = reinterpret_cast<McLanes<Real, Cells>*>(g + n_samples);
+    //    list or the strip ends), a batch of kMcBatch entries at a time (vector loads), ...
     const int length = plan[0];
     team.for_each_rolled(strips, [&](int t) {
       int piece = plan[1 + t];
-      McLanes<Real, Cells> sum;
+      Lanes sum;
       for (int c = 0; c < Cells; ++c) sum.value[c] = Real(0);
-      for (int k0 = 0; k0 < length; k0 += kMcBatch) {
-        McEntry<Real> batch[kMcBatch];
-        for (int k = 0; k < kMcBatch; ++k)
-          batch[k] = k0 + k < length ? entries[std::int64_t(k0 + k) * strips + t]
-                                     : McEntry<Real>{0u, Real(0)};
-        McLanes<Real, Cells> values[kMcBatch];
-        for (int k = 0; k < kMcBatch; ++k) values[k] = g[batch[k].word & kMcSampleOf];
+      constexpr int kPer = McEntryVector<Real>::kEntries, kVectors = kMcBatch / kPer;
+      const McEntryVector<Real>* at = entries + t;
+      for (int k0 = 0; k0 < length; k0 += kMcBatch, at += std::int64_t(kVectors) * strips) {
+        McEntryVector<Real> b[kVectors];
+        for (int j = 0; j < kVectors; ++j) b[j] = at[std::int64_t(j) * strips];
+        Lanes values[kMcBatch];
+        for (int k = 0; k < kMcBatch; ++k) values[k] = g[b[k / kPer].entry[k % kPer].word & kMcSampleOf];
         for (int k = 0; k < kMcBatch; ++k) {
-          for (int c = 0; c < Cells; ++c) sum.value[c] += batch[k].coef * values[k].value[c];
-          if (batch[k].word & kMcClosesPiece) {
+          const McEntry<Real>& e = b[k / kPer].entry[k % kPer];
+          for (int c = 0; c < Cells; ++c) sum.value[c] += e.coef * values[k].value[c];
+          if (e.word & kMcClosesPiece) {
             pieces[piece++] = sum;
             for (int c = 0; c < Cells; ++c) sum.value[c] = Real(0);
           }
@@ -438,68 +461,88 @@ struct McCollision {
       }
     });
     team.sync();
-    //    ... and per cell, every velocity adds its pieces (h' = h~ + their sum + the self-loss
-    //    adjustment), with the sums step 4 needs: the drift M' - M~ and the monomial sums of h'
-    //    (in invariant_monomials' order, the weight folded into the products), which give the
-    //    correction matrix, the run's equilibrium part plus eps times them.
-    double equilibrium_products[15];
-    invariant_products(equilibrium.sum, equilibrium_products);
-    for (int c = 0; c < count; ++c) {
-      Real* r = row(c);
-      const Sums<kSums> sums = team.template reduce<kSums, Real>(nv, [&](int v, auto& s) {
-        Real delta = Real(0);
-        for (int p = first_piece[v]; p < first_piece[v + 1]; ++p) delta += pieces[p].value[c];
-        const Real adjust = self_adjust ? self_adjust[v] : Real(0);
-        const Real w = number_weight[v], x = vel.x[v], y = vel.y[v], z = vel.z[v];
-        const Real before = r[v];
-        const Real after = before + (delta + adjust * before);
-        r[v] = after;
-        const Real xx = x * x, yy = y * y, zz = z * z, r2 = xx + yy + zz;
-        const Real change = w * (after - before);
-        s[0] += change;
-        s[1] += change * x;
-        s[2] += change * y;
-        s[3] += change * z;
-        s[4] += change * r2;
-        if constexpr (Mode != McCorrection::none) {
-          const Real n = w * after;
-          const Real nr2 = n * r2;
-          auto* m = &s[5];
-          m[0] += n;
-          m[1] += n * x;
-          m[2] += n * y;
-          m[3] += n * z;
-          m[4] += n * xx;
-          m[5] += n * yy;
-          m[6] += n * zz;
-          m[7] += n * x * y;
-          m[8] += n * x * z;
-          m[9] += n * y * z;
-          m[10] += nr2 * x;
-          m[11] += nr2 * y;
-          m[12] += nr2 * z;
-          m[13] += nr2 * r2;
-        }
-      });
+    //    ... and every velocity adds its pieces: h' = h~ + their sum + the self-loss adjustment.
+    //    On the way, the drift of the conserved moments, M' - M~ = sum w Phi0 psi (h' - h~): a
+    //    sum of increments, accurate relative to itself in the run's precision.
+    const Sums<5 * Cells> drift =
+        team.template reduce<5 * Cells, Real>(nv, [&](int v, auto& s) {
+          const int end = first_piece[v + 1];
+          Lanes delta;
+          for (int c = 0; c < Cells; ++c) delta.value[c] = Real(0);
+          for (int p = first_piece[v]; p < end; ++p)
+            for (int c = 0; c < Cells; ++c) delta.value[c] += pieces[p].value[c];
+          const Real adjust = self_adjust ? self_adjust[v] : Real(0);
+          const Real w = number_weight[v], x = vel.x[v], y = vel.y[v], z = vel.z[v];
+          const Real r2 = x * x + y * y + z * z;
+          const Lanes before = rows[v];
+          Lanes after;
+          for (int c = 0; c < Cells; ++c) {
+            after.value[c] = before.value[c] + (delta.value[c] + adjust * before.value[c]);
+            const Real change = w * (after.value[c] - before.value[c]);
+            s[5 * c] += change;
+            s[5 * c + 1] += change * x;
+            s[5 * c + 2] += change * y;
+            s[5 * c + 3] += change * z;
+            s[5 * c + 4] += change * r2;
+          }
+          rows[v] = after;
+        });
+    if (team.leader())  // (here: the totals need no registers through step 4)
+      for (int c = 0; c < Cells; ++c)
+        for (int k = 0; k < 5; ++k)
+          if (c < count) shared[kMcCellDoubles * c + kMcDrift + k] = drift[5 * c + k];
+
+    // 4. the correction matrices, sum w Phi0 (1 + eps h') psi psi^T: the run's equilibrium part
+    //    plus eps times the monomial sums of h' (a small term: accumulated per thread in the
+    //    run's precision; in invariant_monomials' order, with the weight folded into the
+    //    products), ...
+    if constexpr (Mode != McCorrection::none) {
+      const Sums<kMcMonomials * Cells> monomials =
+          team.template reduce<kMcMonomials * Cells, Real>(nv, [&](int v, auto& s) {
+            const Real x = vel.x[v], y = vel.y[v], z = vel.z[v], w = number_weight[v];
+            const Real xx = x * x, yy = y * y, zz = z * z, r2 = xx + yy + zz;
+            const Real wxy = w * x * y, wxz = w * x * z, wyz = w * y * z, wr2 = w * r2;
+            const Lanes h = rows[v];
+            for (int c = 0; c < Cells; ++c) {
+              auto* m = &s[kMcMonomials * c];
+              const Real n = w * h.value[c], hr2 = wr2 * h.value[c];
+              m[0] += n;
+              m[1] += n * x;
+              m[2] += n * y;
+              m[3] += n * z;
+              m[4] += n * xx;
+              m[5] += n * yy;
+              m[6] += n * zz;
+              m[7] += wxy * h.value[c];
+              m[8] += wxz * h.value[c];
+              m[9] += wyz * h.value[c];
+              m[10] += hr2 * x;
+              m[11] += hr2 * y;
+              m[12] += hr2 * z;
+              m[13] += hr2 * r2;
+            }
+          });
+      // (Loops over Cells, not count: indices known at compile time keep the sums in registers.)
       if (team.leader()) {
-        double* cell_shared = shared + kMcCellDoubles * c;
-        for (int k = 0; k < 5; ++k) cell_shared[kMcDrift + k] = sums[k];
-        if constexpr (Mode != McCorrection::none) {
+        double equilibrium_products[15];
+        invariant_products(equilibrium.sum, equilibrium_products);
+        for (int c = 0; c < Cells; ++c) {
+          if (c >= count) break;
           double products[15];
-          invariant_products(&sums.value[5], products);
-          double* system_of_cell = cell_shared + kMcMatrix;
+          invariant_products(&monomials.value[kMcMonomials * c], products);
+          double* system_of_cell = shared + kMcCellDoubles * c + kMcMatrix;
           int m = 0;
           for (int k = 0; k < 5; ++k) {
             for (int j = k; j < 5; ++j, ++m)
               system_of_cell[6 * k + j] = system_of_cell[6 * j + k] =
                   equilibrium_products[m] + double(epsilon) * products[m];
-            system_of_cell[6 * k + 5] = -sums[k];
+            system_of_cell[6 * k + 5] = -shared[kMcCellDoubles * c + kMcDrift + k];
           }
         }
       }
     }
     team.sync();
-    // 4. the correction: the systems of all cells at once, Gauss-Jordan elimination with a thread per matrix
+    //    ... the systems of all cells at once, Gauss-Jordan elimination with a thread per matrix
     //    entry and a barrier per pivot (one thread per system took as long as the rest of the
     //    step's tail). No pivoting: the matrix is symmetric positive definite while f > 0, and a
     //    zero or non-finite pivot leaves the cell uncorrected. Entry (i, j > k) of step k reads
@@ -543,23 +586,28 @@ struct McCollision {
     });
     team.sync();
     // ... and the new rows.
-    for (int c = 0; c < count; ++c) {
+    Real y[Cells][5];
+    Real* out[Cells];
+    for (int c = 0; c < Cells; ++c) {
       const double* solved = shared + kMcCellDoubles * c + kMcSolution;
-      const Real y0 = Real(solved[0]), y1 = Real(solved[1]), y2 = Real(solved[2]),
-                 y3 = Real(solved[3]), y4 = Real(solved[4]);
-      const Real* r = row(c);
-      Real* out = h_out + place(c).padded * nv;
-      team.for_each(nv, [&](int v) {
-        const Real h = r[v];
-        if constexpr (Mode == McCorrection::batched) {
-          const Real x = vel.x[v], yv = vel.y[v], z = vel.z[v];
-          const Real corr = y0 + y1 * x + y2 * yv + y3 * z + y4 * (x * x + yv * yv + z * z);
-          out[v] = h + (Real(1) + epsilon * h) * corr;
-        } else {
-          out[v] = h;
-        }
-      });
+      for (int k = 0; k < 5; ++k) y[c][k] = Real(solved[k]);
+      out[c] = h_out + place(c).padded * nv;
     }
+    team.for_each(nv, [&](int v) {
+      const Lanes h = rows[v];
+      Real x = Real(0), yv = Real(0), z = Real(0);
+      if constexpr (Mode == McCorrection::batched) x = vel.x[v], yv = vel.y[v], z = vel.z[v];
+      const Real r2 = x * x + yv * yv + z * z;
+      for (int c = 0; c < Cells; ++c) {
+        if (c >= count) continue;
+        if constexpr (Mode == McCorrection::batched) {
+          const Real corr = y[c][0] + y[c][1] * x + y[c][2] * yv + y[c][3] * z + y[c][4] * r2;
+          out[c][v] = h.value[c] + (Real(1) + epsilon * h.value[c]) * corr;
+        } else {
+          out[c][v] = h.value[c];
+        }
+      }
+    });
   }
 };
 

@@ -3,7 +3,7 @@
 // that instantiate kernels for the CPU); kernels see the API through the Team concept:
 //   team.for_each(n, f)     f(i) for i in [0, n), split over the team's threads
 //   team.reduce<K>(n, f)    Sums<K> of f(i, sums&) over [0, n), the same result on every thread;
-//                           reduce<K, Acc> lets a GPU thread accumulate its share in Acc (f then
+//                           reduce<K, Acc> lets a GPU thread and warp accumulate in Acc (f then
 //                           takes `auto& sums`); reduce_rolled: not unrolled (see for_each_rolled)
 //   team.row_scratch(p)     the team's scratch memory (scratch_bytes of for_each_team), or p
 //                           when it has none

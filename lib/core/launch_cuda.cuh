@@ -51,8 +51,8 @@ struct CudaTeam {
   }
 
   // Sums<K> of f(i, sums) over [0, n): f adds into per-thread accumulators of type Acc (float
-  // where the terms are small increments: fewer registers, no conversions), the team's totals
-  // are formed in double.
+  // where float's relative accuracy suffices: fewer registers, no conversions), which a warp
+  // adds in Acc too; the team's totals are formed in double.
   template <int K, class Acc = double, class F>
   __device__ Sums<K> reduce(int n, F&& f) const {
     return reduce_unrolled<4, K, Acc>(n, f);
@@ -73,14 +73,16 @@ struct CudaTeam {
     return team_totals(sums);
   }
 
-  // The totals over the team of every thread's K partial sums, on every thread.
+  // The totals over the team of every thread's K partial sums, on every thread. A warp adds its
+  // lanes' sums in Acc (a float Acc needs half the shuffles of double and no conversions), the
+  // per-warp partials are added in double.
   template <int K, class Acc>
   __device__ Sums<K> team_totals(const Sums<K, Acc>& sums) const {
     static_assert(K >= 1 && K <= 32, "a warp reduces at most 32 sums at once");
     constexpr int kWidth = warp_reduce_width(K);
-    double s[kWidth];
-    for (int k = 0; k < K; ++k) s[k] = double(sums[k]);
-    for (int k = K; k < kWidth; ++k) s[k] = 0.0;
+    Acc s[kWidth];
+    for (int k = 0; k < K; ++k) s[k] = sums[k];
+    for (int k = K; k < kWidth; ++k) s[k] = Acc(0);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     warp_reduce_scatter<kWidth>(s, lane, 16);
     // Lane L now holds the warp's total of sum L >> kShift (lanes of a group hold equal values).
@@ -88,7 +90,8 @@ struct CudaTeam {
     const int mine = lane >> kShift;
     const int warps = (blockDim.x + 31) / 32;
     __syncthreads();  // the buffer may still be read by a previous reduction
-    if (lane % (1 << kShift) == 0 && mine < K) reduce_buffer[mine * kMaxWarpsPerTeam + warp] = s[0];
+    if (lane % (1 << kShift) == 0 && mine < K)
+      reduce_buffer[mine * kMaxWarpsPerTeam + warp] = double(s[0]);
     __syncthreads();
     // Thread k sums the per-warp partials of accumulator k in warp order (the same result on
     // every run), then every thread reads the K totals.
@@ -113,8 +116,8 @@ struct CudaTeam {
   // sums, adds its partner's copy of that half (lane ^ offset) and hands over the other half, so
   // Width sums cost Width - 1 shuffles instead of 5 Width for a shuffle tree per sum; once one
   // sum is left, the remaining levels add it up.
-  template <int Width>
-  __device__ static void warp_reduce_scatter(double* s, int lane, int offset) {
+  template <int Width, class T>
+  __device__ static void warp_reduce_scatter(T* s, int lane, int offset) {
     if constexpr (Width == 1) {
       for (; offset > 0; offset /= 2) s[0] += __shfl_xor_sync(0xffffffffu, s[0], offset);
     } else {
@@ -122,8 +125,8 @@ struct CudaTeam {
       const bool upper = lane & offset;
 #pragma unroll
       for (int i = 0; i < kHalf; ++i) {
-        const double keep = upper ? s[i + kHalf] : s[i];
-        const double give = upper ? s[i] : s[i + kHalf];
+        const T keep = upper ? s[i + kHalf] : s[i];
+        const T give = upper ? s[i] : s[i + kHalf];
         s[i] = keep + __shfl_xor_sync(0xffffffffu, give, offset);
       }
       warp_reduce_scatter<kHalf>(s, lane, offset / 2);

@@ -173,10 +173,9 @@ void read_monte_carlo(MPI_Comm comm, RunOptions& run) {
   require(m.team_size % 32 == 0, "-mc_team_size ", m.team_size, ": must be a multiple of 32");
   m.cells_per_team = o.integer("mc_cells_per_team",
                                "spatial cells a GPU collision team shares the samples between "
-                               "(0: as many as fit in shared memory, at most " +
-                                   std::to_string(kMcAutoCellsPerTeam) + "; 1, 2 or 4)",
+                               "(0: as many as fit in shared memory; at most " +
+                                   std::to_string(kMcMaxCellsPerTeam) + ")",
                                0, 0, kMcMaxCellsPerTeam);
-  require(m.cells_per_team != 3, "-mc_cells_per_team 3: must be 0 (as many as fit), 1, 2 or 4");
   if (run.model == ModelKind::hs_mc) {
     require(run.relaxation.force[0] == 0.0 && run.relaxation.force[1] == 0.0 &&
                 run.relaxation.force[2] == 0.0,

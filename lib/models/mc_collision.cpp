@@ -57,8 +57,8 @@ McCorrectionSummary summarize_records(const std::vector<double>& records, double
 
 McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::size_t real_size,
                             int cells_per_team, int rows_in_scratch) {
-  require(cells_per_team == 0 || cells_per_team == 1 || cells_per_team == 2 || cells_per_team == 4,
-          "-mc_cells_per_team ", cells_per_team, ": must be 0 (as many as fit), 1, 2 or 4");
+  require(cells_per_team >= 0 && cells_per_team <= kMcMaxCellsPerTeam, "-mc_cells_per_team ",
+          cells_per_team, ": must be 0 (as many as fit), 1 or 2");
   McTeamLayout layout;
   const int strips = mc_gather_strips(available > 0);
   if (available == 0) {  // the CPU: one cell per thread, g of the samples in its scratch
@@ -71,14 +71,15 @@ McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::siz
         mc_scratch_bytes(cells, rows, nv, samples, strips, std::int64_t(real_size)));
   };
   // The reduction buffer of the team (launch_cuda.cuh) takes its share of the shared memory.
-  const std::size_t reserve = std::size_t(kMaxWarpsPerTeam) * mc_cell_sums(true) * sizeof(double);
-  const auto fits = [&](int cells, bool rows) {
-    return bytes(cells, rows) + reserve <= available;
+  const auto reserve = [](int cells) {
+    return std::size_t(kMaxWarpsPerTeam) * mc_reduce_width(true, cells) * sizeof(double);
   };
-  // Left to choose, two cells at most: on an H200, paper 000's cavities run faster with 2 cells
-  // per team than with 4 (delta = 10: 7.55 against 7.84 ms/step; 0.1: 4.58 against 4.71; at
-  // delta = 1 four do not fit); 1 is slower (11.0, 6.27).
-  const int largest = cells_per_team > 0 ? cells_per_team : kMcAutoCellsPerTeam;
+  const auto fits = [&](int cells, bool rows) {
+    return bytes(cells, rows) + reserve(cells) <= available;
+  };
+  // Left to choose, as many as fit: on an H200, paper 000's delta = 10 cavity runs at 6.10 ms per
+  // step with 2 cells per team, 8.34 with 1.
+  const int largest = cells_per_team > 0 ? cells_per_team : kMcMaxCellsPerTeam;
   const int smallest = cells_per_team > 0 ? cells_per_team : 1;
   // Rows outside the scratch only with one cell per team (McCollision's RowsInScratch).
   for (bool rows : {true, false}) {
@@ -90,7 +91,7 @@ McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::siz
   const bool rows_needed = smallest > 1 || rows_in_scratch == 1;
   fail("Monte Carlo collision: ", smallest, " cell(s) per team with ", samples,
        " samples (-mc_samples) and ", nv, " velocities need ",
-       bytes(smallest, rows_needed) + reserve, " bytes of GPU shared memory",
+       bytes(smallest, rows_needed) + reserve(smallest), " bytes of GPU shared memory",
        rows_needed ? " (with the rows in it)" : "", "; the device allows ", available,
        ". Use fewer samples, -precision float", smallest > 1 ? " or -mc_cells_per_team 1" : "");
 }

@@ -129,7 +129,7 @@ McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::siz
                             int cells_per_team, int rows_in_scratch);
 
 // Runs f(std::integral_constant<int, K>, std::bool_constant<R>) for the layout's K cells per team
-// (1, 2 or 4) and rows in the scratch R: McCollision's compile-time layout.
+// (1 or 2) and rows in the scratch R: McCollision's compile-time layout.
 template <class F>
 void with_mc_layout(const McTeamLayout& layout, F&& f) {
   require(layout.rows_in_scratch || layout.cells_per_team == 1,
@@ -138,8 +138,7 @@ void with_mc_layout(const McTeamLayout& layout, F&& f) {
   switch (layout.cells_per_team) {
     case 1: return f(std::integral_constant<int, 1>{}, std::true_type{});
     case 2: return f(std::integral_constant<int, 2>{}, std::true_type{});
-    case 4: return f(std::integral_constant<int, 4>{}, std::true_type{});
-    default: fail("Monte Carlo collision: ", layout.cells_per_team, " cells per team (1, 2 or 4)");
+    default: fail("Monte Carlo collision: ", layout.cells_per_team, " cells per team (1 or 2)");
   }
 }
 

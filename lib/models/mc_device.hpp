@@ -85,7 +85,7 @@ class McDevice {
     rejected_total_.set_zero();
     const int nv = int(tables_.number_weight.size());
     strips_ = mc_gather_strips(shared_memory_per_team(Exec{}) > 0);
-    entries_ = Buffer<McEntry<Real>>(where, 4 * std::size_t(config.samples) + strips_);
+    entries_ = Buffer<McEntryVector<Real>>(where, std::size_t(mc_plan_vectors(config.samples, strips_)));
     entry_start_ = Buffer<int>(where, std::size_t(nv) + 1);
     first_piece_ = Buffer<int>(where, std::size_t(nv) + 1);
     plan_ = Buffer<int>(where, 1 + std::size_t(strips_));
@@ -247,7 +247,7 @@ class McDevice {
   McEquilibriumMonomials equilibrium_{};  // sum_v w Phi0 m(xi_v)
   Buffer<McSample<Real>> samples_;
   int strips_ = 1;  // of the gather plan (McEntryIndex)
-  Buffer<McEntry<Real>> entries_;
+  Buffer<McEntryVector<Real>> entries_;
   Buffer<int> entry_start_, first_piece_, plan_, entry_work_;
   Buffer<Real> expected_self_loss_, self_adjust_;  // -mc_self_loss expected
   std::size_t index_scratch_ = 0;  // bytes of shared memory the index kernel works in

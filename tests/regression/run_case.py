@@ -454,7 +454,7 @@ BAD_INPUTS = [
     (["-grid_n", "4,4,1", "-geometry_boxes", "0,0,0,2,3,1; 2,1,0,2,3,1"], "-geometry_boxes", None),
     (["-grid_n", "4,4,1", "-geometry_solids", "0,0,0,4,4,1"], "-geometry_solids", None),
     (["-geometry_box3_bc_x_high", "outflow"], "-geometry_box3_bc_x_high", None),
-    (["-mc_cells_per_team", "3"], "-mc_cells_per_team", None),
+    (["-mc_cells_per_team", "4"], "-mc_cells_per_team", None),
     (["-mc_team_size", "100"], "-mc_team_size", None),
     (["-mc_self_loss", "never"], "-mc_self_loss", None),
     (["-mc_sampling_temperature", "0.8"], "-mc_sampling_temperature", None),

@@ -267,13 +267,13 @@ TEST(McCollision, SinglePrecisionFollowsDouble) {
 // The team layout on a GPU with 227 KiB of shared memory per block (H100/H200), for the paper's
 // delta = 10 case (18^3 velocities, N_t = 8192): float fits 2 cells with their rows and the piece
 // sums of the gather plan, double 1; rows outside the scratch only with one cell; a forced layout
-// that does not fit is an error naming the option; the CPU (no shared memory) takes one cell and
-// its output row.
+// that does not fit, or more cells than a team takes, is an error naming the option; the CPU (no
+// shared memory) takes one cell and its output row.
 TEST(McCollision, TeamLayoutFitsTheSharedMemory) {
   const std::size_t h200 = 232448;
   const int nv = 5832, samples = 8192;
   const McTeamLayout f = mc_team_layout(h200, nv, samples, sizeof(float), 0, -1);
-  EXPECT_EQ(f.cells_per_team, kMcAutoCellsPerTeam);
+  EXPECT_EQ(f.cells_per_team, 2);
   EXPECT_TRUE(f.rows_in_scratch);
   EXPECT_LE(f.scratch_bytes, h200);
   const McTeamLayout d = mc_team_layout(h200, nv, samples, sizeof(double), 0, -1);
@@ -283,14 +283,16 @@ TEST(McCollision, TeamLayoutFitsTheSharedMemory) {
   EXPECT_EQ(outside.cells_per_team, 1);
   EXPECT_FALSE(outside.rows_in_scratch);
   EXPECT_LT(outside.scratch_bytes, d.scratch_bytes);
-  for (std::size_t real : {sizeof(float), sizeof(double)}) {
+  const auto expect_error = [&](std::size_t real, int cells, const std::string& advice) {
     try {
-      mc_team_layout(h200, nv, samples, real, 4, -1);
-      ADD_FAILURE() << "4 cells do not fit";
+      mc_team_layout(h200, nv, samples, real, cells, -1);
+      ADD_FAILURE() << cells << " cells of " << real << " bytes should not fit";
     } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find("-mc_cells_per_team 1"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(advice), std::string::npos) << e.what();
     }
-  }
+  };
+  expect_error(sizeof(double), 2, "-mc_cells_per_team 1");
+  expect_error(sizeof(float), 4, "-mc_cells_per_team 4: must be");
   const McTeamLayout cpu = mc_team_layout(0, nv, samples, sizeof(double), 0, -1);
   EXPECT_EQ(cpu.cells_per_team, 1);
   EXPECT_FALSE(cpu.rows_in_scratch);
