@@ -151,6 +151,12 @@ static_assert(kMcBatch % McEntryVector<double>::kEntries == 0 &&
                   kMcBatch % McEntryVector<float>::kEntries == 0,
               "a batch is whole vectors");
 
+// The two pre-collision velocities of a sample, v and v1 (-1: rejected): what g reads, 8 bytes
+// per sample (McCollision, step 2).
+struct McPair {
+  int v, v1;
+};
+
 // The gather plan of the current samples (see the top of this file). Once per step, one team
 // (item 0; the plan is shared by every cell and a step has only 4 N_t entries):
 //  * lists the increments by the velocity they land on, each list in increasing key
@@ -160,7 +166,8 @@ static_assert(kMcBatch % McEntryVector<double>::kEntries == 0 &&
 //    stored in vector (k / E) strips + t, E entries per McEntryVector (a warp's threads load
 //    neighbouring vectors); the strips are padded to full length with entries of coefficient 0;
 //  * numbers the pieces (a list's entries within one strip) in sorted order: velocity v's are
-//    first_piece[v] .. first_piece[v + 1], strip t's start at plan[1 + t]; plan[0] = length.
+//    first_piece[v] .. first_piece[v + 1], strip t's start at plan[1 + t]; plan[0] = length;
+//  * copies every sample's v and v1 into `pairs`.
 // The keys are counted, placed and ranked in the team scratch when it is given (GPU shared
 // memory: ranking reads a key's whole list), else in `work`.
 template <class Real>
@@ -174,6 +181,7 @@ struct McEntryIndex {
   int* plan;                 // [1 + strips]
   int* work;                 // [mc_index_work_ints] when the team has no scratch
   McEntryVector<Real>* entries;  // [mc_plan_vectors]
+  McPair* pairs;                 // [n_samples]
   // -mc_self_loss expected: L_v (mc_expected_self_loss) in, the per-step replacement of the
   // sampled self-loss out (see McCollision, step 3); nullptr: sampled (paper 000 Eq. 24).
   const Real* expected_self_loss;
@@ -186,6 +194,7 @@ struct McEntryIndex {
     int* count = keys + entries_total;
     int* total = count + nv;
     team.for_each(nv, [&](int v) { count[v] = 0; });
+    team.for_each(n_samples, [&](int l) { pairs[l] = {samples[l].cell[0], samples[l].cell[1]}; });
     team.sync();
     team.for_each_scatter(entries_total, [&](int e) {
       const McSample<Real>& s = samples[e / 4];
@@ -351,7 +360,7 @@ struct McCollision {
   Velocities<Real> vel;
   const Real* number_weight;  // [v] w_v Phi0(xi_v)
   McEquilibriumMonomials equilibrium;  // of this number_weight and vel
-  const McSample<Real>* samples;
+  const McPair* pairs;  // McEntryIndex
   int n_samples;
   // The gather plan (McEntryIndex).
   const McEntryVector<Real>* entries;
@@ -424,7 +433,8 @@ struct McCollision {
 
     // 2. g of every sample (0 for rejected ones: they have no entries anyway).
     team.for_each(n_samples, [&](int l) {
-      const int a = samples[l].cell[0], b = samples[l].cell[1];
+      const McPair pair = pairs[l];
+      const int a = pair.v, b = pair.v1;
       Lanes value;
       for (int c = 0; c < Cells; ++c) value.value[c] = Real(0);
       if (a >= 0) {

@@ -16,12 +16,16 @@ namespace bolt {
 
 enum class Limiter { minmod, van_leer };
 
+// Selects rather than branches: neighbouring velocities (GPU lanes) take either side of
+// `product > 0`, and a branch would run both. Where product <= 0 the van Leer quotient may be
+// 0/0; it is not selected.
 template <class Real>
 BOLT_HOST_DEVICE inline Real limited_difference(Limiter limiter, Real upwind, Real downwind) {
   const Real product = upwind * downwind;
-  if (product <= Real(0)) return Real(0);
-  if (limiter == Limiter::van_leer) return Real(2) * product / (upwind + downwind);
-  return fabs(upwind) < fabs(downwind) ? upwind : downwind;
+  const Real limited = limiter == Limiter::van_leer
+                           ? Real(2) * product / (upwind + downwind)
+                           : (fabs(upwind) < fabs(downwind) ? upwind : downwind);
+  return product > Real(0) ? limited : Real(0);
 }
 
 template <class Real>
@@ -68,8 +72,9 @@ BOLT_UNROLL
     Real result = fb;
 BOLT_UNROLL
     for (int d = 0; d < 3; ++d) {
+      if (!active[d]) continue;  // the same for every velocity: no divergence
+      // s = 0 (xi_d = 0) has fraction 0: its terms vanish, its neighbours are the cell itself.
       const int s = u.step[d];
-      if (s == 0) continue;
       const std::int64_t up = s * stride[d];
       const Real fraction_v = u.fraction[d];
       const Real r = fraction_v * scale[d][ip[d]];

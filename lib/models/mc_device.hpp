@@ -89,6 +89,7 @@ class McDevice {
     entry_start_ = Buffer<int>(where, std::size_t(nv) + 1);
     first_piece_ = Buffer<int>(where, std::size_t(nv) + 1);
     plan_ = Buffer<int>(where, 1 + std::size_t(strips_));
+    pairs_ = Buffer<McPair>(where, std::size_t(config.samples));
     // The index kernel's work space: in shared memory when it fits, else in global memory.
     const std::size_t work = std::size_t(mc_index_work_ints(nv, config.samples)) * sizeof(int);
     index_scratch_ = work + 1024 <= shared_memory_per_team(Exec{}) ? work : 0;
@@ -143,7 +144,7 @@ class McDevice {
                           c.vel,
                           number_weight_.data(),
                           equilibrium_,
-                          samples_.data(),
+                          pairs_.data(),
                           config_.samples,
                           entries_.data(),
                           first_piece_.data(),
@@ -232,6 +233,7 @@ class McDevice {
                               plan_.data(),
                               entry_work_.data(),
                               entries_.data(),
+                              pairs_.data(),
                               expected_self_loss_.data(),
                               self_adjust_.size() ? self_adjust_.data() : nullptr};
     for_each_team<1>(exec, 1, 1024, index_scratch_, kernel, "mc_entry_index");
@@ -249,6 +251,7 @@ class McDevice {
   int strips_ = 1;  // of the gather plan (McEntryIndex)
   Buffer<McEntryVector<Real>> entries_;
   Buffer<int> entry_start_, first_piece_, plan_, entry_work_;
+  Buffer<McPair> pairs_;
   Buffer<Real> expected_self_loss_, self_adjust_;  // -mc_self_loss expected
   std::size_t index_scratch_ = 0;  // bytes of shared memory the index kernel works in
   Buffer<int> rejected_;
