@@ -415,7 +415,7 @@ struct McCollision {
         for (int d = 0; d < 3; ++d) ip[c][d] = place(c).ip[d];
       }
       if (streams) {
-        team.for_each_rolled(nv, [&](int v) {
+        team.for_each(nv, [&](int v) {
           const auto upwind = stream.upwind(v);
           Lanes h;
           for (int c = 0; c < Cells; ++c) h.value[c] = stream.value(upwind, in[c] + v, ip[c]);

@@ -102,33 +102,39 @@ class McGpu : public ::testing::Test {
   }
 };
 
+// Also with v, v1 drawn from a wider Maxwellian (-mc_sampling_temperature 1.3: importance
+// weights in the increments).
 TEST_F(McGpu, SamplesAgree) {
   const VelocityGrid vg = grid(11, 10, 9, 0.92);
-  for (Precision p : {Precision::double_, Precision::single}) {
-    auto cpu = make_mc_collision(config(Backend::cpu, p, vg, 0.5, McCorrection::none, kAutomatic));
-    auto gpu =
-        make_mc_collision(config(second_backend(), p, vg, 0.5, McCorrection::none, kAutomatic));
-    cpu->draw(17);
-    gpu->draw(17);
-    const auto a = cpu->samples(), b = gpu->samples();
-    ASSERT_EQ(a.size(), b.size());
-    int cell_mismatch = 0;
-    std::vector<double> ca, cb;
-    for (std::size_t l = 0; l < a.size(); ++l) {
-      cell_mismatch += a[l].cell != b[l].cell;
-      ca.insert(ca.end(), a[l].coef.begin(), a[l].coef.end());
-      cb.insert(cb.end(), b[l].coef.begin(), b[l].coef.end());
+  for (double temperature : {1.0, 1.3}) {
+    for (Precision p : {Precision::double_, Precision::single}) {
+      McConfig cpu_config = config(Backend::cpu, p, vg, 0.5, McCorrection::none, kAutomatic);
+      McConfig gpu_config = config(second_backend(), p, vg, 0.5, McCorrection::none, kAutomatic);
+      cpu_config.sampling_temperature = gpu_config.sampling_temperature = temperature;
+      auto cpu = make_mc_collision(cpu_config);
+      auto gpu = make_mc_collision(gpu_config);
+      cpu->draw(17);
+      gpu->draw(17);
+      const auto a = cpu->samples(), b = gpu->samples();
+      ASSERT_EQ(a.size(), b.size());
+      int cell_mismatch = 0;
+      std::vector<double> ca, cb;
+      for (std::size_t l = 0; l < a.size(); ++l) {
+        cell_mismatch += a[l].cell != b[l].cell;
+        ca.insert(ca.end(), a[l].coef.begin(), a[l].coef.end());
+        cb.insert(cb.end(), b[l].coef.begin(), b[l].coef.end());
+      }
+      const double d = relative_difference(ca, cb);
+      std::printf(
+          "  %s, sampling temperature %.1f: %d of %zu samples in other cells, increments "
+          "differ by %.2e, rejected %lld / %lld\n",
+          to_string(p).data(), temperature, cell_mismatch, a.size(), d,
+          (long long)cpu->last_draw().rejected, (long long)gpu->last_draw().rejected);
+      EXPECT_EQ(cell_mismatch, 0);
+      EXPECT_EQ(cpu->last_draw().rejected, gpu->last_draw().rejected);
+      // double: a few ulp of log/sin/cos; float: one float rounding of nearly equal doubles.
+      EXPECT_LE(d, p == Precision::double_ ? 1e-13 : 1e-6);
     }
-    const double d = relative_difference(ca, cb);
-    std::printf(
-        "  %s: %d of %zu samples in other cells, increments differ by %.2e, rejected %lld "
-        "/ %lld\n",
-        to_string(p).data(), cell_mismatch, a.size(), d, (long long)cpu->last_draw().rejected,
-        (long long)gpu->last_draw().rejected);
-    EXPECT_EQ(cell_mismatch, 0);
-    EXPECT_EQ(cpu->last_draw().rejected, gpu->last_draw().rejected);
-    // double: a few ulp of log/sin/cos; float: one float rounding of nearly equal doubles.
-    EXPECT_LE(d, p == Precision::double_ ? 1e-13 : 1e-6);
   }
 }
 
