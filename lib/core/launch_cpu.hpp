@@ -14,8 +14,6 @@
 //                           through team.atomic_fetch_add (no simd here)
 //   team.atomic_fetch_add(p, x)  *p += x for an int, safe against the other threads of the team;
 //                           returns the old value
-//   team.group_lanes<W>(), team.group_sum<W>(x)  aligned groups of W GPU lanes sharing a task
-//                           (W lanes, x summed over them); one lane on the CPU
 #include <cstdint>
 #include <vector>
 
@@ -60,15 +58,6 @@ struct CpuTeam {
   template <class T>
   T* scratch_memory() const {
     return reinterpret_cast<T*>(scratch);
-  }
-  // A CPU team is one thread: a group of lanes is that thread alone.
-  template <int Width>
-  int group_lanes() const {
-    return 1;
-  }
-  template <int Width, class T>
-  T group_sum(T x) const {
-    return x;
   }
   int atomic_fetch_add(int* p, int x) const {
     const int old = *p;  // one thread per team

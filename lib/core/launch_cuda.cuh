@@ -145,20 +145,6 @@ struct CudaTeam {
     extern __shared__ double dynamic_shared[];
     return reinterpret_cast<T*>(reinterpret_cast<char*>(dynamic_shared) + scratch_offset);
   }
-  // Aligned groups of Width lanes of a warp (a power of two, at most 32) sharing one task:
-  // group_lanes is Width, group_sum the sum of a value over the group, on every lane (every lane
-  // of the warp must call it together).
-  template <int Width>
-  __device__ int group_lanes() const {
-    return Width;
-  }
-  template <int Width, class T>
-  __device__ T group_sum(T x) const {
-    static_assert(Width >= 1 && Width <= 32 && (Width & (Width - 1)) == 0, "lanes of a warp");
-    for (int offset = Width / 2; offset > 0; offset /= 2)
-      x += __shfl_xor_sync(0xffffffffu, x, offset);
-    return x;
-  }
   __device__ int atomic_fetch_add(int* p, int x) const { return atomicAdd(p, x); }
   __device__ void sync() const { __syncthreads(); }
   __device__ bool leader() const { return threadIdx.x == 0; }
