@@ -35,11 +35,10 @@
 //  2. g_l of every sample and cell into the team scratch, the cells of a sample side by side
 //     (one vector load gives a gathered entry's g for all cells of the team);
 //  3. every thread sums its strip of the gather plan into pieces (above); every velocity adds its
-//     pieces: the working row becomes h'; in the same pass, per cell, the drift of the conserved
-//     moments, M'_k - M~_k = sum_v w_v Phi0_v psi_k(xi_v) (h'_v - h~_v) with psi = (1, xi,
-//     |xi|^2), is summed from the increments themselves (a sum of small terms, accurate relative
-//     to itself in the run's precision; no moment pass over h~), and so are the monomial sums of
-//     h' that the correction matrix needs (step 4);
+//     pieces: the working rows become h'; in the same pass, the drift of the conserved moments,
+//     M'_k - M~_k = sum_v w_v Phi0_v psi_k(xi_v) (h'_v - h~_v) with psi = (1, xi, |xi|^2), is
+//     summed from the increments themselves (a sum of small terms, accurate relative to itself
+//     in the run's precision; no moment pass over h~);
 //  4. conservation correction (Eqs. 25, 26), the 5 x 5 systems of the team's cells solved
 //     together (Gauss-Jordan, a thread per matrix entry):
 //       h_new = h' + (1 + eps h') (y_0 + y . xi + y_4 |xi|^2)
@@ -47,7 +46,7 @@
 //       sum_v w Phi0 (1 + eps h') psi_k psi_l  y_l = M~_k - M'_k,
 //     so that the moments of h_new equal M~. The matrix is the run's constant
 //     sum_v w Phi0 psi_k psi_l plus eps times the same sum over h'; every product psi_k psi_l is
-//     one of 14 monomials of xi (or a sum of three), so 14 sums over h' (step 3) give it
+//     one of 14 monomials of xi (or a sum of three), so 14 sums over h' give it
 //     (accumulated per thread in the run's precision: the eps term is small). In the paper's
 //     notation A = eps y_0, B = eps (y_1, y_2, y_3), C = eps y_4: the correction multiplies the
 //     full f by 1 + A + B . xi + C |xi|^2. Solving for y keeps the system O(1) for any eps (also
@@ -77,7 +76,7 @@ constexpr int kMcMaxCellsPerTeam = 2;
 
 // The monomials of xi that the products psi_k psi_l of the collision invariants
 // psi = (1, xi, |xi|^2) are made of: 1, x, y, z, x^2, y^2, z^2, xy, xz, yz, x |xi|^2, y |xi|^2,
-// z |xi|^2, |xi|^4 (McCollision, step 3, sums them over h' in this order).
+// z |xi|^2, |xi|^4 (McCollision, step 4, sums them over h' in this order).
 constexpr int kMcMonomials = 14;
 
 BOLT_HOST_DEVICE inline void invariant_monomials(double x, double y, double z,
@@ -120,8 +119,10 @@ struct McEquilibriumMonomials {
 // Entries a gathering thread loads at a time (GPU: in flight together; McCollision, step 3).
 constexpr int kMcBatch = 8;
 
-// Strips of the gather plan: one per thread of a GPU team (a smaller team takes several each),
-// one on the CPU (its team is one thread).
+// Strips of the gather plan: one per thread of a GPU team of 1024 (a smaller team takes several
+// each: -mc_team_size, or the double kernel, whose registers allow ~800 threads; bounding it to
+// 512 threads and strips was slower, 12.4 against 10.8 ms/step), one on the CPU (its team is one
+// thread).
 constexpr int kMcGpuStrips = 1024;
 inline int mc_gather_strips(bool gpu) { return gpu ? kMcGpuStrips : 1; }
 

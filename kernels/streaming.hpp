@@ -17,15 +17,15 @@ namespace bolt {
 enum class Limiter { minmod, van_leer };
 
 // Selects rather than branches: neighbouring velocities (GPU lanes) take either side of
-// `product > 0`, and a branch would run both. Where product <= 0 the van Leer quotient may be
-// 0/0; it is not selected.
+// `product <= 0`, and a branch would run both. Where product <= 0 the van Leer quotient may be
+// 0/0; it is not selected. A NaN product stays NaN (it is not <= 0).
 template <class Real>
 BOLT_HOST_DEVICE inline Real limited_difference(Limiter limiter, Real upwind, Real downwind) {
   const Real product = upwind * downwind;
   const Real limited = limiter == Limiter::van_leer
                            ? Real(2) * product / (upwind + downwind)
                            : (fabs(upwind) < fabs(downwind) ? upwind : downwind);
-  return product > Real(0) ? limited : Real(0);
+  return product <= Real(0) ? Real(0) : limited;
 }
 
 template <class Real>

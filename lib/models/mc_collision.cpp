@@ -56,11 +56,10 @@ McCorrectionSummary summarize_records(const std::vector<double>& records, double
 }
 
 McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::size_t real_size,
-                            int cells_per_team, int rows_in_scratch) {
+                            int cells_per_team, int rows_in_scratch, int strips) {
   require(cells_per_team >= 0 && cells_per_team <= kMcMaxCellsPerTeam, "-mc_cells_per_team ",
           cells_per_team, ": must be 0 (as many as fit), 1 or 2");
   McTeamLayout layout;
-  const int strips = mc_gather_strips(available > 0);
   if (available == 0) {  // the CPU: one cell per thread, g of the samples in its scratch
     layout.scratch_bytes =
         std::size_t(mc_scratch_bytes(1, false, nv, samples, strips, std::int64_t(real_size)));

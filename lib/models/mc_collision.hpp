@@ -31,6 +31,7 @@ struct McSamplingConfig {
   int team_size = 256;
   bool expected_self_loss = true;  // -mc_self_loss expected (kernels/mc_collision.hpp)
   double temperature = 1.0;        // v, v1 drawn from the Maxwellian of this temperature (McDraw)
+  int gather_strips = 0;  // of the gather plan; 0: mc_gather_strips (tests force others)
 };
 
 // The options of the hs_mc model (-mc_*), as the engine takes them.
@@ -64,6 +65,7 @@ struct McConfig {
   // are kept in GPU shared memory (-1: when they fit, 0: no, 1: yes); tests force layouts.
   int cells_per_team = 0;
   int rows_in_scratch = -1;
+  int gather_strips = 0;  // strips of the gather plan (0: one per GPU team thread, 1 on the CPU)
 };
 
 // A sample as the host sees it (cells and increments in double), kernels/mc_samples.hpp.
@@ -107,7 +109,7 @@ class McCollisionOperator {
 inline McSamplingConfig sampling_config(const McConfig& c) {
   return {c.delta,     c.omega,     c.dt,
           c.samples,   c.seed,      c.samples_per_team,
-          c.team_size, c.expected_self_loss, c.sampling_temperature};
+          c.team_size, c.expected_self_loss, c.sampling_temperature, c.gather_strips};
 }
 
 std::unique_ptr<McCollisionOperator> make_mc_collision(const McConfig& config);
@@ -123,10 +125,11 @@ struct McTeamLayout {
 };
 
 // The layout for `available` bytes of GPU shared memory per team (0: the CPU, where one thread
-// works on one cell and its output row). cells_per_team = 0 and rows_in_scratch = -1 choose the
-// most that fit; a forced layout that does not fit is an error naming the option.
+// works on one cell and its output row) and a gather plan of `strips` strips. cells_per_team = 0
+// and rows_in_scratch = -1 choose the most that fit; a forced layout that does not fit is an
+// error naming the option.
 McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::size_t real_size,
-                            int cells_per_team, int rows_in_scratch);
+                            int cells_per_team, int rows_in_scratch, int strips);
 
 // Runs f(std::integral_constant<int, K>, std::bool_constant<R>) for the layout's K cells per team
 // (1 or 2) and rows in the scratch R: McCollision's compile-time layout.

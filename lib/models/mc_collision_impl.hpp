@@ -29,7 +29,7 @@ class McCollisionImpl final : public McCollisionOperator {
     for (int a = 0; a < 3; ++a) xi_[a] = Buffer<Real>(where_, convert(config.velocities.xi[a]));
     weight_ = Buffer<Real>(where_, convert(config.velocities.weight));
     layout_ = mc_team_layout(shared_memory_per_team(exec_), nv_, config.samples, sizeof(Real),
-                             config.cells_per_team, config.rows_in_scratch);
+                             config.cells_per_team, config.rows_in_scratch, device_.strips());
   }
 
   void draw(std::uint32_t step) override {

@@ -84,7 +84,11 @@ class McDevice {
     rejected_total_ = Buffer<std::int64_t>(where, std::size_t(chunks_));
     rejected_total_.set_zero();
     const int nv = int(tables_.number_weight.size());
-    strips_ = mc_gather_strips(shared_memory_per_team(Exec{}) > 0);
+    require(config.gather_strips >= 0, "Monte Carlo collision: ", config.gather_strips,
+            " strips of the gather plan");
+    strips_ = config.gather_strips > 0
+                  ? config.gather_strips
+                  : mc_gather_strips(shared_memory_per_team(Exec{}) > 0);
     entries_ = Buffer<McEntryVector<Real>>(where, std::size_t(mc_plan_vectors(config.samples, strips_)));
     entry_start_ = Buffer<int>(where, std::size_t(nv) + 1);
     first_piece_ = Buffer<int>(where, std::size_t(nv) + 1);
@@ -198,6 +202,9 @@ class McDevice {
                 " names velocity ", host[l].cell[r]);
         require((host[l].cell[r] < 0) == (host[l].cell[0] < 0), "set_samples: sample ", l,
                 " is rejected in some slots only (all four cells -1, or none)");
+        // The gather plan tells losses from gains by the sign it gives them (McEntryIndex).
+        require(host[l].coef[r] >= 0.0, "set_samples: sample ", l, " has increment ",
+                host[l].coef[r], " (must be at least 0)");
         device[l].cell[r] = host[l].cell[r];
         device[l].coef[r] = Real(host[l].coef[r]);
       }
@@ -206,6 +213,7 @@ class McDevice {
   }
 
   const McTables& tables() const { return tables_; }
+  int strips() const { return strips_; }
   double kappa() const { return kappa_; }
 
  private:

@@ -75,7 +75,7 @@ class DeviationalModel {
     if (correction_ == McCorrection::external)
       system_ = Buffer<double>(where_, std::size_t(cells) * kMcSystem);
     layout_ = mc_team_layout(shared_memory_per_team(exec_), nv, config.mc.samples, sizeof(Real),
-                             config.mc.cells_per_team, -1);
+                             config.mc.cells_per_team, -1, device_.strips());
   }
 
   Real h_of(double f, int v) const { return Real((f / phi0_[v] - 1.0) / epsilon_); }

@@ -264,6 +264,35 @@ TEST(McCollision, SinglePrecisionFollowsDouble) {
   EXPECT_LE(d, 1e-5);
 }
 
+// The gather plan cut into many strips (one per GPU thread there) gives the step of one strip
+// (the CPU's): the same increments, summed in pieces where the strips cut the lists. Strip
+// counts that leave lists ending on strip boundaries, strips padded to whole batches (12 000
+// entries in 1000 strips of 16), and more strips than entries; both corrections and none.
+TEST(McCollision, GatherPlanStripsGiveTheSameStep) {
+  const VelocityGrid vg = test::mc_grid({10, 9, 8}, 3.0, 0.93);
+  const std::vector<double> h = test::deviation_rows(vg, 3, 0.3);
+  for (McCorrection mode : {McCorrection::none, McCorrection::batched}) {
+    McConfig config = test::mc_config(vg, 3000, 0.02, 1.0, 0.5, 0.3);
+    config.correction = mode;
+    auto one = make_mc_collision(config);
+    one->draw(4);
+    const std::vector<double> reference = one->collide(h);
+    ASSERT_GT(test::relative_difference(h, reference), 1e-4) << "the step must change h";
+    for (int strips : {7, 64, 1000, 20000}) {
+      config.gather_strips = strips;
+      auto many = make_mc_collision(config);
+      many->draw(4);
+      const std::vector<double> result = many->collide(h);
+      const double d = test::relative_difference(reference, result);
+      std::printf("  %s correction, %5d strips against 1: h %.2e\n",
+                  mode == McCorrection::none ? "no" : "batched", strips, d);
+      EXPECT_LE(d, 1e-13);
+      for (std::size_t c = 0; c < one->records().size(); ++c)
+        EXPECT_NEAR(many->records()[c], one->records()[c], 1e-12) << "record " << c;
+    }
+  }
+}
+
 // The team layout on a GPU with 227 KiB of shared memory per block (H100/H200), for the paper's
 // delta = 10 case (18^3 velocities, N_t = 8192): float fits 2 cells with their rows and the piece
 // sums of the gather plan, double 1; rows outside the scratch only with one cell; a forced layout
@@ -272,20 +301,21 @@ TEST(McCollision, SinglePrecisionFollowsDouble) {
 TEST(McCollision, TeamLayoutFitsTheSharedMemory) {
   const std::size_t h200 = 232448;
   const int nv = 5832, samples = 8192;
-  const McTeamLayout f = mc_team_layout(h200, nv, samples, sizeof(float), 0, -1);
+  const int strips = mc_gather_strips(true);
+  const McTeamLayout f = mc_team_layout(h200, nv, samples, sizeof(float), 0, -1, strips);
   EXPECT_EQ(f.cells_per_team, 2);
   EXPECT_TRUE(f.rows_in_scratch);
   EXPECT_LE(f.scratch_bytes, h200);
-  const McTeamLayout d = mc_team_layout(h200, nv, samples, sizeof(double), 0, -1);
+  const McTeamLayout d = mc_team_layout(h200, nv, samples, sizeof(double), 0, -1, strips);
   EXPECT_EQ(d.cells_per_team, 1);
   EXPECT_TRUE(d.rows_in_scratch);
-  const McTeamLayout outside = mc_team_layout(h200, nv, samples, sizeof(double), 0, 0);
+  const McTeamLayout outside = mc_team_layout(h200, nv, samples, sizeof(double), 0, 0, strips);
   EXPECT_EQ(outside.cells_per_team, 1);
   EXPECT_FALSE(outside.rows_in_scratch);
   EXPECT_LT(outside.scratch_bytes, d.scratch_bytes);
   const auto expect_error = [&](std::size_t real, int cells, const std::string& advice) {
     try {
-      mc_team_layout(h200, nv, samples, real, cells, -1);
+      mc_team_layout(h200, nv, samples, real, cells, -1, strips);
       ADD_FAILURE() << cells << " cells of " << real << " bytes should not fit";
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find(advice), std::string::npos) << e.what();
@@ -293,7 +323,7 @@ TEST(McCollision, TeamLayoutFitsTheSharedMemory) {
   };
   expect_error(sizeof(double), 2, "-mc_cells_per_team 1");
   expect_error(sizeof(float), 4, "-mc_cells_per_team 4: must be");
-  const McTeamLayout cpu = mc_team_layout(0, nv, samples, sizeof(double), 0, -1);
+  const McTeamLayout cpu = mc_team_layout(0, nv, samples, sizeof(double), 0, -1, 1);
   EXPECT_EQ(cpu.cells_per_team, 1);
   EXPECT_FALSE(cpu.rows_in_scratch);
 }
