@@ -30,8 +30,8 @@
 // smaller). Its mean is Eq. 24's: L_a includes the box's rejection of samples (mc_acceptance).
 //
 // McCollision, per team of up to `cells_per_team` cells:
-//  1. stream h into the working row of each cell (team scratch, or the output row), or copy h~
-//     when it comes streamed;
+//  1. stream h into the working rows, the team's cells side by side (team scratch; or the
+//     output row of a single cell), or copy h~ when it comes streamed;
 //  2. g_l of every sample and cell into the team scratch, the cells of a sample side by side
 //     (one vector load gives a gathered entry's g for all cells of the team);
 //  3. every thread sums its strip of the gather plan into pieces (above); every velocity adds its
@@ -46,10 +46,10 @@
 //       sum_v w Phi0 (1 + eps h') psi_k psi_l  y_l = M~_k - M'_k,
 //     so that the moments of h_new equal M~. The matrix is the run's constant
 //     sum_v w Phi0 psi_k psi_l plus eps times the same sum over h'; every product psi_k psi_l is
-//     one of 14 monomials of xi (or a sum of three), so 14 sums over h' give it
-//     (accumulated per thread in the run's precision: the eps term is small). In the paper's
-//     notation A = eps y_0, B = eps (y_1, y_2, y_3), C = eps y_4: the correction multiplies the
-//     full f by 1 + A + B . xi + C |xi|^2. Solving for y keeps the system O(1) for any eps (also
+//     one of 14 monomials of xi (or a sum of three), so 14 sums over h' give it (accumulated per
+//     thread and warp in the run's precision: the eps term is small). In the paper's notation
+//     A = eps y_0, B = eps (y_1, y_2, y_3), C = eps y_4: the correction multiplies the full f by
+//     1 + A + B . xi + C |xi|^2. Solving for y keeps the system O(1) for any eps (also
 //     eps -> 0, the linearised equation).
 #include <cstdint>
 
@@ -460,7 +460,8 @@ struct McCollision {
         McEntryVector<Real> b[kVectors];
         for (int j = 0; j < kVectors; ++j) b[j] = at[std::int64_t(j) * strips];
         Lanes values[kMcBatch];
-        for (int k = 0; k < kMcBatch; ++k) values[k] = g[b[k / kPer].entry[k % kPer].word & kMcSampleOf];
+        for (int k = 0; k < kMcBatch; ++k)
+          values[k] = g[b[k / kPer].entry[k % kPer].word & kMcSampleOf];
         for (int k = 0; k < kMcBatch; ++k) {
           const McEntry<Real>& e = b[k / kPer].entry[k % kPer];
           for (int c = 0; c < Cells; ++c) sum.value[c] += e.coef * values[k].value[c];

@@ -89,7 +89,8 @@ class McDevice {
     strips_ = config.gather_strips > 0
                   ? config.gather_strips
                   : mc_gather_strips(shared_memory_per_team(Exec{}) > 0);
-    entries_ = Buffer<McEntryVector<Real>>(where, std::size_t(mc_plan_vectors(config.samples, strips_)));
+    entries_ =
+        Buffer<McEntryVector<Real>>(where, std::size_t(mc_plan_vectors(config.samples, strips_)));
     entry_start_ = Buffer<int>(where, std::size_t(nv) + 1);
     first_piece_ = Buffer<int>(where, std::size_t(nv) + 1);
     plan_ = Buffer<int>(where, 1 + std::size_t(strips_));
