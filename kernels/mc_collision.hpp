@@ -307,10 +307,11 @@ inline std::int64_t mc_index_work_ints(int nv, int samples) {
   return 4 * std::int64_t(samples) + 2 * std::int64_t(nv);
 }
 
-// McEntryVectors the gather plan of `samples` needs at most: every strip rounded up to whole
-// batches (the fewest entries per vector: 1).
+// McEntryVectors the gather plan of `samples` needs at most: strips of length
+// ceil(entries / strips) rounded up to whole batches hold at most 4 N_t + kMcBatch strips entries
+// (kMcBatch strips when no sample is accepted), at least one per vector.
 inline std::int64_t mc_plan_vectors(int samples, int strips) {
-  return 4 * std::int64_t(samples) + std::int64_t(strips) * 2 * kMcBatch;
+  return 4 * std::int64_t(samples) + std::int64_t(strips) * kMcBatch;
 }
 
 // Where a team's cell lies: its padded index and padded coordinates.
