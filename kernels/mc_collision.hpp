@@ -158,81 +158,92 @@ struct McPair {
   int v, v1;
 };
 
-// The gather plan of the current samples (see the top of this file). Once per step, one team
-// (item 0; the plan is shared by every cell and a step has only 4 N_t entries):
-//  * lists the increments by the velocity they land on, each list in increasing key
-//    (4 sample + slot): start[v] .. start[v + 1] in the sorted order;
+// The velocity every increment of the step lands on (nv for the increments of rejected samples),
+// and the increment's key 4 sample + slot: McEntryIndex's input once stably sorted by velocity
+// (stable_sort_pairs), which lists each velocity's increments in increasing key. Item k covers
+// keys [k kMcKeysPerTeam, (k + 1) kMcKeysPerTeam).
+constexpr int kMcKeysPerTeam = 1024;
+template <class Real>
+struct McEntryKeys {
+  const McSample<Real>* samples;
+  int n_samples;
+  int nv;
+  int* velocity;  // [4 n_samples]
+  int* key;       // [4 n_samples]
+
+  template <class Team>
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
+    const int first = int(item) * kMcKeysPerTeam, left = 4 * n_samples - first;
+    team.for_each(left < kMcKeysPerTeam ? left : kMcKeysPerTeam, [&](int i) {
+      const int e = first + i;
+      const McSample<Real>& s = samples[e / 4];
+      velocity[e] = s.cell[0] >= 0 ? s.cell[e % 4] : nv;
+      key[e] = e;
+    });
+  }
+};
+
+// Bits of the velocity keys of McEntryKeys, 0 .. nv.
+inline int mc_entry_key_bits(int nv) {
+  int bits = 1;
+  while ((std::int64_t(1) << bits) <= nv) ++bits;
+  return bits;
+}
+
+// Where sorted position p of the gather plan is stored: entry k = p % length of strip
+// t = p / length lies in vector (k / E) strips + t, E entries per McEntryVector (a warp's threads
+// load neighbouring vectors).
+template <class Real>
+BOLT_HOST_DEVICE inline McEntry<Real>& mc_plan_entry(McEntryVector<Real>* entries, int strips,
+                                                     int length, int p) {
+  constexpr int kPerVector = McEntryVector<Real>::kEntries;
+  const int k = p % length;
+  return entries[k / kPerVector * strips + p / length].entry[k % kPerVector];
+}
+
+// The gather plan of the current samples (see the top of this file), from the increments sorted
+// by velocity (McEntryKeys), in three kernels. First McEntryIndex, one team (item 0; a step has
+// only 4 N_t entries):
+//  * counts the increments of every velocity: its list is start[v] .. start[v + 1] in the sorted
+//    order;
 //  * cuts the sorted entries into `strips` strips of `length` = ceil(entries / strips), rounded
-//    up to whole batches: sorted position p is entry k = p % length of strip t = p / length,
-//    stored in vector (k / E) strips + t, E entries per McEntryVector (a warp's threads load
-//    neighbouring vectors); the strips are padded to full length with entries of coefficient 0;
+//    up to whole batches (mc_plan_entry);
 //  * numbers the pieces (a list's entries within one strip) in sorted order: velocity v's are
 //    first_piece[v] .. first_piece[v + 1], strip t's start at plan[1 + t]; plan[0] = length;
 //  * copies every sample's v and v1 into `pairs`.
-// The keys are counted, placed and ranked in the team scratch when it is given (GPU shared
-// memory: ranking reads a key's whole list), else in `work`.
+// Then, over many teams, McEntryPlace stores the entries (the strips padded to full length with
+// entries of coefficient 0) and McSelfAdjust the self-loss adjustment of every velocity.
+// The counts are kept in the team scratch when it is given (GPU shared memory), else in `work`.
 template <class Real>
 struct McEntryIndex {
   const McSample<Real>* samples;
   int n_samples;
   int nv;
   int strips;
+  const int* sorted_velocity;  // [4 n_samples] McEntryKeys' velocities, sorted
   int* start;                // [nv + 1]
   int* first_piece;          // [nv + 1]
   int* plan;                 // [1 + strips]
   int* work;                 // [mc_index_work_ints] when the team has no scratch
-  McEntryVector<Real>* entries;  // [mc_plan_vectors]
-  McPair* pairs;                 // [n_samples]
-  // -mc_self_loss expected: L_v (mc_expected_self_loss) in, the per-step replacement of the
-  // sampled self-loss out (see McCollision, step 3); nullptr: sampled (paper 000 Eq. 24).
-  const Real* expected_self_loss;
-  Real* self_adjust;
+  McPair* pairs;             // [n_samples]
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t) const {
     const int entries_total = 4 * n_samples;
-    int* keys = team.row_scratch(work);  // [4 n_samples], then counts [nv], then chunk totals
-    int* count = keys + entries_total;
+    int* count = team.row_scratch(work);  // [nv], then the chunk totals
     int* total = count + nv;
     team.for_each(nv, [&](int v) { count[v] = 0; });
     team.for_each(n_samples, [&](int l) { pairs[l] = {samples[l].cell[0], samples[l].cell[1]}; });
     team.sync();
-    team.for_each_scatter(entries_total, [&](int e) {
-      const McSample<Real>& s = samples[e / 4];
-      if (s.cell[0] >= 0) team.atomic_fetch_add(count + s.cell[e % 4], 1);
+    team.for_each_scatter(entries_total, [&](int p) {
+      const int v = sorted_velocity[p];
+      if (v < nv) team.atomic_fetch_add(count + v, 1);
     });
     team.sync();
     exclusive_scan(team, count, total, start);
-    team.for_each_scatter(entries_total, [&](int e) {
-      const McSample<Real>& s = samples[e / 4];
-      if (s.cell[0] >= 0) keys[team.atomic_fetch_add(count + s.cell[e % 4], 1)] = e;
-    });
-    team.sync();
     const int placed = start[nv];
     const int per_strip = (placed + strips - 1) / strips;
     const int length = per_strip > 0 ? (per_strip + kMcBatch - 1) / kMcBatch * kMcBatch : kMcBatch;
-    constexpr int kPerVector = McEntryVector<Real>::kEntries;
-    const auto stored_at = [&](int p) -> McEntry<Real>& {
-      const int k = p % length;
-      return entries[k / kPerVector * strips + p / length].entry[k % kPerVector];
-    };
-    // The placing order above is the threads' order. The rank of a key within its list (how
-    // many keys of the list are smaller) is its place in the sorted list; every placed key finds
-    // its rank independently (lists are short: at most a few hundred).
-    team.for_each(placed, [&](int a) {
-      const int key = keys[a];
-      const McSample<Real>& s = samples[key / 4];
-      const int slot = key % 4, v = s.cell[slot];
-      const int first = start[v], end = start[v + 1];
-      int rank = 0;
-      for (int b = first; b < end; ++b) rank += keys[b] < key;
-      const int p = first + rank;
-      const bool closes = p + 1 == end || (p + 1) % length == 0;
-      stored_at(p) = {std::uint32_t(key / 4) | (closes ? kMcClosesPiece : 0u),
-                      slot < 2 ? -s.coef[slot] : s.coef[slot]};
-    });
-    team.for_each(length * strips - placed,
-                  [&](int q) { stored_at(placed + q) = {0u, Real(0)}; });
     // Pieces per list: one per strip it touches (the counts are free again).
     team.for_each(nv, [&](int v) {
       const int first = start[v], end = start[v + 1];
@@ -259,18 +270,6 @@ struct McEntryIndex {
       plan[1 + t] = piece;
     });
     if (team.leader()) plan[0] = length;
-    if (!self_adjust) return;
-    team.sync();
-    // The sampled self-loss rate of velocity v this step (its loss increments, the negative
-    // coefficients, in list order), taken out and replaced by its expectation.
-    team.for_each(nv, [&](int v) {
-      Real sampled = Real(0);
-      for (int p = start[v]; p < start[v + 1]; ++p) {
-        const Real coef = stored_at(p).coef;
-        if (coef < Real(0)) sampled -= coef;
-      }
-      self_adjust[v] = sampled - expected_self_loss[v];
-    });
   }
 
   // Exclusive scan of count[0, n) (n = nv) into out[0, n] (out[n] the total) and into count
@@ -302,10 +301,63 @@ struct McEntryIndex {
   }
 };
 
-// Ints of work space McEntryIndex needs: the keys, the counts and the chunk totals.
-inline std::int64_t mc_index_work_ints(int nv, int samples) {
-  return 4 * std::int64_t(samples) + 2 * std::int64_t(nv);
-}
+// The entries of the gather plan (McEntryIndex), kMcKeysPerTeam positions per item: sorted
+// position p < start[nv] takes the key's sample, whether it closes a piece (its list or its
+// strip ends there) and its coefficient (losses negative); the rest of the strips is padding.
+template <class Real>
+struct McEntryPlace {
+  const McSample<Real>* samples;
+  int nv;
+  int strips;
+  const int* sorted_velocity;
+  const int* sorted_key;
+  const int* start;
+  const int* plan;
+  McEntryVector<Real>* entries;
+
+  template <class Team>
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
+    const int length = plan[0], placed = start[nv];
+    const int first = int(item) * kMcKeysPerTeam, left = length * strips - first;
+    team.for_each(left < kMcKeysPerTeam ? left : kMcKeysPerTeam, [&](int i) {
+      const int p = first + i;
+      McEntry<Real> entry{0u, Real(0)};
+      if (p < placed) {
+        const int key = sorted_key[p], v = sorted_velocity[p], slot = key % 4;
+        const Real coef = samples[key / 4].coef[slot];
+        const bool closes = p + 1 == start[v + 1] || (p + 1) % length == 0;
+        entry = {std::uint32_t(key / 4) | (closes ? kMcClosesPiece : 0u),
+                 slot < 2 ? -coef : coef};
+      }
+      mc_plan_entry(entries, strips, length, p) = entry;
+    });
+  }
+};
+
+// Per velocity (item), -mc_self_loss expected: the sampled self-loss rate of this step (the
+// coefficients of the velocity's loss increments, slots 0 and 1) taken out and replaced by its
+// expectation L_v (mc_expected_self_loss; see McCollision, step 3).
+template <class Real>
+struct McSelfAdjust {
+  const McSample<Real>* samples;
+  const int* sorted_key;
+  const int* start;
+  const Real* expected_self_loss;
+  Real* self_adjust;
+
+  template <class Team>
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
+    const int v = int(item), first = start[v];
+    const Sums<1> sampled = team.template reduce<1>(start[v + 1] - first, [&](int i, auto& s) {
+      const int key = sorted_key[first + i], slot = key % 4;
+      if (slot < 2) s[0] += samples[key / 4].coef[slot];
+    });
+    if (team.leader()) self_adjust[v] = Real(sampled[0]) - expected_self_loss[v];
+  }
+};
+
+// Ints of work space McEntryIndex needs: the counts and the chunk totals.
+inline std::int64_t mc_index_work_ints(int nv) { return 2 * std::int64_t(nv); }
 
 // McEntryVectors the gather plan of `samples` needs at most: strips of length
 // ceil(entries / strips) rounded up to whole batches hold at most 4 N_t + kMcBatch strips entries

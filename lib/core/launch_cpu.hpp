@@ -14,7 +14,10 @@
 //                           through team.atomic_fetch_add (no simd here)
 //   team.atomic_fetch_add(p, x)  *p += x for an int, safe against the other threads of the team;
 //                           returns the old value
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <numeric>
 #include <vector>
 
 #include "sums.hpp"
@@ -83,6 +86,22 @@ void for_each_team(CpuExec, std::int64_t items, int /*team_size*/, std::size_t s
 }
 
 inline void synchronize(CpuExec) {}
+
+// stable_sort_pairs: (key, value) pairs ordered by key, equal keys in their input order; keys in
+// [0, 2^key_bits). The workspace (sort_pairs_workspace bytes) is the caller's.
+inline std::size_t sort_pairs_workspace(CpuExec, int /*n*/, int /*key_bits*/) { return 0; }
+inline void stable_sort_pairs(CpuExec, const int* keys_in, int* keys_out, const int* values_in,
+                              int* values_out, int n, int /*key_bits*/, void* /*workspace*/,
+                              std::size_t /*workspace_bytes*/) {
+  std::vector<int> order(std::size_t(n > 0 ? n : 0));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return keys_in[a] < keys_in[b]; });
+  for (int i = 0; i < n; ++i) {
+    keys_out[i] = keys_in[order[i]];
+    values_out[i] = values_in[order[i]];
+  }
+}
 
 // Fast per-team scratch memory (GPU shared memory): none on the CPU. Kernels that need scratch
 // anyway ask for it explicitly; the others use their output row.

@@ -4,6 +4,8 @@
 // threads split the velocities, reductions go through warp shuffles and shared memory.
 #include <cuda_runtime.h>
 
+#include <cub/device/device_radix_sort.cuh>
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -226,6 +228,24 @@ inline std::size_t shared_memory_per_team(CudaExec) {
   cudaGetDevice(&device);
   cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
   return std::size_t(limit);
+}
+
+// stable_sort_pairs (launch_cpu.hpp): CUB's radix sort, which is stable, over key_bits bits.
+inline std::size_t sort_pairs_workspace(CudaExec, int n, int key_bits) {
+  std::size_t bytes = 0;
+  const cudaError_t status = cub::DeviceRadixSort::SortPairs(
+      nullptr, bytes, static_cast<const int*>(nullptr), static_cast<int*>(nullptr),
+      static_cast<const int*>(nullptr), static_cast<int*>(nullptr), n, 0, key_bits);
+  if (status != cudaSuccess) fail("radix sort workspace: ", cudaGetErrorString(status));
+  return bytes;
+}
+inline void stable_sort_pairs(CudaExec exec, const int* keys_in, int* keys_out,
+                              const int* values_in, int* values_out, int n, int key_bits,
+                              void* workspace, std::size_t workspace_bytes) {
+  const cudaError_t status =
+      cub::DeviceRadixSort::SortPairs(workspace, workspace_bytes, keys_in, keys_out, values_in,
+                                      values_out, n, 0, key_bits, exec.stream);
+  if (status != cudaSuccess) fail("radix sort: ", cudaGetErrorString(status));
 }
 
 inline void synchronize(CudaExec exec) {

@@ -95,8 +95,13 @@ class McDevice {
     first_piece_ = Buffer<int>(where, std::size_t(nv) + 1);
     plan_ = Buffer<int>(where, 1 + std::size_t(strips_));
     pairs_ = Buffer<McPair>(where, std::size_t(config.samples));
+    const std::size_t entries = 4 * std::size_t(config.samples);
+    for (Buffer<int>* b : {&entry_velocity_, &entry_key_, &sorted_velocity_, &sorted_key_})
+      *b = Buffer<int>(where, entries);
+    sort_workspace_ = Buffer<char>(
+        where, sort_pairs_workspace(Exec{}, int(entries), mc_entry_key_bits(nv)));
     // The index kernel's work space: in shared memory when it fits, else in global memory.
-    const std::size_t work = std::size_t(mc_index_work_ints(nv, config.samples)) * sizeof(int);
+    const std::size_t work = std::size_t(mc_index_work_ints(nv)) * sizeof(int);
     index_scratch_ = work + 1024 <= shared_memory_per_team(Exec{}) ? work : 0;
     if (index_scratch_ == 0) entry_work_ = Buffer<int>(where, work / sizeof(int));
   }
@@ -231,21 +236,36 @@ class McDevice {
     return l;
   }
 
-  // The gather plan of the current samples: one team (a step has 4 N_t entries).
+  // The gather plan of the current samples (McEntryIndex): the increments sorted by velocity,
+  // the lists and pieces (one team: a step has 4 N_t entries), the entries, the self-loss
+  // adjustment.
   void index(Exec exec) {
-    McEntryIndex<Real> kernel{samples_.data(),
-                              config_.samples,
-                              int(tables_.number_weight.size()),
-                              strips_,
-                              entry_start_.data(),
-                              first_piece_.data(),
-                              plan_.data(),
-                              entry_work_.data(),
-                              entries_.data(),
-                              pairs_.data(),
-                              expected_self_loss_.data(),
-                              self_adjust_.size() ? self_adjust_.data() : nullptr};
-    for_each_team<1>(exec, 1, 1024, index_scratch_, kernel, "mc_entry_index");
+    const int nv = int(tables_.number_weight.size()), entries = 4 * config_.samples;
+    const McEntryKeys<Real> keys{samples_.data(), config_.samples, nv, entry_velocity_.data(),
+                                 entry_key_.data()};
+    for_each_team<1>(exec, (entries + kMcKeysPerTeam - 1) / kMcKeysPerTeam, config_.team_size, 0,
+                     keys, "mc_entry_keys");
+    stable_sort_pairs(exec, entry_velocity_.data(), sorted_velocity_.data(), entry_key_.data(),
+                      sorted_key_.data(), entries, mc_entry_key_bits(nv), sort_workspace_.data(),
+                      sort_workspace_.size());
+    const McEntryIndex<Real> index{samples_.data(),       config_.samples,     nv,
+                                   strips_,               sorted_velocity_.data(),
+                                   entry_start_.data(),   first_piece_.data(), plan_.data(),
+                                   entry_work_.data(),    pairs_.data()};
+    for_each_team<1>(exec, 1, 1024, index_scratch_, index, "mc_entry_index");
+    const McEntryPlace<Real> place{samples_.data(),     nv,
+                                   strips_,             sorted_velocity_.data(),
+                                   sorted_key_.data(),  entry_start_.data(),
+                                   plan_.data(),        entries_.data()};
+    // Positions of the plan: length * strips, at most the bound mc_plan_vectors gives.
+    const std::int64_t positions = mc_plan_vectors(config_.samples, strips_);
+    for_each_team<1>(exec, (positions + kMcKeysPerTeam - 1) / kMcKeysPerTeam, config_.team_size,
+                     0, place, "mc_entry_place");
+    if (self_adjust_.size()) {
+      const McSelfAdjust<Real> adjust{samples_.data(), sorted_key_.data(), entry_start_.data(),
+                                      expected_self_loss_.data(), self_adjust_.data()};
+      for_each_team<1>(exec, nv, 32, 0, adjust, "mc_self_adjust");
+    }
   }
 
   McSamplingConfig config_;
@@ -260,6 +280,9 @@ class McDevice {
   int strips_ = 1;  // of the gather plan (McEntryIndex)
   Buffer<McEntryVector<Real>> entries_;
   Buffer<int> entry_start_, first_piece_, plan_, entry_work_;
+  // The increments' velocities and keys (McEntryKeys), and both sorted by velocity.
+  Buffer<int> entry_velocity_, entry_key_, sorted_velocity_, sorted_key_;
+  Buffer<char> sort_workspace_;
   Buffer<McPair> pairs_;
   Buffer<Real> expected_self_loss_, self_adjust_;  // -mc_self_loss expected
   std::size_t index_scratch_ = 0;  // bytes of shared memory the index kernel works in
