@@ -587,13 +587,13 @@ struct McCollision {
               m[13] += hr2 * r2;
             }
           });
-      // (Loops over Cells, not count: indices known at compile time keep the sums in registers.)
-      if (team.leader()) {
-        double equilibrium_products[15];
-        invariant_products(equilibrium.sum, equilibrium_products);
+      // Cell c's system by thread 32 c (the first of its group; loops over Cells, not count:
+      // indices known at compile time keep the sums in registers).
+      team.for_each_rolled(kTeamGroup * count, [&](int item) {
         for (int c = 0; c < Cells; ++c) {
-          if (c >= count) break;
-          double products[15];
+          if (item != kTeamGroup * c) continue;
+          double equilibrium_products[15], products[15];
+          invariant_products(equilibrium.sum, equilibrium_products);
           invariant_products(&monomials.value[kMcMonomials * c], products);
           double* system_of_cell = shared + kMcCellDoubles * c + kMcMatrix;
           int m = 0;
@@ -604,29 +604,44 @@ struct McCollision {
             system_of_cell[6 * k + 5] = -shared[kMcCellDoubles * c + kMcDrift + k];
           }
         }
-      }
+      });
+      team.sync_group();
+    } else {
+      team.sync();  // the drift, for every cell's group
     }
-    team.sync();
-    //    ... the systems of all cells at once, Gauss-Jordan elimination with a thread per matrix
-    //    entry and a barrier per pivot (one thread per system took as long as the rest of the
-    //    step's tail). No pivoting: the matrix is symmetric positive definite while f > 0, and a
-    //    zero or non-finite pivot leaves the cell uncorrected. Entry (i, j > k) of step k reads
-    //    column k and row k, which step k does not write; the columns left of the pivot are never
-    //    read again, so they are not cleared.
+    //    ... the systems, a group of threads per cell (a GPU warp: no block barriers), Gauss-
+    //    Jordan elimination with a thread per matrix entry (one thread per system took as long
+    //    as the rest of the step's tail; a block barrier per pivot cost 5 % of the step). No
+    //    pivoting: the matrix is symmetric positive definite while f > 0, and a zero or
+    //    non-finite pivot leaves the cell uncorrected. Entry (i, j > k) of step k reads column k
+    //    and row k, which step k does not write; the columns left of the pivot are never read
+    //    again, so they are not cleared. Item kTeamGroup c + e works on entry e of cell c.
     if constexpr (Mode == McCorrection::batched) {
       for (int k = 0; k < 5; ++k) {
-        team.for_each(30 * count, [&](int item) {
-          double* a = shared + kMcCellDoubles * (item / 30) + kMcMatrix;
-          const int i = item % 30 / 6, j = item % 6;
-          if (i != k && j > k) a[6 * i + j] -= a[6 * i + k] * a[6 * k + j] / a[6 * k + k];
+        team.for_each_rolled(kTeamGroup * count, [&](int item) {
+          double* a = shared + kMcCellDoubles * (item / kTeamGroup) + kMcMatrix;
+          const int e = item % kTeamGroup, i = e / 6, j = e % 6;
+          if (e < 30 && i != k && j > k) a[6 * i + j] -= a[6 * i + k] * a[6 * k + j] / a[6 * k + k];
         });
-        team.sync();
+        team.sync_group();
       }
+      team.for_each_rolled(kTeamGroup * count, [&](int item) {
+        double* cell_shared = shared + kMcCellDoubles * (item / kTeamGroup);
+        const int k = item % kTeamGroup;
+        if (k < 5)
+          cell_shared[kMcSolution + k] =
+              cell_shared[kMcMatrix + 6 * k + 5] / cell_shared[kMcMatrix + 6 * k + k];
+      });
+      team.sync_group();
     }
-    // ... y from the eliminated systems, one thread per cell, ...
-    team.for_each_rolled(count, [&](int c) {
+    // ... y of every cell (its group's first thread): none or external (applied later), or a
+    //    singular system, give 0, ...
+    team.for_each_rolled(kTeamGroup * count, [&](int item) {
+      if (item % kTeamGroup != 0) return;
+      const int c = item / kTeamGroup;
       double* cell_shared = shared + kMcCellDoubles * c;
       const double* a = cell_shared + kMcMatrix;
+      double* y = cell_shared + kMcSolution;
       const std::int64_t cell = first + c;
       if (record)
         for (int k = 0; k < 5; ++k) record[cell * kMcRecord + 5 + k] = cell_shared[kMcDrift + k];
@@ -637,17 +652,12 @@ struct McCollision {
           out[25 + k] = a[6 * k + 5];
         }
       }
-      double y[5];
       bool solved = Mode == McCorrection::batched;
-      for (int k = 0; k < 5; ++k) {
-        y[k] = solved ? a[6 * k + 5] / a[6 * k + k] : 0.0;
-        solved = solved && y[k] - y[k] == 0.0;  // finite
-      }
-      if (!solved)  // none or external (applied later), or a singular system
+      for (int k = 0; k < 5; ++k) solved = solved && y[k] - y[k] == 0.0;  // finite
+      if (!solved)
         for (int k = 0; k < 5; ++k) y[k] = 0.0;
       if (record)
         for (int k = 0; k < 5; ++k) record[cell * kMcRecord + k] = y[k];
-      for (int k = 0; k < 5; ++k) cell_shared[kMcSolution + k] = y[k];
     });
     team.sync();
     // ... and the new rows.

@@ -9,6 +9,8 @@
 //                           when it has none
 //   team.scratch_memory<T>()  the scratch of a team that has one (GPU: shared-memory accesses)
 //   team.sync()             barrier: writes of every thread before it are seen by all after it
+//   team.sync_group()       the same within every group of kTeamGroup items (sums.hpp) of the
+//                           for_each loops around it: their writes before, their reads after
 //   team.for_each_rolled(n, f)  like for_each, not unrolled (bodies that batch their own loads)
 //   team.for_each_scatter(n, f)  like for_each, but iterations may update the same element
 //                           through team.atomic_fetch_add (no simd here)
@@ -68,6 +70,7 @@ struct CpuTeam {
     return old;
   }
   void sync() const {}
+  void sync_group() const {}
   bool leader() const { return true; }
 };
 

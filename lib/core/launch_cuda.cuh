@@ -149,6 +149,9 @@ struct CudaTeam {
   }
   __device__ int atomic_fetch_add(int* p, int x) const { return atomicAdd(p, x); }
   __device__ void sync() const { __syncthreads(); }
+  // Item i of a for_each runs on thread i % blockDim.x, and blockDim.x is a multiple of 32: the
+  // items of a group of kTeamGroup share a warp.
+  __device__ void sync_group() const { __syncwarp(); }
   __device__ bool leader() const { return threadIdx.x == 0; }
 };
 
@@ -216,7 +219,8 @@ void for_each_team(CudaExec exec, std::int64_t items, int team_size, std::size_t
     cudaFuncGetAttributes(&attributes, kernel);
     return attributes.maxThreadsPerBlock / 32 * 32;
   }();
-  const int threads = std::max(32, std::min(team_size, largest_team));
+  // Whole warps (CudaTeam::sync_group relies on it).
+  const int threads = std::max(32, std::min(team_size, largest_team) / 32 * 32);
   const std::int64_t blocks = std::min<std::int64_t>(items, 1 << 30);
   kernel<<<static_cast<unsigned>(blocks), threads, shared, exec.stream>>>(items, scratch_bytes, f);
   check_cuda_launch(label);

@@ -10,6 +10,9 @@ namespace bolt {
 // Warps a GPU team has at most (1024 threads); its reduction buffer keeps one partial sum per
 // warp and accumulator: kMaxWarpsPerTeam * K doubles of shared memory (launch_cuda.cuh).
 constexpr int kMaxWarpsPerTeam = 32;
+// Team::sync_group orders the for_each items of every aligned group of kTeamGroup (items i and j
+// with i / kTeamGroup == j / kTeamGroup): on the GPU they run on one warp, for any team size.
+constexpr int kTeamGroup = 32;
 
 template <int K, class T = double>
 struct Sums {
