@@ -27,20 +27,23 @@ struct FusedStep {
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
     const auto c = cells.coord(item);
     const std::int64_t p = cells.padded(c);
-    const int ip[3] = {c.i[0] + cells.offset[0], c.i[1] + cells.offset[1], c.i[2] + cells.offset[2]};
+    const int ip[1][3] = {
+        {c.i[0] + cells.offset[0], c.i[1] + cells.offset[1], c.i[2] + cells.offset[2]}};
     const int nv = vel.n;
     Real* BOLT_RESTRICT row_out = f_out + p * nv;
     Real* BOLT_RESTRICT fs = team.row_scratch(row_out);
     // Stream and accumulate the moments in one sweep: the velocity tables are read once for
     // both, and the post-streaming value goes to the scratch row for the relaxation sweep.
-    const auto sums = team.template reduce<Relax::kSums>(nv, [&](int v, Sums<Relax::kSums>& s) {
-      Real value;
-      if constexpr (Stream)
-        value = stream.value(f_in + p * nv + v, ip, v);
-      else
-        value = f_in[p * nv + v];
-      fs[v] = value;
-      relax.accumulate(s, vel, v, value);
+    const auto sums = stream.for_cells(ip, [&](const auto& streamed) {
+      return team.template reduce<Relax::kSums>(nv, [&](int v, Sums<Relax::kSums>& s) {
+        Real value;
+        if constexpr (Stream)
+          value = streamed(stream.upwind(v), 0, f_in + p * nv + v);
+        else
+          value = f_in[p * nv + v];
+        fs[v] = value;
+        relax.accumulate(s, vel, v, value);
+      });
     });
     const auto target = relax.target(team, sums, vel);
     team.for_each(nv, [&](int v) { row_out[v] = relax.relax(target, vel, v, fs[v]); });
@@ -66,17 +69,20 @@ struct StreamAndSum {
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
     const auto c = cells.coord(item);
     const std::int64_t p = cells.padded(c);
-    const int ip[3] = {c.i[0] + cells.offset[0], c.i[1] + cells.offset[1], c.i[2] + cells.offset[2]};
+    const int ip[1][3] = {
+        {c.i[0] + cells.offset[0], c.i[1] + cells.offset[1], c.i[2] + cells.offset[2]}};
     const int nv = vel.n;
     Real* BOLT_RESTRICT row_out = f_out + p * nv;
-    const auto s = team.template reduce<Relax::kSums>(nv, [&](int v, Sums<Relax::kSums>& acc) {
-      Real value;
-      if constexpr (Stream)
-        value = stream.value(f_in + p * nv + v, ip, v);
-      else
-        value = f_in[p * nv + v];
-      row_out[v] = value;
-      relax.accumulate(acc, vel, v, value);
+    const auto s = stream.for_cells(ip, [&](const auto& streamed) {
+      return team.template reduce<Relax::kSums>(nv, [&](int v, Sums<Relax::kSums>& acc) {
+        Real value;
+        if constexpr (Stream)
+          value = streamed(stream.upwind(v), 0, f_in + p * nv + v);
+        else
+          value = f_in[p * nv + v];
+        row_out[v] = value;
+        relax.accumulate(acc, vel, v, value);
+      });
     });
     if (team.leader())
       for (int k = 0; k < Relax::kSums; ++k) sums[item * Relax::kSums + k] = s[k];

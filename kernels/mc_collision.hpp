@@ -469,11 +469,13 @@ struct McCollision {
         for (int d = 0; d < 3; ++d) ip[c][d] = place(c).ip[d];
       }
       if (streams) {
-        team.for_each(nv, [&](int v) {
-          const auto upwind = stream.upwind(v);
-          Lanes h;
-          for (int c = 0; c < Cells; ++c) h.value[c] = stream.value(upwind, in[c] + v, ip[c]);
-          rows[v] = h;
+        stream.for_cells(ip, [&](const auto& streamed) {
+          team.for_each(nv, [&](int v) {
+            const auto upwind = stream.upwind(v);
+            Lanes h;
+            for (int c = 0; c < Cells; ++c) h.value[c] = streamed(upwind, c, in[c] + v);
+            rows[v] = h;
+          });
         });
       } else {
         team.for_each(nv, [&](int v) {

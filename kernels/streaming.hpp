@@ -53,19 +53,54 @@ struct StreamTables {
     u.shift = shift[v];
 BOLT_UNROLL
     for (int d = 0; d < 3; ++d) {
+      // (The fraction is 0 where the step is: no load waits on another.)
       u.step[d] = active[d] ? step[d * nv + v] : 0;
-      u.fraction[d] = u.step[d] != 0 ? fraction[d * nv + v] : Real(0);
+      u.fraction[d] = active[d] ? fraction[d * nv + v] : Real(0);
     }
     return u;
   }
 
-  // Post-streaming value of velocity v; fv points at f[p * nv + v] of the cell at padded
-  // coordinates ip. All neighbour addresses are fixed offsets from it.
-  BOLT_HOST_DEVICE Real value(const Real* fv, const int ip[3], int v) const {
-    return value(upwind(v), fv, ip);
+  // body(value_of) for N cells at padded coordinates ip[c], value_of(u, c, fv) the post-streaming
+  // value in cell c of the velocity with tables u = upwind(v) (fv as in value(); cells may share
+  // u): the order is decided once, outside the loop over velocities, so that the first-order loop
+  // is straight-line code (first_order_value).
+  template <int N, class Body>
+  BOLT_HOST_DEVICE auto for_cells(const int (&ip)[N][3], Body&& body) const {
+    if (order == 1) {
+      Real cell_scale[N][3];
+      for (int c = 0; c < N; ++c)
+        for (int d = 0; d < 3; ++d) cell_scale[c][d] = scale[d][ip[c][d]];
+      return body([&](const Upwind& u, int c, const Real* fv) {
+        return first_order_value(u, fv, cell_scale[c]);
+      });
+    }
+    return body([&](const Upwind& u, int c, const Real* fv) { return value(u, fv, ip[c]); });
   }
 
-  // The same with the velocity's tables read once (several cells can share them).
+  // The first-order value with the cell's factors scale[d][ip[d]] given (the same for all its
+  // velocities): straight-line code, so that a velocity's loads are all in flight at once (the
+  // general value() below branches on the order between the axes, and each axis waited on its
+  // own loads). The same operations as value() at order 1.
+  BOLT_HOST_DEVICE Real first_order_value(const Upwind& u, const Real* fv,
+                                          const Real cell_scale[3]) const {
+    const Real* base = fv + u.shift;
+    Real upwind_value[3];
+BOLT_UNROLL
+    for (int d = 0; d < 3; ++d)
+      upwind_value[d] = active[d] ? base[u.step[d] * stride[d]] : Real(0);
+    const Real fb = *base;
+    Real result = fb;
+BOLT_UNROLL
+    for (int d = 0; d < 3; ++d) {
+      if (!active[d]) continue;
+      const Real r = u.fraction[d] * cell_scale[d];
+      result -= r * (fb - upwind_value[d]);
+    }
+    return result;
+  }
+
+  // Post-streaming value of the velocity with tables u in the cell at padded coordinates ip; fv
+  // points at f[p * nv + v] of that cell. All neighbour addresses are fixed offsets from it.
   BOLT_HOST_DEVICE Real value(const Upwind& u, const Real* fv, const int ip[3]) const {
     const Real* base = fv + u.shift;
     const Real fb = *base;
