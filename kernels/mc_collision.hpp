@@ -153,8 +153,8 @@ static_assert(kMcBatch % McEntryVector<double>::kEntries == 0 &&
               "a batch is whole vectors");
 
 // The two pre-collision velocities of a sample, v and v1 (-1: rejected): what g reads, 8 bytes
-// per sample (McCollision, step 2).
-struct McPair {
+// per sample in one load (McCollision, step 2).
+struct alignas(8) McPair {
   int v, v1;
 };
 
@@ -487,17 +487,16 @@ struct McCollision {
     }
     team.sync();
 
-    // 2. g of every sample (0 for rejected ones: they have no entries anyway).
+    // 2. g of every sample (0 for rejected ones: they have no entries anyway). Selects rather
+    //    than branches, so that the loads of several samples are in flight at once.
     team.for_each(n_samples, [&](int l) {
       const McPair pair = pairs[l];
-      const int a = pair.v, b = pair.v1;
+      const bool accepted = pair.v >= 0;
+      const Lanes h = rows[accepted ? pair.v : 0], h1 = rows[accepted ? pair.v1 : 0];
       Lanes value;
-      for (int c = 0; c < Cells; ++c) value.value[c] = Real(0);
-      if (a >= 0) {
-        const Lanes h = rows[a], h1 = rows[b];
-        for (int c = 0; c < Cells; ++c)
-          value.value[c] = h.value[c] + h1.value[c] + epsilon * h.value[c] * h1.value[c];
-      }
+      for (int c = 0; c < Cells; ++c)
+        value.value[c] =
+            accepted ? h.value[c] + h1.value[c] + epsilon * h.value[c] * h1.value[c] : Real(0);
       g[l] = value;
     });
     team.sync();
@@ -533,15 +532,16 @@ struct McCollision {
     //    sum of increments, accurate relative to itself in the run's precision.
     const Sums<5 * Cells> drift =
         team.template reduce<5 * Cells, Real>(nv, [&](int v, auto& s) {
+          // (The velocity's loads before the loop over its pieces: in flight together.)
+          const Real adjust = self_adjust ? self_adjust[v] : Real(0);
+          const Real w = number_weight[v], x = vel.x[v], y = vel.y[v], z = vel.z[v];
+          const Lanes before = rows[v];
           const int end = first_piece[v + 1];
           Lanes delta;
           for (int c = 0; c < Cells; ++c) delta.value[c] = Real(0);
           for (int p = first_piece[v]; p < end; ++p)
             for (int c = 0; c < Cells; ++c) delta.value[c] += pieces[p].value[c];
-          const Real adjust = self_adjust ? self_adjust[v] : Real(0);
-          const Real w = number_weight[v], x = vel.x[v], y = vel.y[v], z = vel.z[v];
           const Real r2 = x * x + y * y + z * z;
-          const Lanes before = rows[v];
           Lanes after;
           for (int c = 0; c < Cells; ++c) {
             after.value[c] = before.value[c] + (delta.value[c] + adjust * before.value[c]);
