@@ -379,9 +379,9 @@ constexpr int kMcPlace = 0, kMcDrift = 3, kMcMatrix = 8, kMcSolution = 38, kMcCe
 static_assert(sizeof(McCellPlace) <= kMcDrift * sizeof(double), "a cell's place fits its slots");
 
 // The widest reduction of McCollision for `cells` per team: the drift of the 5 conserved moments
-// of every cell, or with a correction the monomial sums of h' of every cell.
+// of every cell, with a correction together with the monomial sums of h' of every cell.
 constexpr int mc_reduce_width(bool correction, int cells) {
-  return (correction ? kMcMonomials : 5) * cells;
+  return (correction ? kMcMonomials + 5 : 5) * cells;
 }
 
 // Bytes of team scratch McCollision needs: per cell kMcCellDoubles, g of every sample and its
@@ -530,85 +530,92 @@ struct McCollision {
     //    ... and every velocity adds its pieces: h' = h~ + their sum + the self-loss adjustment.
     //    On the way, the drift of the conserved moments, M' - M~ = sum w Phi0 psi (h' - h~): a
     //    sum of increments, accurate relative to itself in the run's precision.
-    const Sums<5 * Cells> drift =
-        team.template reduce<5 * Cells, Real>(nv, [&](int v, auto& s) {
-          // (The velocity's loads before the loop over its pieces: in flight together.)
-          const Real adjust = self_adjust ? self_adjust[v] : Real(0);
-          const Real w = number_weight[v], x = vel.x[v], y = vel.y[v], z = vel.z[v];
-          const Lanes before = rows[v];
-          const int end = first_piece[v + 1];
-          Lanes delta;
-          for (int c = 0; c < Cells; ++c) delta.value[c] = Real(0);
-          for (int p = first_piece[v]; p < end; ++p)
-            for (int c = 0; c < Cells; ++c) delta.value[c] += pieces[p].value[c];
-          const Real r2 = x * x + y * y + z * z;
-          Lanes after;
-          for (int c = 0; c < Cells; ++c) {
-            after.value[c] = before.value[c] + (delta.value[c] + adjust * before.value[c]);
-            const Real change = w * (after.value[c] - before.value[c]);
-            s[5 * c] += change;
-            s[5 * c + 1] += change * x;
-            s[5 * c + 2] += change * y;
-            s[5 * c + 3] += change * z;
-            s[5 * c + 4] += change * r2;
-          }
-          rows[v] = after;
-        });
-    if (team.leader())  // (here: the totals need no registers through step 4)
-      for (int c = 0; c < Cells; ++c)
-        for (int k = 0; k < 5; ++k)
-          if (c < count) shared[kMcCellDoubles * c + kMcDrift + k] = drift[5 * c + k];
+    const auto add_pieces = [&](int v, auto& s) {
+      // (The velocity's loads before the loop over its pieces: in flight together.)
+      const Real adjust = self_adjust ? self_adjust[v] : Real(0);
+      const Real w = number_weight[v], x = vel.x[v], y = vel.y[v], z = vel.z[v];
+      const Lanes before = rows[v];
+      const int end = first_piece[v + 1];
+      Lanes delta;
+      for (int c = 0; c < Cells; ++c) delta.value[c] = Real(0);
+      for (int p = first_piece[v]; p < end; ++p)
+        for (int c = 0; c < Cells; ++c) delta.value[c] += pieces[p].value[c];
+      const Real r2 = x * x + y * y + z * z;
+      Lanes after;
+      for (int c = 0; c < Cells; ++c) {
+        after.value[c] = before.value[c] + (delta.value[c] + adjust * before.value[c]);
+        const Real change = w * (after.value[c] - before.value[c]);
+        s[5 * c] += change;
+        s[5 * c + 1] += change * x;
+        s[5 * c + 2] += change * y;
+        s[5 * c + 3] += change * z;
+        s[5 * c + 4] += change * r2;
+      }
+      rows[v] = after;
+    };
 
     // 4. the correction matrices, sum w Phi0 (1 + eps h') psi psi^T: the run's equilibrium part
     //    plus eps times the monomial sums of h' (a small term: accumulated per thread in the
     //    run's precision; in invariant_monomials' order, with the weight folded into the
     //    products), ...
+    const auto add_monomials = [&](int v, auto& s) {
+      const Real x = vel.x[v], y = vel.y[v], z = vel.z[v], w = number_weight[v];
+      const Real xx = x * x, yy = y * y, zz = z * z, r2 = xx + yy + zz;
+      const Real wxy = w * x * y, wxz = w * x * z, wyz = w * y * z, wr2 = w * r2;
+      const Lanes h = rows[v];
+      for (int c = 0; c < Cells; ++c) {
+        auto* m = &s[kMcMonomials * c];
+        const Real n = w * h.value[c], hr2 = wr2 * h.value[c];
+        m[0] += n;
+        m[1] += n * x;
+        m[2] += n * y;
+        m[3] += n * z;
+        m[4] += n * xx;
+        m[5] += n * yy;
+        m[6] += n * zz;
+        m[7] += wxy * h.value[c];
+        m[8] += wxz * h.value[c];
+        m[9] += wyz * h.value[c];
+        m[10] += hr2 * x;
+        m[11] += hr2 * y;
+        m[12] += hr2 * z;
+        m[13] += hr2 * r2;
+      }
+    };
     if constexpr (Mode != McCorrection::none) {
-      const Sums<kMcMonomials * Cells> monomials =
-          team.template reduce<kMcMonomials * Cells, Real>(nv, [&](int v, auto& s) {
-            const Real x = vel.x[v], y = vel.y[v], z = vel.z[v], w = number_weight[v];
-            const Real xx = x * x, yy = y * y, zz = z * z, r2 = xx + yy + zz;
-            const Real wxy = w * x * y, wxz = w * x * z, wyz = w * y * z, wr2 = w * r2;
-            const Lanes h = rows[v];
-            for (int c = 0; c < Cells; ++c) {
-              auto* m = &s[kMcMonomials * c];
-              const Real n = w * h.value[c], hr2 = wr2 * h.value[c];
-              m[0] += n;
-              m[1] += n * x;
-              m[2] += n * y;
-              m[3] += n * z;
-              m[4] += n * xx;
-              m[5] += n * yy;
-              m[6] += n * zz;
-              m[7] += wxy * h.value[c];
-              m[8] += wxz * h.value[c];
-              m[9] += wyz * h.value[c];
-              m[10] += hr2 * x;
-              m[11] += hr2 * y;
-              m[12] += hr2 * z;
-              m[13] += hr2 * r2;
-            }
-          });
-      // Cell c's system by thread 32 c (the first of its group; loops over Cells, not count:
-      // indices known at compile time keep the sums in registers).
+      // (One exchange for both sums: a thread's second pass reads the rows its first wrote.)
+      const SumsPair<5 * Cells, kMcMonomials * Cells> sums =
+          team.template reduce_both<5 * Cells, kMcMonomials * Cells, Real>(nv, add_pieces,
+                                                                           add_monomials);
+      const Sums<5 * Cells>& drift = sums.first;
+      const Sums<kMcMonomials * Cells>& monomials = sums.second;
+      // Cell c's system and drift by thread 32 c (the first of its group; loops over Cells, not
+      // count: indices known at compile time keep the sums in registers).
       team.for_each_rolled(kTeamGroup * count, [&](int item) {
         for (int c = 0; c < Cells; ++c) {
           if (item != kTeamGroup * c) continue;
           double equilibrium_products[15], products[15];
           invariant_products(equilibrium.sum, equilibrium_products);
           invariant_products(&monomials.value[kMcMonomials * c], products);
+          for (int k = 0; k < 5; ++k)
+            shared[kMcCellDoubles * c + kMcDrift + k] = drift[5 * c + k];
           double* system_of_cell = shared + kMcCellDoubles * c + kMcMatrix;
           int m = 0;
           for (int k = 0; k < 5; ++k) {
             for (int j = k; j < 5; ++j, ++m)
               system_of_cell[6 * k + j] = system_of_cell[6 * j + k] =
                   equilibrium_products[m] + double(epsilon) * products[m];
-            system_of_cell[6 * k + 5] = -shared[kMcCellDoubles * c + kMcDrift + k];
+            system_of_cell[6 * k + 5] = -drift[5 * c + k];
           }
         }
       });
       team.sync_group();
     } else {
+      const Sums<5 * Cells> drift = team.template reduce<5 * Cells, Real>(nv, add_pieces);
+      if (team.leader())
+        for (int c = 0; c < Cells; ++c)
+          for (int k = 0; k < 5; ++k)
+            if (c < count) shared[kMcCellDoubles * c + kMcDrift + k] = drift[5 * c + k];
       team.sync();  // the drift, for every cell's group
     }
     //    ... the systems, a group of threads per cell (a GPU warp: no block barriers), Gauss-

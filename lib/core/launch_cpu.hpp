@@ -5,6 +5,8 @@
 //   team.reduce<K>(n, f)    Sums<K> of f(i, sums&) over [0, n), the same result on every thread;
 //                           reduce<K, Acc> lets a GPU thread and warp accumulate in Acc (f then
 //                           takes `auto& sums`); reduce_rolled: not unrolled (see for_each_rolled)
+//   team.reduce_both<K1, K2>(n, f1, f2)  SumsPair of f1 over [0, n), then f2 over [0, n) (which
+//                           may read what f1 wrote at the same i), in one exchange on the GPU
 //   team.row_scratch(p)     the team's scratch memory (scratch_bytes of for_each_team), or p
 //                           when it has none
 //   team.scratch_memory<T>()  the scratch of a team that has one (GPU: shared-memory accesses)
@@ -47,6 +49,10 @@ struct CpuTeam {
   template <int K, class Acc = double, class F>
   Sums<K> reduce_rolled(int n, F&& f) const {
     return reduce<K, Acc>(n, f);
+  }
+  template <int K1, int K2, class Acc = double, class F1, class F2>
+  SumsPair<K1, K2> reduce_both(int n, F1&& f1, F2&& f2) const {
+    return {reduce<K1, Acc>(n, f1), reduce<K2, Acc>(n, f2)};
   }
   template <class F>
   void for_each_rolled(int n, F&& f) const {

@@ -75,33 +75,73 @@ struct CudaTeam {
     return team_totals(sums);
   }
 
+  // Two reductions over [0, n) with one exchange between the warps: f1 into K1 sums, then f2
+  // into K2 sums. A thread visits the same i in both loops, so f2 may read what f1 wrote at i.
+  template <int K1, int K2, class Acc, class F1, class F2>
+  __device__ SumsPair<K1, K2> reduce_both(int n, F1&& f1, F2&& f2) const {
+    Sums<K1, Acc> first = Sums<K1, Acc>::zero();
+#pragma unroll 4
+    for (int i = threadIdx.x; i < n; i += blockDim.x) f1(i, first);
+    const Acc first_share = warp_totals(first);
+    Sums<K2, Acc> second = Sums<K2, Acc>::zero();
+#pragma unroll 4
+    for (int i = threadIdx.x; i < n; i += blockDim.x) f2(i, second);
+    const Acc second_share = warp_totals(second);
+    __syncthreads();  // the buffer may still be read by a previous reduction
+    publish<K1>(first_share, 0);
+    publish<K2>(second_share, K1);
+    const Sums<K1 + K2> totals = exchanged_totals<K1 + K2>();
+    SumsPair<K1, K2> result;
+    for (int k = 0; k < K1; ++k) result.first[k] = totals[k];
+    for (int k = 0; k < K2; ++k) result.second[k] = totals[K1 + k];
+    return result;
+  }
+
   // The totals over the team of every thread's K partial sums, on every thread. A warp adds its
   // lanes' sums in Acc (a float Acc needs half the shuffles of double and no conversions), the
   // per-warp partials are added in double.
   template <int K, class Acc>
   __device__ Sums<K> team_totals(const Sums<K, Acc>& sums) const {
+    const Acc share = warp_totals(sums);
+    __syncthreads();  // the buffer may still be read by a previous reduction
+    publish<K>(share, 0);
+    return exchanged_totals<K>();
+  }
+
+  // The warp's totals of K sums, scattered over its lanes: lane L holds that of sum
+  // L >> (5 - log2 width) (lanes of a group hold equal values; publish writes one per group).
+  template <int K, class Acc>
+  __device__ Acc warp_totals(const Sums<K, Acc>& sums) const {
     static_assert(K >= 1 && K <= 32, "a warp reduces at most 32 sums at once");
     constexpr int kWidth = warp_reduce_width(K);
     Acc s[kWidth];
     for (int k = 0; k < K; ++k) s[k] = sums[k];
     for (int k = K; k < kWidth; ++k) s[k] = Acc(0);
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    warp_reduce_scatter<kWidth>(s, lane, 16);
-    // Lane L now holds the warp's total of sum L >> kShift (lanes of a group hold equal values).
-    constexpr int kShift = 5 - log2_of(kWidth);
-    const int mine = lane >> kShift;
-    const int warps = (blockDim.x + 31) / 32;
-    __syncthreads();  // the buffer may still be read by a previous reduction
+    warp_reduce_scatter<kWidth>(s, threadIdx.x % 32, 16);
+    return s[0];
+  }
+
+  // Writes the warp's share of K sums (warp_totals) to rows offset .. offset + K of the buffer.
+  template <int K, class Acc>
+  __device__ void publish(Acc share, int offset) const {
+    constexpr int kShift = 5 - log2_of(warp_reduce_width(K));
+    const int lane = threadIdx.x % 32, mine = lane >> kShift;
     if (lane % (1 << kShift) == 0 && mine < K)
-      reduce_buffer[mine * kMaxWarpsPerTeam + warp] = double(s[0]);
+      reduce_buffer[(offset + mine) * kMaxWarpsPerTeam + threadIdx.x / 32] = double(share);
+  }
+
+  // The team's totals of the K rows of published warp shares, on every thread: one thread per row
+  // adds its partials in warp order (the same result on every run) into the row's first slot
+  // (no other thread reads the row meanwhile), then every thread reads the K totals.
+  template <int K>
+  __device__ Sums<K> exchanged_totals() const {
+    const int warps = (blockDim.x + 31) / 32;
     __syncthreads();
-    // Thread k sums the per-warp partials of accumulator k in warp order (the same result on
-    // every run), then every thread reads the K totals.
-    double total = 0.0;
-    if (threadIdx.x < K)
-      for (int w = 0; w < warps; ++w) total += reduce_buffer[threadIdx.x * kMaxWarpsPerTeam + w];
-    __syncthreads();
-    if (threadIdx.x < K) reduce_buffer[threadIdx.x * kMaxWarpsPerTeam] = total;
+    for (int k = threadIdx.x; k < K; k += blockDim.x) {
+      double total = 0.0;
+      for (int w = 0; w < warps; ++w) total += reduce_buffer[k * kMaxWarpsPerTeam + w];
+      reduce_buffer[k * kMaxWarpsPerTeam] = total;
+    }
     __syncthreads();
     Sums<K> result;
     for (int k = 0; k < K; ++k) result[k] = reduce_buffer[k * kMaxWarpsPerTeam];

@@ -31,4 +31,11 @@ struct Sums {
   }
 };
 
+// What Team::reduce_both returns: two reductions of the same range.
+template <int K1, int K2>
+struct SumsPair {
+  Sums<K1> first;
+  Sums<K2> second;
+};
+
 }  // namespace bolt
