@@ -76,8 +76,8 @@ McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::siz
   const auto fits = [&](int cells, bool rows) {
     return bytes(cells, rows) + reserve(cells) <= available;
   };
-  // Left to choose, as many as fit: on an H200, paper 000's delta = 10 cavity runs at 5.22 ms per
-  // step with 2 cells per team, 7.35 with 1 (docs/benchmarks.md).
+  // Left to choose, as many as fit: on an H200, paper 000's delta = 10 cavity ran at 5.22 ms per
+  // step with 2 cells per team, 7.35 with 1 (docs/benchmarks.md, commit 83b667b).
   const int largest = cells_per_team > 0 ? cells_per_team : kMcMaxCellsPerTeam;
   const int smallest = cells_per_team > 0 ? cells_per_team : 1;
   // Rows outside the scratch only with one cell per team (McCollision's RowsInScratch).
