@@ -104,6 +104,9 @@ class McCollisionOperator {
   virtual const std::vector<double>& records() const = 0;
   // kappa = pi d^2 n0 L of this delta and omega (lib/physics/collision_kernel.hpp).
   virtual double kappa() const = 0;
+  // The gather plan of the current samples as lists: per velocity, the keys 4 sample + slot of
+  // the increments that land on it, in the order a cell sums them (McEntryIndex).
+  virtual std::vector<std::vector<int>> gather_lists() const = 0;
 };
 
 inline McSamplingConfig sampling_config(const McConfig& c) {

@@ -46,6 +46,7 @@ class McCollisionImpl final : public McCollisionOperator {
   McSampleStats all_draws() const override { return all_; }
   const std::vector<double>& records() const override { return records_; }
   double kappa() const override { return device_.kappa(); }
+  std::vector<std::vector<int>> gather_lists() const override { return device_.gather_lists(); }
 
   std::vector<double> collide(const std::vector<double>& h) override {
     require(nv_ > 0 && h.size() % std::size_t(nv_) == 0, "collide: ", h.size(),

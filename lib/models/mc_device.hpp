@@ -218,6 +218,15 @@ class McDevice {
     index(Exec{});
   }
 
+  // McCollisionOperator::gather_lists.
+  std::vector<std::vector<int>> gather_lists() const {
+    const std::vector<int> start = entry_start_.to_host(), key = sorted_key_.to_host();
+    std::vector<std::vector<int>> lists(start.size() - 1);
+    for (std::size_t v = 0; v + 1 < start.size(); ++v)
+      lists[v].assign(key.begin() + start[v], key.begin() + start[v + 1]);
+    return lists;
+  }
+
   const McTables& tables() const { return tables_; }
   int strips() const { return strips_; }
   double kappa() const { return kappa_; }

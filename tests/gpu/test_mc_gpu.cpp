@@ -1,6 +1,6 @@
 // CPU-vs-GPU agreement of the Monte Carlo collision (kernels/mc_samples.hpp, mc_collision.hpp):
 //  * samples: the same (seed, step) gives the same cells on both backends and increments equal
-//    to the last bits of the two math libraries (log, sin, cos);
+//    to the last bits of the two math libraries (log, sin, cos), and the same gather plan;
 //  * the collision step for the *same* samples (the CPU's, uploaded to the GPU): double 1e-12,
 //    float 1e-5 relative (DESIGN.md), for every correction mode (none, batched in the kernel,
 //    PETSc on the host), team layouts (1 or 2 cells per team, rows in shared or global
@@ -132,6 +132,8 @@ TEST_F(McGpu, SamplesAgree) {
           (long long)cpu->last_draw().rejected, (long long)gpu->last_draw().rejected);
       EXPECT_EQ(cell_mismatch, 0);
       EXPECT_EQ(cpu->last_draw().rejected, gpu->last_draw().rejected);
+      // The gather plans (CUB's radix sort against std::stable_sort): the same lists, in order.
+      EXPECT_EQ(cpu->gather_lists(), gpu->gather_lists());
       // double: a few ulp of log/sin/cos; float: one float rounding of nearly equal doubles.
       EXPECT_LE(d, p == Precision::double_ ? 1e-13 : 1e-6);
     }

@@ -1,6 +1,7 @@
 // The Monte Carlo collision of paper 000 on the CPU backend:
 //  * samples: reproducible from (seed, step), v and v1 distributed as Phi0, k uniform on the
 //    sphere, collisions conserve momentum and energy, out-of-box samples rejected and counted;
+//    the gather plan lists each increment once, in key order;
 //  * the fast kernel (kernels/mc_collision.hpp through McCollisionOperator) equals the plain
 //    reference (lib/models/mc_reference.cpp) for the same samples, double, 1e-12 relative;
 //  * conservation: with the correction every cell keeps its mass, momentum and energy to
@@ -25,6 +26,33 @@ namespace bolt {
 namespace {
 
 using test::kEps;
+
+// The gather plan (McEntryIndex after the stable sort by velocity): every increment of every
+// accepted sample is listed once, at the velocity it lands on, each list in increasing key
+// 4 sample + slot (the order a cell sums them in).
+TEST(McSamples, GatherListsHoldEveryIncrementInKeyOrder) {
+  const VelocityGrid vg = test::mc_grid({10, 10, 10}, 3.0, 0.92);
+  auto op = make_mc_collision(test::mc_config(vg, 3000, 0.01));
+  op->draw(5);
+  const auto samples = op->samples();
+  const auto lists = op->gather_lists();
+  ASSERT_EQ(lists.size(), std::size_t(vg.size()));
+  std::vector<int> listed_at(4 * samples.size(), -1);
+  for (std::size_t v = 0; v < lists.size(); ++v)
+    for (std::size_t i = 0; i < lists[v].size(); ++i) {
+      const int key = lists[v][i];
+      ASSERT_TRUE(key >= 0 && key < int(listed_at.size())) << "key " << key;
+      EXPECT_EQ(listed_at[key], -1) << "key " << key << " listed twice";
+      listed_at[key] = int(v);
+      if (i > 0) {
+        EXPECT_LT(lists[v][i - 1], key) << "velocity " << v;
+      }
+    }
+  for (std::size_t l = 0; l < samples.size(); ++l)
+    for (int slot = 0; slot < 4; ++slot)
+      EXPECT_EQ(listed_at[4 * l + slot], samples[l].cell[0] >= 0 ? samples[l].cell[slot] : -1)
+          << "sample " << l << " slot " << slot;
+}
 
 TEST(McSamples, SameSeedAndStepGiveIdenticalSamples) {
   const VelocityGrid vg = test::mc_grid({10, 10, 10}, 3.0, 0.92);
