@@ -14,6 +14,26 @@
 
 namespace bolt {
 
+// The post-streaming row of a cell (its row of f_in when !Stream; row_in points at it) written to
+// `row`, and the row's moment sums: the sweep FusedStep and StreamAndSum share.
+template <bool Stream, class Team, class Real, class Relax>
+BOLT_HOST_DEVICE Sums<Relax::kSums> stream_row(const Team& team, const StreamTables<Real>& stream,
+                                               const Velocities<Real>& vel, const Relax& relax,
+                                               const Real* row_in, const int (&ip)[1][3],
+                                               Real* BOLT_RESTRICT row) {
+  return stream.for_cells(ip, [&](const auto& streamed) {
+    return team.template reduce<Relax::kSums>(vel.n, [&](int v, Sums<Relax::kSums>& s) {
+      Real value;
+      if constexpr (Stream)
+        value = streamed(stream.upwind(v), 0, row_in + v);
+      else
+        value = row_in[v];
+      row[v] = value;
+      relax.accumulate(s, vel, v, value);
+    });
+  });
+}
+
 template <class Real, class Relax, bool Stream>
 struct FusedStep {
   const Real* f_in;
@@ -34,17 +54,7 @@ struct FusedStep {
     Real* BOLT_RESTRICT fs = team.row_scratch(row_out);
     // Stream and accumulate the moments in one sweep: the velocity tables are read once for
     // both, and the post-streaming value goes to the scratch row for the relaxation sweep.
-    const auto sums = stream.for_cells(ip, [&](const auto& streamed) {
-      return team.template reduce<Relax::kSums>(nv, [&](int v, Sums<Relax::kSums>& s) {
-        Real value;
-        if constexpr (Stream)
-          value = streamed(stream.upwind(v), 0, f_in + p * nv + v);
-        else
-          value = f_in[p * nv + v];
-        fs[v] = value;
-        relax.accumulate(s, vel, v, value);
-      });
-    });
+    const auto sums = stream_row<Stream>(team, stream, vel, relax, f_in + p * nv, ip, fs);
     const auto target = relax.target(team, sums, vel);
     team.for_each(nv, [&](int v) { row_out[v] = relax.relax(target, vel, v, fs[v]); });
   }
@@ -73,17 +83,7 @@ struct StreamAndSum {
         {c.i[0] + cells.offset[0], c.i[1] + cells.offset[1], c.i[2] + cells.offset[2]}};
     const int nv = vel.n;
     Real* BOLT_RESTRICT row_out = f_out + p * nv;
-    const auto s = stream.for_cells(ip, [&](const auto& streamed) {
-      return team.template reduce<Relax::kSums>(nv, [&](int v, Sums<Relax::kSums>& acc) {
-        Real value;
-        if constexpr (Stream)
-          value = streamed(stream.upwind(v), 0, f_in + p * nv + v);
-        else
-          value = f_in[p * nv + v];
-        row_out[v] = value;
-        relax.accumulate(acc, vel, v, value);
-      });
-    });
+    const auto s = stream_row<Stream>(team, stream, vel, relax, f_in + p * nv, ip, row_out);
     if (team.leader())
       for (int k = 0; k < Relax::kSums; ++k) sums[item * Relax::kSums + k] = s[k];
   }
