@@ -39,8 +39,8 @@
 //     M'_k - M~_k = sum_v w_v Phi0_v psi_k(xi_v) (h'_v - h~_v) with psi = (1, xi, |xi|^2), is
 //     summed from the increments themselves (a sum of small terms, accurate relative to itself
 //     in the run's precision; no moment pass over h~);
-//  4. conservation correction (Eqs. 25, 26), the 5 x 5 systems of the team's cells solved
-//     together (Gauss-Jordan, a thread per matrix entry):
+//  4. conservation correction (Eqs. 25, 26), each cell's 5 x 5 system solved by a group of
+//     threads (a GPU warp; Gauss-Jordan, a thread per matrix entry):
 //       h_new = h' + (1 + eps h') (y_0 + y . xi + y_4 |xi|^2)
 //     with y from the 5 x 5 system
 //       sum_v w Phi0 (1 + eps h') psi_k psi_l  y_l = M~_k - M'_k,
@@ -161,8 +161,9 @@ struct alignas(8) McPair {
 // The velocity every increment of the step lands on (nv for the increments of rejected samples),
 // and the increment's key 4 sample + slot: McEntryIndex's input once stably sorted by velocity
 // (stable_sort_pairs), which lists each velocity's increments in increasing key. Item k covers
-// keys [k kMcKeysPerTeam, (k + 1) kMcKeysPerTeam).
-constexpr int kMcKeysPerTeam = 1024;
+// keys [k kMcPlanItemsPerTeam, (k + 1) kMcPlanItemsPerTeam).
+// Increments (McEntryKeys) or plan positions (McEntryPlace) one team of those kernels handles.
+constexpr int kMcPlanItemsPerTeam = 1024;
 template <class Real>
 struct McEntryKeys {
   const McSample<Real>* samples;
@@ -173,8 +174,8 @@ struct McEntryKeys {
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
-    const int first = int(item) * kMcKeysPerTeam, left = 4 * n_samples - first;
-    team.for_each(left < kMcKeysPerTeam ? left : kMcKeysPerTeam, [&](int i) {
+    const int first = int(item) * kMcPlanItemsPerTeam, left = 4 * n_samples - first;
+    team.for_each(left < kMcPlanItemsPerTeam ? left : kMcPlanItemsPerTeam, [&](int i) {
       const int e = first + i;
       const McSample<Real>& s = samples[e / 4];
       velocity[e] = s.cell[0] >= 0 ? s.cell[e % 4] : nv;
@@ -301,7 +302,7 @@ struct McEntryIndex {
   }
 };
 
-// The entries of the gather plan (McEntryIndex), kMcKeysPerTeam positions per item: sorted
+// The entries of the gather plan (McEntryIndex), kMcPlanItemsPerTeam positions per item: sorted
 // position p < start[nv] takes the key's sample, whether it closes a piece (its list or its
 // strip ends there) and its coefficient (losses negative); the rest of the strips is padding.
 template <class Real>
@@ -318,8 +319,8 @@ struct McEntryPlace {
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
     const int length = plan[0], placed = start[nv];
-    const int first = int(item) * kMcKeysPerTeam, left = length * strips - first;
-    team.for_each(left < kMcKeysPerTeam ? left : kMcKeysPerTeam, [&](int i) {
+    const int first = int(item) * kMcPlanItemsPerTeam, left = length * strips - first;
+    team.for_each(left < kMcPlanItemsPerTeam ? left : kMcPlanItemsPerTeam, [&](int i) {
       const int p = first + i;
       McEntry<Real> entry{0u, Real(0)};
       if (p < placed) {

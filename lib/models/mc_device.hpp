@@ -252,8 +252,10 @@ class McDevice {
     const int nv = int(tables_.number_weight.size()), entries = 4 * config_.samples;
     const McEntryKeys<Real> keys{samples_.data(), config_.samples, nv, entry_velocity_.data(),
                                  entry_key_.data()};
-    for_each_team<1>(exec, (entries + kMcKeysPerTeam - 1) / kMcKeysPerTeam, config_.team_size, 0,
-                     keys, "mc_entry_keys");
+    const auto teams = [](std::int64_t n) {
+      return (n + kMcPlanItemsPerTeam - 1) / kMcPlanItemsPerTeam;
+    };
+    for_each_team<1>(exec, teams(entries), config_.team_size, 0, keys, "mc_entry_keys");
     stable_sort_pairs(exec, entry_velocity_.data(), sorted_velocity_.data(), entry_key_.data(),
                       sorted_key_.data(), entries, mc_entry_key_bits(nv), sort_workspace_.data(),
                       sort_workspace_.size());
@@ -268,8 +270,7 @@ class McDevice {
                                    plan_.data(),        entries_.data()};
     // Positions of the plan: length * strips, at most the bound mc_plan_vectors gives.
     const std::int64_t positions = mc_plan_vectors(config_.samples, strips_);
-    for_each_team<1>(exec, (positions + kMcKeysPerTeam - 1) / kMcKeysPerTeam, config_.team_size,
-                     0, place, "mc_entry_place");
+    for_each_team<1>(exec, teams(positions), config_.team_size, 0, place, "mc_entry_place");
     if (self_adjust_.size()) {
       const McSelfAdjust<Real> adjust{samples_.data(), sorted_key_.data(), entry_start_.data(),
                                       expected_self_loss_.data(), self_adjust_.data()};
