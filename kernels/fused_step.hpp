@@ -21,11 +21,11 @@ BOLT_HOST_DEVICE Sums<Relax::kSums> stream_row(const Team& team, const StreamTab
                                                const Velocities<Real>& vel, const Relax& relax,
                                                const Real* row_in, const int (&ip)[1][3],
                                                Real* BOLT_RESTRICT row) {
-  return stream.for_cells(ip, [&](const auto& streamed) {
+  return stream.for_cells(ip, [&](const auto& streamer) {
     return team.template reduce<Relax::kSums>(vel.n, [&](int v, Sums<Relax::kSums>& s) {
       Real value;
       if constexpr (Stream)
-        value = streamed(stream.upwind(v), 0, row_in + v);
+        value = streamer.value(streamer.upwind(v), 0, row_in + v);
       else
         value = row_in[v];
       row[v] = value;

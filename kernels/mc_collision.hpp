@@ -470,11 +470,11 @@ struct McCollision {
         for (int d = 0; d < 3; ++d) ip[c][d] = place(c).ip[d];
       }
       if (streams) {
-        stream.for_cells(ip, [&](const auto& streamed) {
+        stream.for_cells(ip, [&](const auto& streamer) {
           team.for_each(nv, [&](int v) {
-            const auto upwind = stream.upwind(v);
+            const auto upwind = streamer.upwind(v);
             Lanes h;
-            for (int c = 0; c < Cells; ++c) h.value[c] = streamed(upwind, c, in[c] + v);
+            for (int c = 0; c < Cells; ++c) h.value[c] = streamer.value(upwind, c, in[c] + v);
             rows[v] = h;
           });
         });

@@ -28,99 +28,139 @@ BOLT_HOST_DEVICE inline Real limited_difference(Limiter limiter, Real upwind, Re
   return product <= Real(0) ? Real(0) : limited;
 }
 
+// The tables of a step: per velocity v, the same in every cell, and per streaming axis k < axes
+// (the grid's active axes axis[k], compacted so that the first-order loop over them has a
+// compile-time length).
 template <class Real>
 struct StreamTables {
-  const int* shift;           // [v] offset of the base cell's value, in elements (cells * nv)
-  const signed char* step;    // [axis * nv + v] upwind direction in cells: -sign(xi), or 0
-  const Real* fraction;       // [axis * nv + v] residual Courant (uniform) or |xi| dt (stretched)
-  const Real* scale[3];       // [axis][padded coordinate] 1 (uniform) or 1 / dx (stretched)
-  std::int64_t stride[3];     // padded strides in elements (cells * nv)
-  bool active[3];
+  const int* shift;          // [v] offset of the base cell's value, in elements (cells * nv)
+  const int* upwind_offset;  // [k * nv + v] offset of the base cell's upwind neighbour along
+                             // axis[k] (shift included), in elements: 32 bits, checked on the host
+  const signed char* step;   // [k * nv + v] upwind direction in cells: -sign(xi), or 0
+  const Real* fraction;      // [k * nv + v] residual Courant (uniform) or |xi| dt (stretched)
+  const Real* scale[3];      // [k][padded coordinate along axis[k]] 1 (uniform) or 1 / dx
+  std::int64_t stride[3];    // [k] padded stride of axis[k] in elements (cells * nv)
+  int axis[3];
+  int axes;
   int nv;
-  int order;                  // 1 or 2
+  int order;                 // 1 or 2
   Limiter limiter;
 
-  // What velocity v streams with, the same in every cell: the offset of its base cell and, per
-  // axis, the upwind direction (0: none) and fraction. (The neighbour offsets step * stride
-  // computed here once for all cells were slower: 4.18 against 4.11 ms, delta = 10 hs_mc.)
+  // body(streamer) for N cells at padded coordinates ip[c]: streamer.upwind(v) reads what
+  // velocity v streams with (cells share it), streamer.value(u, c, fv) gives the post-streaming
+  // value in cell c, fv pointing at f[p * nv + v] of that cell (all neighbours are fixed offsets
+  // from it). The order and the number of axes are decided once, outside the loop over
+  // velocities: the first-order loop is straight-line code with 32-bit offsets (with the order
+  // tested inside, each axis waited on its own loads; with 64-bit offsets step * stride, a value
+  // took ~80 instructions, most of them address arithmetic).
+  template <int N, class Body>
+  BOLT_HOST_DEVICE auto for_cells(const int (&ip)[N][3], Body&& body) const {
+    if (order == 1) {
+      if (axes == 3) return body(first_order<3>(ip));
+      if (axes == 2) return body(first_order<2>(ip));
+      if (axes == 1) return body(first_order<1>(ip));
+      return body(first_order<0>(ip));
+    }
+    return body(SecondOrderStreamer<N>{*this, ip});
+  }
+
+  template <int Axes, int N>
+  struct FirstOrderStreamer;
+  template <int N>
+  struct SecondOrderStreamer;
+
+  template <int Axes, int N>
+  BOLT_HOST_DEVICE FirstOrderStreamer<Axes, N> first_order(const int (&ip)[N][3]) const {
+    FirstOrderStreamer<Axes, N> s{*this, {}};
+    for (int c = 0; c < N; ++c)
+BOLT_UNROLL
+      for (int k = 0; k < Axes; ++k) s.cell_scale[c][k] = scale[k][ip[c][axis[k]]];
+    return s;
+  }
+};
+
+// First order on Axes axes: f_b - sum_k r_k (f_b - f_{upwind k}), r_k = fraction * scale of the
+// cell (the same for all its velocities, cell_scale).
+template <class Real>
+template <int Axes, int N>
+struct StreamTables<Real>::FirstOrderStreamer {
+  static constexpr int kSlots = Axes > 0 ? Axes : 1;
+  struct Upwind {
+    int shift;
+    int offset[kSlots];
+    Real fraction[kSlots];
+  };
+  const StreamTables& t;
+  Real cell_scale[N][kSlots];
+
+  BOLT_HOST_DEVICE Upwind upwind(int v) const {
+    Upwind u;
+    u.shift = t.shift[v];
+BOLT_UNROLL
+    for (int k = 0; k < Axes; ++k) {
+      u.offset[k] = t.upwind_offset[k * t.nv + v];
+      u.fraction[k] = t.fraction[k * t.nv + v];
+    }
+    return u;
+  }
+
+  BOLT_HOST_DEVICE Real value(const Upwind& u, int c, const Real* fv) const {
+    Real upwind_value[kSlots];
+BOLT_UNROLL
+    for (int k = 0; k < Axes; ++k) upwind_value[k] = fv[u.offset[k]];
+    const Real fb = fv[u.shift];
+    Real result = fb;
+BOLT_UNROLL
+    for (int k = 0; k < Axes; ++k)
+      result -= u.fraction[k] * cell_scale[c][k] * (fb - upwind_value[k]);
+    return result;
+  }
+};
+
+// Second order (MUSCL) in the cells at padded coordinates ip.
+template <class Real>
+template <int N>
+struct StreamTables<Real>::SecondOrderStreamer {
   struct Upwind {
     int shift;
     int step[3];
     Real fraction[3];
   };
+  const StreamTables& t;
+  const int (&ip)[N][3];
 
   BOLT_HOST_DEVICE Upwind upwind(int v) const {
     Upwind u;
-    u.shift = shift[v];
+    u.shift = t.shift[v];
 BOLT_UNROLL
-    for (int d = 0; d < 3; ++d) {
+    for (int k = 0; k < 3; ++k) {
       // (The fraction is 0 where the step is: no load waits on another.)
-      u.step[d] = active[d] ? step[d * nv + v] : 0;
-      u.fraction[d] = active[d] ? fraction[d * nv + v] : Real(0);
+      u.step[k] = k < t.axes ? t.step[k * t.nv + v] : 0;
+      u.fraction[k] = k < t.axes ? t.fraction[k * t.nv + v] : Real(0);
     }
     return u;
   }
 
-  // body(value_of) for N cells at padded coordinates ip[c], value_of(u, c, fv) the post-streaming
-  // value in cell c of the velocity with tables u = upwind(v) (cells may share u); fv points at
-  // f[p * nv + v] of that cell, and all neighbour addresses are fixed offsets from it. The order
-  // is decided once, outside the loop over velocities, so that the first-order loop is
-  // straight-line code (first_order_value).
-  template <int N, class Body>
-  BOLT_HOST_DEVICE auto for_cells(const int (&ip)[N][3], Body&& body) const {
-    if (order == 1) {
-      Real cell_scale[N][3];
-      for (int c = 0; c < N; ++c)
-        for (int d = 0; d < 3; ++d) cell_scale[c][d] = scale[d][ip[c][d]];
-      return body([&](const Upwind& u, int c, const Real* fv) {
-        return first_order_value(u, fv, cell_scale[c]);
-      });
-    }
-    return body(
-        [&](const Upwind& u, int c, const Real* fv) { return second_order_value(u, fv, ip[c]); });
-  }
-
-  // The first-order value with the cell's factors scale[d][ip[d]] given (the same for all its
-  // velocities): straight-line code, so that a velocity's loads are all in flight at once (with a
-  // branch on the order inside, each axis had waited on its own loads).
-  BOLT_HOST_DEVICE Real first_order_value(const Upwind& u, const Real* fv,
-                                          const Real cell_scale[3]) const {
-    const Real* base = fv + u.shift;
-    Real upwind_value[3];
-BOLT_UNROLL
-    for (int d = 0; d < 3; ++d)
-      upwind_value[d] = active[d] ? base[u.step[d] * stride[d]] : Real(0);
-    const Real fb = *base;
-    Real result = fb;
-BOLT_UNROLL
-    for (int d = 0; d < 3; ++d) {
-      if (!active[d]) continue;
-      const Real r = u.fraction[d] * cell_scale[d];
-      result -= r * (fb - upwind_value[d]);
-    }
-    return result;
-  }
-
-  // The second-order (MUSCL) value in the cell at padded coordinates ip.
-  BOLT_HOST_DEVICE Real second_order_value(const Upwind& u, const Real* fv,
-                                           const int ip[3]) const {
+  BOLT_HOST_DEVICE Real value(const Upwind& u, int c, const Real* fv) const {
     const Real* base = fv + u.shift;
     const Real fb = *base;
     Real result = fb;
 BOLT_UNROLL
-    for (int d = 0; d < 3; ++d) {
-      if (!active[d]) continue;  // the same for every velocity: no divergence
-      // s = 0 (xi_d = 0) has fraction 0: its terms vanish, its neighbours are the cell itself.
-      const int s = u.step[d];
-      const std::int64_t up = s * stride[d];
-      const Real fraction_v = u.fraction[d];
-      const Real r = fraction_v * scale[d][ip[d]];
+    for (int k = 0; k < 3; ++k) {
+      if (k >= t.axes) continue;  // the same for every velocity: no divergence
+      // s = 0 (xi = 0) has fraction 0: its terms vanish, its neighbours are the cell itself.
+      const int s = u.step[k], i = ip[c][t.axis[k]];
+      const std::int64_t up = s * t.stride[k];
+      const Real fraction_v = u.fraction[k];
+      const Real r = fraction_v * t.scale[k][i];
       const Real fu1 = base[up];
       const Real fu2 = base[2 * up];
       const Real fd1 = base[-up];
-      const Real r_up = fraction_v * scale[d][ip[d] + s];
-      const Real face_out = fb + Real(0.5) * (Real(1) - r) * limited_difference(limiter, fb - fu1, fd1 - fb);
-      const Real face_in = fu1 + Real(0.5) * (Real(1) - r_up) * limited_difference(limiter, fu1 - fu2, fb - fu1);
+      const Real r_up = fraction_v * t.scale[k][i + s];
+      const Real face_out =
+          fb + Real(0.5) * (Real(1) - r) * limited_difference(t.limiter, fb - fu1, fd1 - fb);
+      const Real face_in =
+          fu1 + Real(0.5) * (Real(1) - r_up) * limited_difference(t.limiter, fu1 - fu2, fb - fu1);
       result -= r * (face_out - face_in);
     }
     return result;

@@ -55,16 +55,31 @@ class ExplicitEngine final : public Engine {
       shift_elements[v] = static_cast<int>(elements);
     }
     shift_ = Buffer<int>(where_, shift_elements);
-    std::vector<signed char> step(3 * nv_);
-    std::vector<Real> fraction(3 * nv_);
+    // The kernels' tables (StreamTables) per streaming axis k: the active axes, compacted.
+    const auto strides = grid.strides();
     for (int d = 0; d < 3; ++d)
+      if (grid.active[d]) stream_axis_[stream_axes_++] = d;
+    std::vector<int> upwind_offset(stream_axes_ * nv_);
+    std::vector<signed char> step(stream_axes_ * nv_);
+    std::vector<Real> fraction(stream_axes_ * nv_);
+    for (int k = 0; k < stream_axes_; ++k) {
+      const int d = stream_axis_[k];
       for (int v = 0; v < nv_; ++v) {
-        step[d * nv_ + v] = t.step[d * vg.size() + v0_ + v];
-        fraction[d * nv_ + v] = Real(t.fraction[d * vg.size() + v0_ + v]);
+        const int i = k * nv_ + v, host = d * vg.size() + v0_ + v;
+        step[i] = t.step[host];
+        fraction[i] = Real(t.fraction[host]);
+        const std::int64_t offset = shift_elements[v] + std::int64_t(t.step[host]) * strides[d] * nv_;
+        require(std::abs(offset) < (std::int64_t(1) << 31), "grid: a rank's padded ",
+                "xyz"[d], " stride of ", strides[d], " cells x ", nv_,
+                " velocities is too far for the 32-bit offsets of the streaming; run on more ranks "
+                "with -decomp space");
+        upwind_offset[i] = static_cast<int>(offset);
       }
+      scale_[k] = Buffer<Real>(where_, convert(t.scale[d]));
+    }
+    upwind_offset_ = Buffer<int>(where_, upwind_offset);
     step_ = Buffer<signed char>(where_, step);
     fraction_ = Buffer<Real>(where_, fraction);
-    for (int d = 0; d < 3; ++d) scale_[d] = Buffer<Real>(where_, convert(t.scale[d]));
 
     if (config.model == ModelKind::hs_mc) {
       require(!split_, "-model_type hs_mc: every velocity of a cell must be on one rank "
@@ -327,14 +342,16 @@ class ExplicitEngine final : public Engine {
   StreamTables<Real> stream_tables() const {
     StreamTables<Real> t{};
     t.shift = shift_.data();
+    t.upwind_offset = upwind_offset_.data();
     t.step = step_.data();
     t.fraction = fraction_.data();
     const auto s = config_.grid.strides();
-    for (int d = 0; d < 3; ++d) {
-      t.scale[d] = scale_[d].data();
-      t.stride[d] = s[d] * nv_;
-      t.active[d] = config_.grid.active[d];
+    for (int k = 0; k < stream_axes_; ++k) {
+      t.scale[k] = scale_[k].data();
+      t.stride[k] = s[stream_axis_[k]] * nv_;
+      t.axis[k] = stream_axis_[k];
     }
+    t.axes = stream_axes_;
     t.nv = nv_;
     t.order = config_.order;
     t.limiter = config_.limiter;
@@ -529,6 +546,10 @@ class ExplicitEngine final : public Engine {
   Buffer<double> raw_;   // raw moments per cell (fields)
   Buffer<double> sums_;  // moment sums per cell between the halves of a split step
   Buffer<int> shift_;
+  // Per streaming axis k < stream_axes_ (the active axes stream_axis_[k]): StreamTables.
+  int stream_axes_ = 0;
+  std::array<int, 3> stream_axis_{};
+  Buffer<int> upwind_offset_;
   Buffer<signed char> step_;
   Buffer<Real> fraction_;
   std::array<Buffer<Real>, 3> scale_;
