@@ -118,6 +118,8 @@ struct McEquilibriumMonomials {
 
 // Entries a gathering thread loads at a time (GPU: in flight together; McCollision, step 3).
 constexpr int kMcBatch = 8;
+// Sample pairs a thread loads at a time for g (McCollision, step 2).
+constexpr int kMcPairBatch = 4;
 
 // Strips of the gather plan: one per thread of a GPU team of 1024 (a smaller team takes several
 // each: -mc_team_size, or the double kernel, whose registers allow ~800 threads; bounding it to
@@ -488,17 +490,28 @@ struct McCollision {
     }
     team.sync();
 
-    // 2. g of every sample (0 for rejected ones: they have no entries anyway). Selects rather
-    //    than branches, so that the loads of several samples are in flight at once.
-    team.for_each(n_samples, [&](int l) {
-      const McPair pair = pairs[l];
-      const bool accepted = pair.v >= 0;
-      const Lanes h = rows[accepted ? pair.v : 0], h1 = rows[accepted ? pair.v1 : 0];
-      Lanes value;
-      for (int c = 0; c < Cells; ++c)
-        value.value[c] =
-            accepted ? h.value[c] + h1.value[c] + epsilon * h.value[c] * h1.value[c] : Real(0);
-      g[l] = value;
+    // 2. g of every sample (0 for rejected ones: they have no entries anyway). A thread loads
+    //    the pairs of kMcPairBatch samples before it uses any (item i: samples i + j items), and
+    //    selects rather than branches, so that their loads are in flight at once (each pair
+    //    loaded just before its use waited out a round trip to L2, 11 % of the step).
+    const int pair_items = (n_samples + kMcPairBatch - 1) / kMcPairBatch;
+    team.for_each_rolled(pair_items, [&](int i) {
+      McPair pair[kMcPairBatch];
+      for (int j = 0; j < kMcPairBatch; ++j) {
+        const int l = i + j * pair_items;
+        pair[j] = l < n_samples ? pairs[l] : McPair{-1, -1};
+      }
+      for (int j = 0; j < kMcPairBatch; ++j) {
+        const int l = i + j * pair_items;
+        if (l >= n_samples) break;
+        const bool accepted = pair[j].v >= 0;
+        const Lanes h = rows[accepted ? pair[j].v : 0], h1 = rows[accepted ? pair[j].v1 : 0];
+        Lanes value;
+        for (int c = 0; c < Cells; ++c)
+          value.value[c] =
+              accepted ? h.value[c] + h1.value[c] + epsilon * h.value[c] * h1.value[c] : Real(0);
+        g[l] = value;
+      }
     });
     team.sync();
 
