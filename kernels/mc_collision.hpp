@@ -9,7 +9,8 @@
 // gathered instead: the samples of a step are the same in every cell, so once per step
 // McEntryIndex lists the increments by the velocity they land on (entries, sorted within a
 // velocity by (sample, slot)), and a cell then needs
-//   h'(v) = h~(v) + sum over the entries e of v of coef_e g_(sample of e).
+//   h'(v) = h~(v) + sum over the entries e of v of coef_e g_(sample of e),
+// an entry naming its sample's v and v1, so that g is computed where it is used.
 // Why: shared-memory float atomics are compare-and-swap loops on current GPUs (several times the
 // cost of a load and an add), a thread block can share each entry between several cells, and the
 // sum has a fixed order -- the step is bitwise reproducible.
@@ -32,14 +33,14 @@
 // McCollision, per team of up to `cells_per_team` cells:
 //  1. stream h into the working rows, the team's cells side by side (team scratch; or the
 //     output row of a single cell), or copy h~ when it comes streamed;
-//  2. g_l of every sample and cell into the team scratch, the cells of a sample side by side
-//     (one vector load gives a gathered entry's g for all cells of the team);
-//  3. every thread sums its strip of the gather plan into pieces (above); every velocity adds its
-//     pieces: the working rows become h'; in the same pass, the drift of the conserved moments,
+//  2. every thread sums its strip of the gather plan into pieces (above), g of an entry from the
+//     rows at its v and v1 (one vector load each gives all cells of the team); every velocity
+//     adds its pieces: the working rows become h'; in the same pass, the drift of the conserved
+//     moments,
 //     M'_k - M~_k = sum_v w_v Phi0_v psi_k(xi_v) (h'_v - h~_v) with psi = (1, xi, |xi|^2), is
 //     summed from the increments themselves (a sum of small terms, accurate relative to itself
 //     in the run's precision; no moment pass over h~);
-//  4. conservation correction (Eqs. 25, 26), each cell's 5 x 5 system solved by a group of
+//  3. conservation correction (Eqs. 25, 26), each cell's 5 x 5 system solved by a group of
 //     threads (a GPU warp; Gauss-Jordan, a thread per matrix entry):
 //       h_new = h' + (1 + eps h') (y_0 + y . xi + y_4 |xi|^2)
 //     with y from the 5 x 5 system
@@ -76,7 +77,7 @@ constexpr int kMcMaxCellsPerTeam = 2;
 
 // The monomials of xi that the products psi_k psi_l of the collision invariants
 // psi = (1, xi, |xi|^2) are made of: 1, x, y, z, x^2, y^2, z^2, xy, xz, yz, x |xi|^2, y |xi|^2,
-// z |xi|^2, |xi|^4 (McCollision, step 4, sums them over h' in this order).
+// z |xi|^2, |xi|^4 (McCollision, step 3, sums them over h' in this order).
 constexpr int kMcMonomials = 14;
 
 BOLT_HOST_DEVICE inline void invariant_monomials(double x, double y, double z,
@@ -116,10 +117,8 @@ struct McEquilibriumMonomials {
   double sum[kMcMonomials];
 };
 
-// Entries a gathering thread loads at a time (GPU: in flight together; McCollision, step 3).
+// Entries a gathering thread loads at a time (GPU: in flight together; McCollision, step 2).
 constexpr int kMcBatch = 8;
-// Sample pairs a thread loads at a time for g (McCollision, step 2).
-constexpr int kMcPairBatch = 4;
 
 // Strips of the gather plan: one per thread of a GPU team of 1024 (a smaller team takes several
 // each: -mc_team_size, or the double kernel, whose registers allow ~800 threads; bounding it to
@@ -134,9 +133,21 @@ struct alignas(N * sizeof(Real) < 16 ? N * sizeof(Real) : 16) McLanes {
   Real value[N];
 };
 
-// One increment of a step in the gather plan: the sample whose g it takes (word & kMcSampleOf),
-// whether it closes a piece (word & kMcClosesPiece), and its coefficient (losses negative).
+// One increment of a step in the gather plan: whether it closes a piece (word & kMcClosesPiece),
+// its coefficient (losses negative), and where g comes from, the pre-collision velocities v, v1 of
+// its sample: with up to kMcPackedVelocities velocities packed in the word (bits 0-14 and
+// 15-29), else the sample (word & kMcSampleOf), whose v and v1 are in a table of McPair (the
+// fine grids of homogeneous runs: one more load per increment).
+constexpr int kMcVelocityBits = 15;
+constexpr int kMcPackedVelocities = 1 << kMcVelocityBits;
+constexpr std::uint32_t kMcVelocityMask = (1u << kMcVelocityBits) - 1u;
 constexpr std::uint32_t kMcClosesPiece = 0x80000000u, kMcSampleOf = 0x7fffffffu;
+BOLT_HOST_DEVICE inline bool mc_packs_velocities(int nv) { return nv <= kMcPackedVelocities; }
+
+// The two pre-collision velocities of a sample, v and v1 (-1: rejected).
+struct alignas(8) McPair {
+  int v, v1;
+};
 template <class Real>
 struct McEntry {
   std::uint32_t word;
@@ -153,12 +164,6 @@ struct alignas(16) McEntryVector {
 static_assert(kMcBatch % McEntryVector<double>::kEntries == 0 &&
                   kMcBatch % McEntryVector<float>::kEntries == 0,
               "a batch is whole vectors");
-
-// The two pre-collision velocities of a sample, v and v1 (-1: rejected): what g reads, 8 bytes
-// per sample in one load (McCollision, step 2).
-struct alignas(8) McPair {
-  int v, v1;
-};
 
 // The velocity every increment of the step lands on (nv for the increments of rejected samples),
 // and the increment's key 4 sample + slot: McEntryIndex's input once stably sorted by velocity
@@ -213,7 +218,8 @@ BOLT_HOST_DEVICE inline McEntry<Real>& mc_plan_entry(McEntryVector<Real>* entrie
 //    up to whole batches (mc_plan_entry);
 //  * numbers the pieces (a list's entries within one strip) in sorted order: velocity v's are
 //    first_piece[v] .. first_piece[v + 1], strip t's start at plan[1 + t]; plan[0] = length;
-//  * copies every sample's v and v1 into `pairs`.
+//  * copies every sample's v and v1 into `pairs` when the entries do not pack them (else
+//    nullptr).
 // Then, over many teams, McEntryPlace stores the entries (the strips padded to full length with
 // entries of coefficient 0) and McSelfAdjust the self-loss adjustment of every velocity.
 // The counts are kept in the team scratch when it is given (GPU shared memory), else in `work`.
@@ -228,7 +234,7 @@ struct McEntryIndex {
   int* first_piece;          // [nv + 1]
   int* plan;                 // [1 + strips]
   int* work;                 // [mc_index_work_ints] when the team has no scratch
-  McPair* pairs;             // [n_samples]
+  McPair* pairs;             // [n_samples] or nullptr
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t) const {
@@ -236,7 +242,8 @@ struct McEntryIndex {
     int* count = team.row_scratch(work);  // [nv], then the chunk totals
     int* total = count + nv;
     team.for_each(nv, [&](int v) { count[v] = 0; });
-    team.for_each(n_samples, [&](int l) { pairs[l] = {samples[l].cell[0], samples[l].cell[1]}; });
+    if (pairs)
+      team.for_each(n_samples, [&](int l) { pairs[l] = {samples[l].cell[0], samples[l].cell[1]}; });
     team.sync();
     team.for_each_scatter(entries_total, [&](int p) {
       const int v = sorted_velocity[p];
@@ -305,8 +312,9 @@ struct McEntryIndex {
 };
 
 // The entries of the gather plan (McEntryIndex), kMcPlanItemsPerTeam positions per item: sorted
-// position p < start[nv] takes the key's sample, whether it closes a piece (its list or its
-// strip ends there) and its coefficient (losses negative); the rest of the strips is padding.
+// position p < start[nv] takes the v and v1 of the key's sample (or the sample: McEntry), whether
+// it closes a piece (its list or its strip ends there) and its coefficient (losses negative); the
+// rest of the strips is padding (velocity or sample 0, coefficient 0).
 template <class Real>
 struct McEntryPlace {
   const McSample<Real>* samples;
@@ -327,10 +335,14 @@ struct McEntryPlace {
       McEntry<Real> entry{0u, Real(0)};
       if (p < placed) {
         const int key = sorted_key[p], v = sorted_velocity[p], slot = key % 4;
-        const Real coef = samples[key / 4].coef[slot];
+        const McSample<Real>& sample = samples[key / 4];
         const bool closes = p + 1 == start[v + 1] || (p + 1) % length == 0;
-        entry = {std::uint32_t(key / 4) | (closes ? kMcClosesPiece : 0u),
-                 slot < 2 ? -coef : coef};
+        const std::uint32_t source =
+            mc_packs_velocities(nv)
+                ? std::uint32_t(sample.cell[0]) | std::uint32_t(sample.cell[1]) << kMcVelocityBits
+                : std::uint32_t(key / 4);
+        entry = {source | (closes ? kMcClosesPiece : 0u),
+                 slot < 2 ? -sample.coef[slot] : sample.coef[slot]};
       }
       mc_plan_entry(entries, strips, length, p) = entry;
     });
@@ -339,7 +351,7 @@ struct McEntryPlace {
 
 // Per velocity (item), -mc_self_loss expected: the sampled self-loss rate of this step (the
 // coefficients of the velocity's loss increments, slots 0 and 1) taken out and replaced by its
-// expectation L_v (mc_expected_self_loss; see McCollision, step 3).
+// expectation L_v (mc_expected_self_loss; see McCollision, step 2).
 template <class Real>
 struct McSelfAdjust {
   const McSample<Real>* samples;
@@ -387,14 +399,14 @@ constexpr int mc_reduce_width(bool correction, int cells) {
   return (correction ? kMcMonomials + 5 : 5) * cells;
 }
 
-// Bytes of team scratch McCollision needs: per cell kMcCellDoubles, g of every sample and its
-// working row when rows are kept there; and the piece sums of the gather plan (at most one per
-// list and one more per strip boundary) for all cells.
-inline std::int64_t mc_scratch_bytes(int cells_per_team, bool rows_in_scratch, int nv, int samples,
-                                     int strips, std::int64_t real_size) {
+// Bytes of team scratch McCollision needs: per cell kMcCellDoubles, its working row when rows
+// are kept there, and the piece sums of the gather plan (at most one per list and one more per
+// strip boundary).
+inline std::int64_t mc_scratch_bytes(int cells_per_team, bool rows_in_scratch, int nv, int strips,
+                                     std::int64_t real_size) {
   return std::int64_t(cells_per_team) *
          (kMcCellDoubles * std::int64_t(sizeof(double)) +
-          real_size * (samples + (rows_in_scratch ? nv : 0) + nv + strips));
+          real_size * ((rows_in_scratch ? nv : 0) + nv + strips));
 }
 
 // Cells is the number of cells per team, a compile-time constant so that the per-cell loops in
@@ -417,10 +429,9 @@ struct McCollision {
   Velocities<Real> vel;
   const Real* number_weight;  // [v] w_v Phi0(xi_v)
   McEquilibriumMonomials equilibrium;  // of this number_weight and vel
-  const McPair* pairs;  // McEntryIndex
-  int n_samples;
   // The gather plan (McEntryIndex).
   const McEntryVector<Real>* entries;
+  const McPair* pairs;  // when the entries name samples (mc_packs_velocities), else nullptr
   const int* first_piece;
   const int* plan;
   int strips;
@@ -443,10 +454,9 @@ struct McCollision {
     const auto place = [&](int c) -> McCellPlace& {
       return *reinterpret_cast<McCellPlace*>(shared + kMcCellDoubles * c + kMcPlace);
     };
-    // The working rows [v][cell], then g [sample][cell], then the pieces [piece][cell].
+    // The working rows [v][cell], then the pieces [piece][cell].
     Lanes* scratch = reinterpret_cast<Lanes*>(shared + kMcCellDoubles * Cells);
-    Lanes* g = scratch + (RowsInScratch ? nv : 0);
-    Lanes* pieces = g + n_samples;
+    Lanes* pieces = scratch + (RowsInScratch ? nv : 0);
     // Cells past `count` (last team only) repeat the last one and work on scratch, never stored.
     team.for_each_rolled(Cells, [&](int c) {
       const auto coord = cells.coord(first + (c < count ? c : count - 1));
@@ -490,56 +500,52 @@ struct McCollision {
     }
     team.sync();
 
-    // 2. g of every sample (0 for rejected ones: they have no entries anyway). A thread loads
-    //    the pairs of kMcPairBatch samples before it uses any (item i: samples i + j items), and
-    //    selects rather than branches, so that their loads are in flight at once (each pair
-    //    loaded just before its use waited out a round trip to L2, 11 % of the step).
-    const int pair_items = (n_samples + kMcPairBatch - 1) / kMcPairBatch;
-    team.for_each_rolled(pair_items, [&](int i) {
-      McPair pair[kMcPairBatch];
-      for (int j = 0; j < kMcPairBatch; ++j) {
-        const int l = i + j * pair_items;
-        pair[j] = l < n_samples ? pairs[l] : McPair{-1, -1};
-      }
-      for (int j = 0; j < kMcPairBatch; ++j) {
-        const int l = i + j * pair_items;
-        if (l >= n_samples) break;
-        const bool accepted = pair[j].v >= 0;
-        const Lanes h = rows[accepted ? pair[j].v : 0], h1 = rows[accepted ? pair[j].v1 : 0];
-        Lanes value;
-        for (int c = 0; c < Cells; ++c)
-          value.value[c] =
-              accepted ? h.value[c] + h1.value[c] + epsilon * h.value[c] * h1.value[c] : Real(0);
-        g[l] = value;
-      }
-    });
-    team.sync();
-
-    // 3. the gather plan: every strip's pieces (the running sum of its entries, closed where a
-    //    list or the strip ends), a batch of kMcBatch entries at a time (vector loads), ...
+    // 2. the gather plan: every strip's pieces (the running sum of its entries, closed where a
+    //    list or the strip ends), a batch of kMcBatch entries at a time (vector loads), g of an
+    //    entry from the unchanged rows at its v and v1 (the rows are written only after the
+    //    barrier below; a separate pass storing every sample's g took 11 % of the step and, at
+    //    8 N_t bytes, the shared memory a second team per SM needs), ...
     const int length = plan[0];
-    team.for_each_rolled(strips, [&](int t) {
-      int piece = plan[1 + t];
-      Lanes sum;
-      for (int c = 0; c < Cells; ++c) sum.value[c] = Real(0);
-      constexpr int kPer = McEntryVector<Real>::kEntries, kVectors = kMcBatch / kPer;
-      const McEntryVector<Real>* at = entries + t;
-      for (int k0 = 0; k0 < length; k0 += kMcBatch, at += std::int64_t(kVectors) * strips) {
-        McEntryVector<Real> b[kVectors];
-        for (int j = 0; j < kVectors; ++j) b[j] = at[std::int64_t(j) * strips];
-        Lanes values[kMcBatch];
-        for (int k = 0; k < kMcBatch; ++k)
-          values[k] = g[b[k / kPer].entry[k % kPer].word & kMcSampleOf];
-        for (int k = 0; k < kMcBatch; ++k) {
-          const McEntry<Real>& e = b[k / kPer].entry[k % kPer];
-          for (int c = 0; c < Cells; ++c) sum.value[c] += e.coef * values[k].value[c];
-          if (e.word & kMcClosesPiece) {
-            pieces[piece++] = sum;
-            for (int c = 0; c < Cells; ++c) sum.value[c] = Real(0);
+    const auto gather = [&](const auto& pair_of) {
+      team.for_each_rolled(strips, [&](int t) {
+        int piece = plan[1 + t];
+        Lanes sum;
+        for (int c = 0; c < Cells; ++c) sum.value[c] = Real(0);
+        constexpr int kPer = McEntryVector<Real>::kEntries, kVectors = kMcBatch / kPer;
+        const McEntryVector<Real>* at = entries + t;
+        for (int k0 = 0; k0 < length; k0 += kMcBatch, at += std::int64_t(kVectors) * strips) {
+          McEntryVector<Real> b[kVectors];
+          for (int j = 0; j < kVectors; ++j) b[j] = at[std::int64_t(j) * strips];
+          Lanes h[kMcBatch], h1[kMcBatch];
+          for (int k = 0; k < kMcBatch; ++k) {
+            const McPair pair = pair_of(b[k / kPer].entry[k % kPer].word);
+            h[k] = rows[pair.v];
+            h1[k] = rows[pair.v1];
+          }
+          for (int k = 0; k < kMcBatch; ++k) {
+            const McEntry<Real>& e = b[k / kPer].entry[k % kPer];
+            for (int c = 0; c < Cells; ++c) {
+              const Real g =
+                  h[k].value[c] + h1[k].value[c] + epsilon * h[k].value[c] * h1[k].value[c];
+              sum.value[c] += e.coef * g;
+            }
+            if (e.word & kMcClosesPiece) {
+              pieces[piece++] = sum;
+              for (int c = 0; c < Cells; ++c) sum.value[c] = Real(0);
+            }
           }
         }
-      }
-    });
+      });
+    };
+    if (pairs)  // (padding entries name sample 0: its pair is read but weighs 0)
+      gather([&](std::uint32_t word) {
+        const McPair pair = pairs[word & kMcSampleOf];
+        return pair.v >= 0 ? pair : McPair{0, 0};
+      });
+    else
+      gather([](std::uint32_t word) {
+        return McPair{int(word & kMcVelocityMask), int(word >> kMcVelocityBits & kMcVelocityMask)};
+      });
     team.sync();
     //    ... and every velocity adds its pieces: h' = h~ + their sum + the self-loss adjustment.
     //    On the way, the drift of the conserved moments, M' - M~ = sum w Phi0 psi (h' - h~): a
@@ -568,7 +574,7 @@ struct McCollision {
       rows[v] = after;
     };
 
-    // 4. the correction matrices, sum w Phi0 (1 + eps h') psi psi^T: the run's equilibrium part
+    // 3. the correction matrices, sum w Phi0 (1 + eps h') psi psi^T: the run's equilibrium part
     //    plus eps times the monomial sums of h' (a small term: accumulated per thread in the
     //    run's precision; in invariant_monomials' order, with the weight folded into the
     //    products), ...

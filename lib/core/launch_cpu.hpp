@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "sums.hpp"
+#include "team_memory.hpp"
 
 namespace bolt {
 
@@ -115,5 +116,6 @@ inline void stable_sort_pairs(CpuExec, const int* keys_in, int* keys_out, const 
 // Fast per-team scratch memory (GPU shared memory): none on the CPU. Kernels that need scratch
 // anyway ask for it explicitly; the others use their output row.
 inline std::size_t shared_memory_per_team(CpuExec) { return 0; }
+inline TeamSharedMemory team_shared_memory(CpuExec) { return {}; }
 
 }  // namespace bolt

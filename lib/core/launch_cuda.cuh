@@ -13,6 +13,7 @@
 
 #include "error.hpp"
 #include "sums.hpp"
+#include "team_memory.hpp"
 
 namespace bolt {
 
@@ -272,6 +273,16 @@ inline std::size_t shared_memory_per_team(CudaExec) {
   cudaGetDevice(&device);
   cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
   return std::size_t(limit);
+}
+
+// The same, and what each of two blocks on one multiprocessor may have.
+inline TeamSharedMemory team_shared_memory(CudaExec exec) {
+  int device = 0, per_processor = 0, reserved = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&per_processor, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
+  cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device);
+  const std::size_t alone = shared_memory_per_team(exec);
+  return {alone, std::min(alone, std::size_t(per_processor / 2 - reserved))};
 }
 
 // stable_sort_pairs (launch_cpu.hpp): CUB's radix sort, which is stable, over key_bits bits.

@@ -168,9 +168,13 @@ void read_monte_carlo(MPI_Comm comm, RunOptions& run) {
       1.0);
   require(m.sampling_temperature >= 1.0, "-mc_sampling_temperature ", m.sampling_temperature,
           ": must be at least 1 (below 1 the importance weights grow in the tails of the box)");
-  m.team_size = o.integer("mc_team_size", "GPU threads of a collision team (multiple of 32; fewer "
-                          "when the kernel's registers allow fewer)", 1024, 32, 1024);
-  require(m.team_size % 32 == 0, "-mc_team_size ", m.team_size, ": must be a multiple of 32");
+  m.team_size = o.integer("mc_team_size",
+                          "GPU threads of a collision team (multiple of 32; fewer when the "
+                          "kernel's registers allow fewer; 0: 512 when two teams fit on one "
+                          "multiprocessor, else 1024)",
+                          0, 0, 1024);
+  require(m.team_size % 32 == 0, "-mc_team_size ", m.team_size,
+          ": must be 0 (automatic) or a multiple of 32");
   m.cells_per_team = o.integer("mc_cells_per_team",
                                "spatial cells a GPU collision team shares the samples between "
                                "(0: as many as fit in shared memory; at most " +

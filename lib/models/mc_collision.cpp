@@ -55,44 +55,43 @@ McCorrectionSummary summarize_records(const std::vector<double>& records, double
   return s;
 }
 
-McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::size_t real_size,
-                            int cells_per_team, int rows_in_scratch, int strips) {
+McTeamLayout mc_team_layout(const TeamSharedMemory& shared, int nv, std::size_t real_size,
+                            int cells_per_team, int rows_in_scratch, int strips, int team_size) {
   require(cells_per_team >= 0 && cells_per_team <= kMcMaxCellsPerTeam, "-mc_cells_per_team ",
           cells_per_team, ": must be 0 (as many as fit), 1 or 2");
-  McTeamLayout layout;
-  if (available == 0) {  // the CPU: one cell per thread, g of the samples in its scratch
-    layout.scratch_bytes =
-        std::size_t(mc_scratch_bytes(1, false, nv, samples, strips, std::int64_t(real_size)));
-    return layout;
-  }
   const auto bytes = [&](int cells, bool rows) {
-    return std::size_t(
-        mc_scratch_bytes(cells, rows, nv, samples, strips, std::int64_t(real_size)));
+    return std::size_t(mc_scratch_bytes(cells, rows, nv, strips, std::int64_t(real_size)));
   };
+  if (shared.alone == 0)  // the CPU: one cell per thread, its output row as the working row
+    return {1, false, bytes(1, false), team_size};
   // The reduction buffer of the team (launch_cuda.cuh) takes its share of the shared memory.
-  const auto reserve = [](int cells) {
-    return std::size_t(kMaxWarpsPerTeam) * mc_reduce_width(true, cells) * sizeof(double);
+  const auto needs = [&](int cells, bool rows) {
+    return bytes(cells, rows) +
+           std::size_t(kMaxWarpsPerTeam) * mc_reduce_width(true, cells) * sizeof(double);
   };
-  const auto fits = [&](int cells, bool rows) {
-    return bytes(cells, rows) + reserve(cells) <= available;
-  };
-  // Left to choose, as many as fit: on an H200, paper 000's delta = 10 cavity ran at 5.22 ms per
-  // step with 2 cells per team, 7.35 with 1 (docs/benchmarks.md, commit 83b667b).
+  // Left to choose: two teams per multiprocessor, else one, for as many cells as fit. On an
+  // H200, paper 000's delta = 10 cavity ran at 5.96 ms per step with one cell per team of 1024
+  // threads, 4.64 with two such teams of 512 per multiprocessor, 3.99 with two cells per team of
+  // 1024 (docs/benchmarks.md).
   const int largest = cells_per_team > 0 ? cells_per_team : kMcMaxCellsPerTeam;
   const int smallest = cells_per_team > 0 ? cells_per_team : 1;
   // Rows outside the scratch only with one cell per team (McCollision's RowsInScratch).
   for (bool rows : {true, false}) {
     if ((rows && rows_in_scratch == 0) || (!rows && rows_in_scratch == 1)) continue;
-    for (int cells = rows ? largest : 1; cells >= smallest; cells /= 2)
-      if (fits(cells, rows)) return {cells, rows, bytes(cells, rows)};
+    for (int cells = rows ? largest : 1; cells >= smallest; cells /= 2) {
+      if (needs(cells, rows) <= shared.paired)
+        return {cells, rows, bytes(cells, rows), team_size > 0 ? team_size : kMcPairedTeamThreads};
+      if (needs(cells, rows) <= shared.alone)
+        return {cells, rows, bytes(cells, rows), team_size > 0 ? team_size : kMcTeamThreads};
+    }
   }
   // The least this request needs: one cell may leave its row outside, more than one may not.
   const bool rows_needed = smallest > 1 || rows_in_scratch == 1;
-  fail("Monte Carlo collision: ", smallest, " cell(s) per team with ", samples,
-       " samples (-mc_samples) and ", nv, " velocities need ",
-       bytes(smallest, rows_needed) + reserve(smallest), " bytes of GPU shared memory",
-       rows_needed ? " (with the rows in it)" : "", "; the device allows ", available,
-       ". Use fewer samples, -precision float", smallest > 1 ? " or -mc_cells_per_team 1" : "");
+  fail("Monte Carlo collision: ", smallest, " cell(s) per team with ", nv, " velocities need ",
+       needs(smallest, rows_needed), " bytes of GPU shared memory",
+       rows_needed ? " (with the rows in it)" : "", "; the device allows ", shared.alone,
+       ". Use -precision float", smallest > 1 ? " or -mc_cells_per_team 1" : "",
+       " or fewer velocities");
 }
 
 double mc_acceptance(const McTables& t, const double xi[3], double omega) {

@@ -18,6 +18,7 @@
 #include "core/backend.hpp"
 #include "core/error.hpp"
 #include "grid/velocity_grid.hpp"
+#include "core/team_memory.hpp"
 #include "kernels/mc_collision.hpp"
 
 namespace bolt {
@@ -42,7 +43,7 @@ struct McModelParams {
   McCorrection correction = McCorrection::batched;
   bool expected_self_loss = true;  // -mc_self_loss expected (default) or sampled (paper 000)
   double sampling_temperature = 1.0;  // -mc_sampling_temperature (1: Phi0, paper 000)
-  int team_size = 1024;     // GPU threads per team of the collision kernel (-mc_team_size)
+  int team_size = 0;        // GPU threads per collision team, 0: mc_team_layout (-mc_team_size)
   int cells_per_team = 0;   // cells per team, 0 = automatic (-mc_cells_per_team)
 };
 
@@ -120,19 +121,26 @@ std::unique_ptr<McCollisionOperator> make_cpu_mc_collision(const McConfig& confi
 std::unique_ptr<McCollisionOperator> make_cuda_mc_collision(const McConfig& config);
 
 // How McCollision (kernels/mc_collision.hpp) lays out a team: how many cells it works on, whether
-// their rows are in the team scratch (else one cell per team), and the scratch it needs.
+// their rows are in the team scratch (else one cell per team), the scratch it needs and its GPU
+// threads.
 struct McTeamLayout {
   int cells_per_team = 1;
   bool rows_in_scratch = false;
   std::size_t scratch_bytes = 0;
+  int team_threads = 0;
 };
 
-// The layout for `available` bytes of GPU shared memory per team (0: the CPU, where one thread
-// works on one cell and its output row) and a gather plan of `strips` strips. cells_per_team = 0
-// and rows_in_scratch = -1 choose the most that fit; a forced layout that does not fit is an
-// error naming the option.
-McTeamLayout mc_team_layout(std::size_t available, int nv, int samples, std::size_t real_size,
-                            int cells_per_team, int rows_in_scratch, int strips);
+// GPU threads of a collision team when the layout chooses: 512 when two teams share a
+// multiprocessor (the most their registers allow), else 1024.
+constexpr int kMcPairedTeamThreads = 512, kMcTeamThreads = 1024;
+
+// The layout for the GPU shared memory a team may use (zero: the CPU, where one thread works on
+// one cell and its output row) and a gather plan of `strips` strips. cells_per_team = 0 and
+// rows_in_scratch = -1 choose: the most cells that fit two teams per multiprocessor, else one;
+// team_size = 0 then takes kMcPairedTeamThreads or kMcTeamThreads threads. A forced layout that
+// does not fit is an error naming the option.
+McTeamLayout mc_team_layout(const TeamSharedMemory& shared, int nv, std::size_t real_size,
+                            int cells_per_team, int rows_in_scratch, int strips, int team_size);
 
 // Runs f(std::integral_constant<int, K>, std::bool_constant<R>) for the layout's K cells per team
 // (1 or 2) and rows in the scratch R: McCollision's compile-time layout.

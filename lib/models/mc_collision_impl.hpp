@@ -28,8 +28,8 @@ class McCollisionImpl final : public McCollisionOperator {
         device_(config.backend, config.velocities, sampling_config(config)) {
     for (int a = 0; a < 3; ++a) xi_[a] = Buffer<Real>(where_, convert(config.velocities.xi[a]));
     weight_ = Buffer<Real>(where_, convert(config.velocities.weight));
-    layout_ = mc_team_layout(shared_memory_per_team(exec_), nv_, config.samples, sizeof(Real),
-                             config.cells_per_team, config.rows_in_scratch, device_.strips());
+    layout_ = mc_team_layout(team_shared_memory(exec_), nv_, sizeof(Real), config.cells_per_team,
+                             config.rows_in_scratch, device_.strips(), config.team_size);
   }
 
   void draw(std::uint32_t step) override {
@@ -107,7 +107,7 @@ class McCollisionImpl final : public McCollisionOperator {
     const std::int64_t cells = std::int64_t(in.size() / nv_);
     device_.template collide<Mode>(
         exec_, {in.data(), out.data(), velocities(), StreamTables<Real>{}, false, contiguous(cells),
-                cells, layout_, config_.team_size, Real(config_.epsilon), record.data(), system});
+                cells, layout_, Real(config_.epsilon), record.data(), system});
   }
 
   std::vector<double> solve_on_host(const std::vector<double>& systems, std::int64_t cells) {

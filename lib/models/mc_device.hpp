@@ -94,7 +94,7 @@ class McDevice {
     entry_start_ = Buffer<int>(where, std::size_t(nv) + 1);
     first_piece_ = Buffer<int>(where, std::size_t(nv) + 1);
     plan_ = Buffer<int>(where, 1 + std::size_t(strips_));
-    pairs_ = Buffer<McPair>(where, std::size_t(config.samples));
+    if (!mc_packs_velocities(nv)) pairs_ = Buffer<McPair>(where, std::size_t(config.samples));
     const std::size_t entries = 4 * std::size_t(config.samples);
     for (Buffer<int>* b : {&entry_velocity_, &entry_key_, &sorted_velocity_, &sorted_key_})
       *b = Buffer<int>(where, entries);
@@ -137,7 +137,6 @@ class McDevice {
     CellIndexer cells;
     std::int64_t n_cells;
     McTeamLayout layout;
-    int team_size;
     Real epsilon;
     double* record;
     double* system;  // external correction only
@@ -154,9 +153,8 @@ class McDevice {
                           c.vel,
                           number_weight_.data(),
                           equilibrium_,
-                          pairs_.data(),
-                          config_.samples,
                           entries_.data(),
+                          pairs(),
                           first_piece_.data(),
                           plan_.data(),
                           strips_,
@@ -169,7 +167,7 @@ class McDevice {
                           c.record,
                           c.system};
       const std::int64_t teams = (c.n_cells + per_team - 1) / per_team;
-      for_each_team<Kernel::kSums>(exec, teams, c.team_size, c.layout.scratch_bytes, kernel,
+      for_each_team<Kernel::kSums>(exec, teams, c.layout.team_threads, c.layout.scratch_bytes, kernel,
                                    "mc_collision");
     });
   }
@@ -232,6 +230,8 @@ class McDevice {
   double kappa() const { return kappa_; }
 
  private:
+  // Every sample's v and v1 when the gather plan does not pack them, else nullptr.
+  const McPair* pairs() const { return pairs_.size() ? pairs_.data() : nullptr; }
   // Per velocity, this step: sampled minus expected self-loss; nullptr when sampled.
   const Real* self_adjust() const { return self_adjust_.size() ? self_adjust_.data() : nullptr; }
 
@@ -262,7 +262,8 @@ class McDevice {
     const McEntryIndex<Real> index{samples_.data(),       config_.samples,     nv,
                                    strips_,               sorted_velocity_.data(),
                                    entry_start_.data(),   first_piece_.data(), plan_.data(),
-                                   entry_work_.data(),    pairs_.data()};
+                                   entry_work_.data(),
+                                   pairs_.size() ? pairs_.data() : nullptr};
     for_each_team<1>(exec, 1, 1024, index_scratch_, index, "mc_entry_index");
     const McEntryPlace<Real> place{samples_.data(),     nv,
                                    strips_,             sorted_velocity_.data(),
@@ -293,7 +294,7 @@ class McDevice {
   // The increments' velocities and keys (McEntryKeys), and both sorted by velocity.
   Buffer<int> entry_velocity_, entry_key_, sorted_velocity_, sorted_key_;
   Buffer<char> sort_workspace_;
-  Buffer<McPair> pairs_;
+  Buffer<McPair> pairs_;  // mc_packs_velocities false only
   Buffer<Real> expected_self_loss_, self_adjust_;  // -mc_self_loss expected
   std::size_t index_scratch_ = 0;  // bytes of shared memory the index kernel works in
   Buffer<int> rejected_;

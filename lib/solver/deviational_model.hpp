@@ -45,7 +45,6 @@ class DeviationalModel {
         epsilon_(config.mc.epsilon),
         correction_(config.mc.correction),
         team_size_(config.team_size),
-        collision_team_size_(config.mc.team_size),
         device_(config.backend, config.velocities, sampling(config)) {
     const VelocityGrid& vg = config.velocities;
     require(nv == vg.size(), "-model_type hs_mc: every velocity of a cell on one rank");
@@ -74,8 +73,8 @@ class DeviationalModel {
     record_.set_zero();
     if (correction_ == McCorrection::external)
       system_ = Buffer<double>(where_, std::size_t(cells) * kMcSystem);
-    layout_ = mc_team_layout(shared_memory_per_team(exec_), nv, config.mc.samples, sizeof(Real),
-                             config.mc.cells_per_team, -1, device_.strips());
+    layout_ = mc_team_layout(team_shared_memory(exec_), nv, sizeof(Real), config.mc.cells_per_team,
+                             -1, device_.strips(), config.mc.team_size);
   }
 
   Real h_of(double f, int v) const { return Real((f / phi0_[v] - 1.0) / epsilon_); }
@@ -195,8 +194,8 @@ class DeviationalModel {
               const StreamTables<Real>& stream, const CellIndexer& cells) {
     double* system = Mode == McCorrection::external ? system_.data() : nullptr;
     device_.template collide<Mode>(
-        exec_, {in, out, vel, stream, true, cells, cells_, layout_, collision_team_size_,
-                Real(epsilon_), record_.data(), system});
+        exec_, {in, out, vel, stream, true, cells, cells_, layout_, Real(epsilon_), record_.data(),
+                system});
   }
 
   // PETSc on the host: download the systems, solve, upload y, apply. One sequential BAIJ matrix
@@ -227,7 +226,6 @@ class DeviationalModel {
   double epsilon_;
   McCorrection correction_;
   int team_size_;
-  int collision_team_size_;
   Exec exec_{};
   McDevice<Real, Exec> device_;
   std::array<std::vector<double>, 3> xi_;
