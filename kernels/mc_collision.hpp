@@ -117,6 +117,14 @@ struct McEquilibriumMonomials {
   double sum[kMcMonomials];
 };
 
+// A velocity of the grid and its number weight w Phi0: what the collision's passes over the
+// velocities read of it, in one load (16 bytes in float). In four tables it took four loads from
+// L2 per velocity and pass: two teams per multiprocessor leave the L1 little room.
+template <class Real>
+struct alignas(4 * sizeof(Real)) McPoint {
+  Real x, y, z, w;
+};
+
 // Entries a gathering thread loads at a time (GPU: in flight together; McCollision, step 2).
 constexpr int kMcBatch = 8;
 
@@ -426,9 +434,9 @@ struct McCollision {
   // (the engine: ghosts filled), else already the post-streaming h~.
   const Real* h_in;
   Real* h_out;  // h_new; must not alias h_in
-  Velocities<Real> vel;
-  const Real* number_weight;  // [v] w_v Phi0(xi_v)
-  McEquilibriumMonomials equilibrium;  // of this number_weight and vel
+  const McPoint<Real>* points;  // [v]
+  int nv;
+  McEquilibriumMonomials equilibrium;  // of these points
   // The gather plan (McEntryIndex).
   const McEntryVector<Real>* entries;
   const McPair* pairs;  // when the entries name samples (mc_packs_velocities), else nullptr
@@ -447,7 +455,6 @@ struct McCollision {
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t group) const {
     using Lanes = McLanes<Real, Cells>;
-    const int nv = vel.n;
     const std::int64_t first = group * Cells;
     const int count = int(n_cells - first < Cells ? n_cells - first : Cells);
     double* shared = team.template scratch_memory<double>();  // [cell][kMcCellDoubles]
@@ -553,7 +560,8 @@ struct McCollision {
     const auto add_pieces = [&](int v, auto& s) {
       // (The velocity's loads before the loop over its pieces: in flight together.)
       const Real adjust = self_adjust ? self_adjust[v] : Real(0);
-      const Real w = number_weight[v], x = vel.x[v], y = vel.y[v], z = vel.z[v];
+      const McPoint<Real> q = points[v];
+      const Real w = q.w, x = q.x, y = q.y, z = q.z;
       const Lanes before = rows[v];
       const int end = first_piece[v + 1];
       Lanes delta;
@@ -579,7 +587,8 @@ struct McCollision {
     //    run's precision; in invariant_monomials' order, with the weight folded into the
     //    products), ...
     const auto add_monomials = [&](int v, auto& s) {
-      const Real x = vel.x[v], y = vel.y[v], z = vel.z[v], w = number_weight[v];
+      const McPoint<Real> q = points[v];
+      const Real x = q.x, y = q.y, z = q.z, w = q.w;
       const Real xx = x * x, yy = y * y, zz = z * z, r2 = xx + yy + zz;
       const Real wxy = w * x * y, wxz = w * x * z, wyz = w * y * z, wr2 = w * r2;
       const Lanes h = rows[v];
@@ -700,7 +709,10 @@ struct McCollision {
     team.for_each(nv, [&](int v) {
       const Lanes h = rows[v];
       Real x = Real(0), yv = Real(0), z = Real(0);
-      if constexpr (Mode == McCorrection::batched) x = vel.x[v], yv = vel.y[v], z = vel.z[v];
+      if constexpr (Mode == McCorrection::batched) {
+        const McPoint<Real> q = points[v];
+        x = q.x, yv = q.y, z = q.z;
+      }
       const Real r2 = x * x + yv * yv + z * z;
       for (int c = 0; c < Cells; ++c) {
         if (c >= count) continue;

@@ -106,7 +106,7 @@ class McCollisionImpl final : public McCollisionOperator {
   void launch(const Buffer<Real>& in, Buffer<Real>& out, Buffer<double>& record, double* system) {
     const std::int64_t cells = std::int64_t(in.size() / nv_);
     device_.template collide<Mode>(
-        exec_, {in.data(), out.data(), velocities(), StreamTables<Real>{}, false, contiguous(cells),
+        exec_, {in.data(), out.data(), StreamTables<Real>{}, false, contiguous(cells),
                 cells, layout_, Real(config_.epsilon), record.data(), system});
   }
 

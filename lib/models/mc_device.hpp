@@ -54,7 +54,11 @@ class McDevice {
     node_of_ = Buffer<int>(where, tables_.node_of);
     const std::vector<Real> number_weight(tables_.number_weight.begin(),
                                           tables_.number_weight.end());
-    number_weight_ = Buffer<Real>(where, number_weight);
+    std::vector<McPoint<Real>> points(number_weight.size());
+    for (std::size_t v = 0; v < points.size(); ++v)
+      points[v] = {Real(velocities.xi[0][v]), Real(velocities.xi[1][v]),
+                   Real(velocities.xi[2][v]), number_weight[v]};
+    points_ = Buffer<McPoint<Real>>(where, points);
     inv_number_weight_ = Buffer<double>(where, tables_.inv_number_weight);
     // With the weights and velocities the kernel sees (rounded to Real), so that the constant
     // part of the correction matrix matches the h' part the kernel sums.
@@ -131,7 +135,6 @@ class McDevice {
   struct Collision {
     const Real* in;
     Real* out;
-    Velocities<Real> vel;
     StreamTables<Real> stream;  // used when `streams`
     bool streams;
     CellIndexer cells;
@@ -150,8 +153,8 @@ class McDevice {
           McCollision<Real, Mode, decltype(per_team)::value, decltype(rows_in_scratch)::value>;
       const Kernel kernel{c.in,
                           c.out,
-                          c.vel,
-                          number_weight_.data(),
+                          points_.data(),
+                          int(points_.size()),
                           equilibrium_,
                           entries_.data(),
                           pairs(),
@@ -167,8 +170,8 @@ class McDevice {
                           c.record,
                           c.system};
       const std::int64_t teams = (c.n_cells + per_team - 1) / per_team;
-      for_each_team<Kernel::kSums>(exec, teams, c.layout.team_threads, c.layout.scratch_bytes, kernel,
-                                   "mc_collision");
+      for_each_team<Kernel::kSums>(exec, teams, c.layout.team_threads, c.layout.scratch_bytes,
+                                   kernel, "mc_collision");
     });
   }
 
@@ -284,7 +287,7 @@ class McDevice {
   double kappa_ = 0.0;
   std::array<Buffer<double>, 3> faces_;
   Buffer<int> node_of_;
-  Buffer<Real> number_weight_;  // w Phi0, rounded to Real as the collision kernel uses it
+  Buffer<McPoint<Real>> points_;  // xi and w Phi0, rounded to Real as the collision uses them
   Buffer<double> inv_number_weight_;
   McEquilibriumMonomials equilibrium_{};  // sum_v w Phi0 m(xi_v)
   Buffer<McSample<Real>> samples_;

@@ -153,13 +153,13 @@ class DeviationalModel {
     device_.draw(exec_, step);
     switch (correction_) {
       case McCorrection::none:
-        launch<McCorrection::none>(h, h_out, vel, stream, cells);
+        launch<McCorrection::none>(h, h_out, stream, cells);
         break;
       case McCorrection::batched:
-        launch<McCorrection::batched>(h, h_out, vel, stream, cells);
+        launch<McCorrection::batched>(h, h_out, stream, cells);
         break;
       case McCorrection::external: {
-        launch<McCorrection::external>(h, h_out, vel, stream, cells);
+        launch<McCorrection::external>(h, h_out, stream, cells);
         solve_external(h_out, vel, cells);
         break;
       }
@@ -190,12 +190,11 @@ class DeviationalModel {
   }
 
   template <McCorrection Mode>
-  void launch(const Real* in, Real* out, const Velocities<Real>& vel,
-              const StreamTables<Real>& stream, const CellIndexer& cells) {
+  void launch(const Real* in, Real* out, const StreamTables<Real>& stream,
+              const CellIndexer& cells) {
     double* system = Mode == McCorrection::external ? system_.data() : nullptr;
-    device_.template collide<Mode>(
-        exec_, {in, out, vel, stream, true, cells, cells_, layout_, Real(epsilon_), record_.data(),
-                system});
+    device_.template collide<Mode>(exec_, {in, out, stream, true, cells, cells_, layout_,
+                                           Real(epsilon_), record_.data(), system});
   }
 
   // PETSc on the host: download the systems, solve, upload y, apply. One sequential BAIJ matrix

@@ -68,7 +68,8 @@ class ExplicitEngine final : public Engine {
         const int i = k * nv_ + v, host = d * vg.size() + v0_ + v;
         step[i] = t.step[host];
         fraction[i] = Real(t.fraction[host]);
-        const std::int64_t offset = shift_elements[v] + std::int64_t(t.step[host]) * strides[d] * nv_;
+        const std::int64_t offset =
+            shift_elements[v] + std::int64_t(t.step[host]) * strides[d] * nv_;
         require(std::abs(offset) < (std::int64_t(1) << 31), "grid: a rank's padded ",
                 "xyz"[d], " stride of ", strides[d], " cells x ", nv_,
                 " velocities is too far for the 32-bit offsets of the streaming; run on more ranks "
