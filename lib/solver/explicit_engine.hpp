@@ -51,7 +51,7 @@ class ExplicitEngine final : public Engine {
     for (int v = 0; v < nv_; ++v) {
       const std::int64_t elements = std::int64_t(t.shift[v0_ + v]) * nv_;
       require(std::abs(elements) < (std::int64_t(1) << 31), "time step: whole-cell shift of ",
-              t.shift[v], " cells is too far for the 32-bit offsets; lower -ts_max_courant");
+              t.shift[v0_ + v], " cells is too far for the 32-bit offsets; lower -ts_max_courant");
       shift_elements[v] = static_cast<int>(elements);
     }
     shift_ = Buffer<int>(where_, shift_elements);
