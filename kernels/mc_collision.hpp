@@ -9,8 +9,11 @@
 // gathered instead: the samples of a step are the same in every cell, so once per step
 // McEntryIndex lists the increments by the velocity they land on (entries, sorted within a
 // velocity by (sample, slot)), and a cell then needs
-//   h'(v) = h~(v) + sum over the entries e of v of coef_e g_(sample of e),
-// an entry naming its sample's v and v1, so that g is computed where it is used.
+//   h'(v) = h~(v) + sum over the entries e of v of coef_e g_(sample of e).
+// On the GPU an entry names its sample's v and v1, and g is computed where it is used (a pass
+// storing every sample's g took 11 % of the step, and its shared memory kept a second team off
+// the multiprocessor); on the CPU, where every entry would compute g again, the entries name
+// their sample, and a pass stores every g first.
 // Why: shared-memory float atomics are compare-and-swap loops on current GPUs (several times the
 // cost of a load and an add), a thread block can share each entry between several cells, and the
 // sum has a fixed order -- the step is bitwise reproducible.
@@ -34,9 +37,9 @@
 //  1. stream h into the working rows, the team's cells side by side (team scratch; or the
 //     output row of a single cell), or copy h~ when it comes streamed;
 //  2. every thread sums its strip of the gather plan into pieces (above), g of an entry from the
-//     rows at its v and v1 (one vector load each gives all cells of the team); every velocity
-//     adds its pieces: the working rows become h'; in the same pass, the drift of the conserved
-//     moments,
+//     rows at its v and v1 (one vector load each gives all cells of the team), or from g of
+//     every sample, stored first; every velocity adds its pieces: the working rows become h';
+//     in the same pass, the drift of the conserved moments,
 //     M'_k - M~_k = sum_v w_v Phi0_v psi_k(xi_v) (h'_v - h~_v) with psi = (1, xi, |xi|^2), is
 //     summed from the increments themselves (a sum of small terms, accurate relative to itself
 //     in the run's precision; no moment pass over h~);
@@ -142,15 +145,14 @@ struct alignas(N * sizeof(Real) < 16 ? N * sizeof(Real) : 16) McLanes {
 };
 
 // One increment of a step in the gather plan: whether it closes a piece (word & kMcClosesPiece),
-// its coefficient (losses negative), and where g comes from, the pre-collision velocities v, v1 of
-// its sample: with up to kMcPackedVelocities velocities packed in the word (bits 0-14 and
-// 15-29), else the sample (word & kMcSampleOf), whose v and v1 are in a table of McPair (the
-// fine grids of homogeneous runs: one more load per increment).
+// its coefficient (losses negative), and where g comes from: the pre-collision velocities v, v1 of
+// its sample packed in the word (bits 0-14 and 15-29; GPU, up to kMcPackedVelocities
+// velocities), or the sample (word & kMcSampleOf), whose g McCollision stores first.
 constexpr int kMcVelocityBits = 15;
 constexpr int kMcPackedVelocities = 1 << kMcVelocityBits;
 constexpr std::uint32_t kMcVelocityMask = (1u << kMcVelocityBits) - 1u;
 constexpr std::uint32_t kMcClosesPiece = 0x80000000u, kMcSampleOf = 0x7fffffffu;
-BOLT_HOST_DEVICE inline bool mc_packs_velocities(int nv) { return nv <= kMcPackedVelocities; }
+inline bool mc_packs_velocities(bool gpu, int nv) { return gpu && nv <= kMcPackedVelocities; }
 
 // The two pre-collision velocities of a sample, v and v1 (-1: rejected).
 struct alignas(8) McPair {
@@ -226,8 +228,7 @@ BOLT_HOST_DEVICE inline McEntry<Real>& mc_plan_entry(McEntryVector<Real>* entrie
 //    up to whole batches (mc_plan_entry);
 //  * numbers the pieces (a list's entries within one strip) in sorted order: velocity v's are
 //    first_piece[v] .. first_piece[v + 1], strip t's start at plan[1 + t]; plan[0] = length;
-//  * copies every sample's v and v1 into `pairs` when the entries do not pack them (else
-//    nullptr).
+//  * copies every sample's v and v1 into `pairs` when the entries name samples (else nullptr).
 // Then, over many teams, McEntryPlace stores the entries (the strips padded to full length with
 // entries of coefficient 0) and McSelfAdjust the self-loss adjustment of every velocity.
 // The counts are kept in the team scratch when it is given (GPU shared memory), else in `work`.
@@ -320,7 +321,7 @@ struct McEntryIndex {
 };
 
 // The entries of the gather plan (McEntryIndex), kMcPlanItemsPerTeam positions per item: sorted
-// position p < start[nv] takes the v and v1 of the key's sample (or the sample: McEntry), whether
+// position p < start[nv] takes the v and v1 of the key's sample (`packs`; else the sample), whether
 // it closes a piece (its list or its strip ends there) and its coefficient (losses negative); the
 // rest of the strips is padding (velocity or sample 0, coefficient 0).
 template <class Real>
@@ -328,6 +329,7 @@ struct McEntryPlace {
   const McSample<Real>* samples;
   int nv;
   int strips;
+  bool packs;  // mc_packs_velocities
   const int* sorted_velocity;
   const int* sorted_key;
   const int* start;
@@ -346,8 +348,7 @@ struct McEntryPlace {
         const McSample<Real>& sample = samples[key / 4];
         const bool closes = p + 1 == start[v + 1] || (p + 1) % length == 0;
         const std::uint32_t source =
-            mc_packs_velocities(nv)
-                ? std::uint32_t(sample.cell[0]) | std::uint32_t(sample.cell[1]) << kMcVelocityBits
+            packs ? std::uint32_t(sample.cell[0]) | std::uint32_t(sample.cell[1]) << kMcVelocityBits
                 : std::uint32_t(key / 4);
         entry = {source | (closes ? kMcClosesPiece : 0u),
                  slot < 2 ? -sample.coef[slot] : sample.coef[slot]};
@@ -408,13 +409,13 @@ constexpr int mc_reduce_width(bool correction, int cells) {
 }
 
 // Bytes of team scratch McCollision needs: per cell kMcCellDoubles, its working row when rows
-// are kept there, and the piece sums of the gather plan (at most one per list and one more per
-// strip boundary).
-inline std::int64_t mc_scratch_bytes(int cells_per_team, bool rows_in_scratch, int nv, int strips,
-                                     std::int64_t real_size) {
+// are kept there, g of `g_samples` samples (the entries name samples: N_t, else 0), and the piece
+// sums of the gather plan (at most one per list and one more per strip boundary).
+inline std::int64_t mc_scratch_bytes(int cells_per_team, bool rows_in_scratch, int nv,
+                                     int g_samples, int strips, std::int64_t real_size) {
   return std::int64_t(cells_per_team) *
          (kMcCellDoubles * std::int64_t(sizeof(double)) +
-          real_size * ((rows_in_scratch ? nv : 0) + nv + strips));
+          real_size * ((rows_in_scratch ? nv : 0) + g_samples + nv + strips));
 }
 
 // Cells is the number of cells per team, a compile-time constant so that the per-cell loops in
@@ -439,7 +440,10 @@ struct McCollision {
   McEquilibriumMonomials equilibrium;  // of these points
   // The gather plan (McEntryIndex).
   const McEntryVector<Real>* entries;
-  const McPair* pairs;  // when the entries name samples (mc_packs_velocities), else nullptr
+  // When the entries name samples (mc_packs_velocities false): their v and v1, and how many;
+  // nullptr when the entries pack v and v1.
+  const McPair* pairs;
+  int n_samples;
   const int* first_piece;
   const int* plan;
   int strips;
@@ -461,9 +465,11 @@ struct McCollision {
     const auto place = [&](int c) -> McCellPlace& {
       return *reinterpret_cast<McCellPlace*>(shared + kMcCellDoubles * c + kMcPlace);
     };
-    // The working rows [v][cell], then the pieces [piece][cell].
+    // The working rows [v][cell], then g [sample][cell] when the entries name samples, then the
+    // pieces [piece][cell].
     Lanes* scratch = reinterpret_cast<Lanes*>(shared + kMcCellDoubles * Cells);
-    Lanes* pieces = scratch + (RowsInScratch ? nv : 0);
+    Lanes* g = scratch + (RowsInScratch ? nv : 0);
+    Lanes* pieces = g + (pairs ? n_samples : 0);
     // Cells past `count` (last team only) repeat the last one and work on scratch, never stored.
     team.for_each_rolled(Cells, [&](int c) {
       const auto coord = cells.coord(first + (c < count ? c : count - 1));
@@ -510,10 +516,9 @@ struct McCollision {
     // 2. the gather plan: every strip's pieces (the running sum of its entries, closed where a
     //    list or the strip ends), a batch of kMcBatch entries at a time (vector loads), g of an
     //    entry from the unchanged rows at its v and v1 (the rows are written only after the
-    //    barrier below; a separate pass storing every sample's g took 11 % of the step and, at
-    //    8 N_t bytes, the shared memory a second team per SM needs), ...
+    //    barrier below) or from g of its sample, stored first (top of this file), ...
     const int length = plan[0];
-    const auto gather = [&](const auto& pair_of) {
+    const auto gather = [&](const auto& g_of) {
       team.for_each_rolled(strips, [&](int t) {
         int piece = plan[1 + t];
         Lanes sum;
@@ -523,19 +528,11 @@ struct McCollision {
         for (int k0 = 0; k0 < length; k0 += kMcBatch, at += std::int64_t(kVectors) * strips) {
           McEntryVector<Real> b[kVectors];
           for (int j = 0; j < kVectors; ++j) b[j] = at[std::int64_t(j) * strips];
-          Lanes h[kMcBatch], h1[kMcBatch];
-          for (int k = 0; k < kMcBatch; ++k) {
-            const McPair pair = pair_of(b[k / kPer].entry[k % kPer].word);
-            h[k] = rows[pair.v];
-            h1[k] = rows[pair.v1];
-          }
+          Lanes values[kMcBatch];
+          for (int k = 0; k < kMcBatch; ++k) values[k] = g_of(b[k / kPer].entry[k % kPer].word);
           for (int k = 0; k < kMcBatch; ++k) {
             const McEntry<Real>& e = b[k / kPer].entry[k % kPer];
-            for (int c = 0; c < Cells; ++c) {
-              const Real g =
-                  h[k].value[c] + h1[k].value[c] + epsilon * h[k].value[c] * h1[k].value[c];
-              sum.value[c] += e.coef * g;
-            }
+            for (int c = 0; c < Cells; ++c) sum.value[c] += e.coef * values[k].value[c];
             if (e.word & kMcClosesPiece) {
               pieces[piece++] = sum;
               for (int c = 0; c < Cells; ++c) sum.value[c] = Real(0);
@@ -544,15 +541,31 @@ struct McCollision {
         }
       });
     };
-    if (pairs)  // (padding entries name sample 0: its pair is read but weighs 0)
+    // g from the unchanged rows h~ at v and v1.
+    const auto g_from = [&](int v, int v1) {
+      const Lanes h = rows[v], h1 = rows[v1];
+      Lanes value;
+      for (int c = 0; c < Cells; ++c)
+        value.value[c] = h.value[c] + h1.value[c] + epsilon * h.value[c] * h1.value[c];
+      return value;
+    };
+    if (pairs) {
+      // (Rejected samples have no entries: their g is 0. Selects rather than branches, so that
+      // the loads of several samples are in flight at once.)
+      team.for_each(n_samples, [&](int l) {
+        const McPair pair = pairs[l];
+        const bool accepted = pair.v >= 0;
+        Lanes value = g_from(accepted ? pair.v : 0, accepted ? pair.v1 : 0);
+        for (int c = 0; c < Cells; ++c) value.value[c] = accepted ? value.value[c] : Real(0);
+        g[l] = value;
+      });
+      team.sync();
+      gather([&](std::uint32_t word) { return g[word & kMcSampleOf]; });
+    } else {
       gather([&](std::uint32_t word) {
-        const McPair pair = pairs[word & kMcSampleOf];
-        return pair.v >= 0 ? pair : McPair{0, 0};
+        return g_from(int(word & kMcVelocityMask), int(word >> kMcVelocityBits & kMcVelocityMask));
       });
-    else
-      gather([](std::uint32_t word) {
-        return McPair{int(word & kMcVelocityMask), int(word >> kMcVelocityBits & kMcVelocityMask)};
-      });
+    }
     team.sync();
     //    ... and every velocity adds its pieces: h' = h~ + their sum + the self-loss adjustment.
     //    On the way, the drift of the conserved moments, M' - M~ = sum w Phi0 psi (h' - h~): a
@@ -566,6 +579,9 @@ struct McCollision {
       const int end = first_piece[v + 1];
       Lanes delta;
       for (int c = 0; c < Cells; ++c) delta.value[c] = Real(0);
+      // (Most lists have one or two pieces: unrolled, the loop was mostly branches; 1 % of the
+      // step.)
+      BOLT_ROLLED
       for (int p = first_piece[v]; p < end; ++p)
         for (int c = 0; c < Cells; ++c) delta.value[c] += pieces[p].value[c];
       const Real r2 = x * x + y * y + z * z;

@@ -11,10 +11,14 @@
 #define BOLT_NOINLINE __attribute__((noinline))
 #endif
 // Full unrolling of short fixed loops (over the three axes) where the compiler supports it.
+// And loops kept rolled, where unrolled copies of a short loop of varying length are mostly
+// branches.
 #if defined(__CUDACC__)
 #define BOLT_UNROLL _Pragma("unroll")
+#define BOLT_ROLLED _Pragma("unroll 1")
 #else
 #define BOLT_UNROLL
+#define BOLT_ROLLED
 #endif
 // No-alias promise for the rows a kernel writes: without it every store may alias the next
 // iteration's loads, and the compiler cannot overlap iterations.

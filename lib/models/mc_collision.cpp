@@ -55,12 +55,14 @@ McCorrectionSummary summarize_records(const std::vector<double>& records, double
   return s;
 }
 
-McTeamLayout mc_team_layout(const TeamSharedMemory& shared, int nv, std::size_t real_size,
-                            int cells_per_team, int rows_in_scratch, int strips, int team_size) {
+McTeamLayout mc_team_layout(const TeamSharedMemory& shared, int nv, int g_samples,
+                            std::size_t real_size, int cells_per_team, int rows_in_scratch,
+                            int strips, int team_size) {
   require(cells_per_team >= 0 && cells_per_team <= kMcMaxCellsPerTeam, "-mc_cells_per_team ",
           cells_per_team, ": must be 0 (as many as fit), 1 or 2");
   const auto bytes = [&](int cells, bool rows) {
-    return std::size_t(mc_scratch_bytes(cells, rows, nv, strips, std::int64_t(real_size)));
+    return std::size_t(
+        mc_scratch_bytes(cells, rows, nv, g_samples, strips, std::int64_t(real_size)));
   };
   if (shared.alone == 0)  // the CPU: one cell per thread, its output row as the working row
     return {1, false, bytes(1, false), team_size};

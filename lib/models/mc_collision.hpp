@@ -135,12 +135,14 @@ struct McTeamLayout {
 constexpr int kMcPairedTeamThreads = 512, kMcTeamThreads = 1024;
 
 // The layout for the GPU shared memory a team may use (zero: the CPU, where one thread works on
-// one cell and its output row) and a gather plan of `strips` strips. cells_per_team = 0 and
+// one cell and its output row), g of `g_samples` samples in the scratch (mc_scratch_bytes) and a
+// gather plan of `strips` strips. cells_per_team = 0 and
 // rows_in_scratch = -1 choose: the most cells that fit two teams per multiprocessor, else one;
 // team_size = 0 then takes kMcPairedTeamThreads or kMcTeamThreads threads. A forced layout that
 // does not fit is an error naming the option.
-McTeamLayout mc_team_layout(const TeamSharedMemory& shared, int nv, std::size_t real_size,
-                            int cells_per_team, int rows_in_scratch, int strips, int team_size);
+McTeamLayout mc_team_layout(const TeamSharedMemory& shared, int nv, int g_samples,
+                            std::size_t real_size, int cells_per_team, int rows_in_scratch,
+                            int strips, int team_size);
 
 // Runs f(std::integral_constant<int, K>, std::bool_constant<R>) for the layout's K cells per team
 // (1 or 2) and rows in the scratch R: McCollision's compile-time layout.

@@ -28,8 +28,9 @@ class McCollisionImpl final : public McCollisionOperator {
         device_(config.backend, config.velocities, sampling_config(config)) {
     for (int a = 0; a < 3; ++a) xi_[a] = Buffer<Real>(where_, convert(config.velocities.xi[a]));
     weight_ = Buffer<Real>(where_, convert(config.velocities.weight));
-    layout_ = mc_team_layout(team_shared_memory(exec_), nv_, sizeof(Real), config.cells_per_team,
-                             config.rows_in_scratch, device_.strips(), config.team_size);
+    layout_ = mc_team_layout(team_shared_memory(exec_), nv_, device_.g_samples(), sizeof(Real),
+                             config.cells_per_team, config.rows_in_scratch, device_.strips(),
+                             config.team_size);
   }
 
   void draw(std::uint32_t step) override {

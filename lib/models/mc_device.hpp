@@ -98,7 +98,8 @@ class McDevice {
     entry_start_ = Buffer<int>(where, std::size_t(nv) + 1);
     first_piece_ = Buffer<int>(where, std::size_t(nv) + 1);
     plan_ = Buffer<int>(where, 1 + std::size_t(strips_));
-    if (!mc_packs_velocities(nv)) pairs_ = Buffer<McPair>(where, std::size_t(config.samples));
+    packs_ = mc_packs_velocities(shared_memory_per_team(Exec{}) > 0, nv);
+    if (!packs_) pairs_ = Buffer<McPair>(where, std::size_t(config.samples));
     const std::size_t entries = 4 * std::size_t(config.samples);
     for (Buffer<int>* b : {&entry_velocity_, &entry_key_, &sorted_velocity_, &sorted_key_})
       *b = Buffer<int>(where, entries);
@@ -158,6 +159,7 @@ class McDevice {
                           equilibrium_,
                           entries_.data(),
                           pairs(),
+                          config_.samples,
                           first_piece_.data(),
                           plan_.data(),
                           strips_,
@@ -230,11 +232,14 @@ class McDevice {
 
   const McTables& tables() const { return tables_; }
   int strips() const { return strips_; }
+  // Samples whose g McCollision stores in its team scratch: N_t when the gather plan's entries
+  // name samples, else 0.
+  int g_samples() const { return packs_ ? 0 : config_.samples; }
   double kappa() const { return kappa_; }
 
  private:
   // Every sample's v and v1 when the gather plan does not pack them, else nullptr.
-  const McPair* pairs() const { return pairs_.size() ? pairs_.data() : nullptr; }
+  const McPair* pairs() const { return packs_ ? nullptr : pairs_.data(); }
   // Per velocity, this step: sampled minus expected self-loss; nullptr when sampled.
   const Real* self_adjust() const { return self_adjust_.size() ? self_adjust_.data() : nullptr; }
 
@@ -266,12 +271,13 @@ class McDevice {
                                    strips_,               sorted_velocity_.data(),
                                    entry_start_.data(),   first_piece_.data(), plan_.data(),
                                    entry_work_.data(),
-                                   pairs_.size() ? pairs_.data() : nullptr};
+                                   packs_ ? nullptr : pairs_.data()};
     for_each_team<1>(exec, 1, 1024, index_scratch_, index, "mc_entry_index");
-    const McEntryPlace<Real> place{samples_.data(),     nv,
-                                   strips_,             sorted_velocity_.data(),
-                                   sorted_key_.data(),  entry_start_.data(),
-                                   plan_.data(),        entries_.data()};
+    const McEntryPlace<Real> place{samples_.data(),    nv,
+                                   strips_,            packs_,
+                                   sorted_velocity_.data(), sorted_key_.data(),
+                                   entry_start_.data(), plan_.data(),
+                                   entries_.data()};
     // Positions of the plan: length * strips, at most the bound mc_plan_vectors gives.
     const std::int64_t positions = mc_plan_vectors(config_.samples, strips_);
     for_each_team<1>(exec, teams(positions), config_.team_size, 0, place, "mc_entry_place");
@@ -297,7 +303,8 @@ class McDevice {
   // The increments' velocities and keys (McEntryKeys), and both sorted by velocity.
   Buffer<int> entry_velocity_, entry_key_, sorted_velocity_, sorted_key_;
   Buffer<char> sort_workspace_;
-  Buffer<McPair> pairs_;  // mc_packs_velocities false only
+  bool packs_ = true;     // the gather plan's entries pack v and v1 (mc_packs_velocities)
+  Buffer<McPair> pairs_;  // else every sample's v and v1
   Buffer<Real> expected_self_loss_, self_adjust_;  // -mc_self_loss expected
   std::size_t index_scratch_ = 0;  // bytes of shared memory the index kernel works in
   Buffer<int> rejected_;

@@ -73,8 +73,8 @@ class DeviationalModel {
     record_.set_zero();
     if (correction_ == McCorrection::external)
       system_ = Buffer<double>(where_, std::size_t(cells) * kMcSystem);
-    layout_ = mc_team_layout(team_shared_memory(exec_), nv, sizeof(Real), config.mc.cells_per_team,
-                             -1, device_.strips(), config.mc.team_size);
+    layout_ = mc_team_layout(team_shared_memory(exec_), nv, device_.g_samples(), sizeof(Real),
+                             config.mc.cells_per_team, -1, device_.strips(), config.mc.team_size);
   }
 
   Real h_of(double f, int v) const { return Real((f / phi0_[v] - 1.0) / epsilon_); }

@@ -196,6 +196,28 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Range(0, 4), ::testing::Values(0.5, 1.0)),
     param_name);
 
+// A velocity grid too fine to pack v and v1 into a plan entry (33^3 > kMcPackedVelocities): the
+// GPU's entries name samples, and the kernel stores every sample's g first, as on the CPU. Float:
+// double needs more shared memory than a block has for these pieces.
+TEST_F(McGpu, GridTooFineToPackVelocitiesAgrees) {
+  const VelocityGrid vg = grid(33, 33, 33, 1.0);
+  ASSERT_GT(vg.size(), kMcPackedVelocities);
+  McConfig cpu_config =
+      config(Backend::cpu, Precision::single, vg, 0.5, McCorrection::batched, kAutomatic);
+  McConfig gpu_config =
+      config(second_backend(), Precision::single, vg, 0.5, McCorrection::batched, kAutomatic);
+  auto cpu = make_mc_collision(cpu_config);
+  auto gpu = make_mc_collision(gpu_config);
+  cpu->draw(5);
+  gpu->set_samples(cpu->samples());
+  const std::vector<double> h = rows(vg, 3, 0.5);
+  const std::vector<double> a = cpu->collide(h), b = gpu->collide(h);
+  ASSERT_GT(relative_difference(h, a), 1e-4) << "the step must change h";
+  const double d = relative_difference(a, b);
+  std::printf("  %d velocities: h %.2e (tolerance 1e-5)\n", vg.size(), d);
+  EXPECT_LE(d, 1e-5);
+}
+
 // Each backend draws its own samples: the whole step agrees as well.
 TEST_F(McGpu, WholeStepAgrees) {
   const VelocityGrid vg = grid(12, 12, 12, 0.94);

@@ -326,30 +326,30 @@ TEST(McCollision, GatherPlanStripsGiveTheSameStep) {
 // teams of 2 cells (rows and piece sums of the gather plan) per multiprocessor, with 512 threads
 // each; double one team of 2 cells, with 1024; rows outside the scratch only with one cell; a
 // forced layout that does not fit, or more cells than a team takes, is an error naming the option;
-// the CPU (no shared memory) takes one cell and its output row.
+// the CPU (no shared memory) takes one cell and its output row, and g of every sample.
 TEST(McCollision, TeamLayoutFitsTheSharedMemory) {
   const TeamSharedMemory h200{232448, 233472 / 2 - 1024};
   const int nv = 5832;
   const int strips = mc_gather_strips(true);
-  const McTeamLayout f = mc_team_layout(h200, nv, sizeof(float), 0, -1, strips, 0);
+  const McTeamLayout f = mc_team_layout(h200, nv, 0, sizeof(float), 0, -1, strips, 0);
   EXPECT_EQ(f.cells_per_team, 2);
   EXPECT_TRUE(f.rows_in_scratch);
   EXPECT_EQ(f.team_threads, kMcPairedTeamThreads);
   EXPECT_LE(f.scratch_bytes, h200.paired);
-  const McTeamLayout d = mc_team_layout(h200, nv, sizeof(double), 0, -1, strips, 0);
+  const McTeamLayout d = mc_team_layout(h200, nv, 0, sizeof(double), 0, -1, strips, 0);
   EXPECT_EQ(d.cells_per_team, 2);
   EXPECT_TRUE(d.rows_in_scratch);
   EXPECT_EQ(d.team_threads, kMcTeamThreads);
   EXPECT_GT(d.scratch_bytes, h200.paired);
-  EXPECT_EQ(mc_team_layout(h200, nv, sizeof(double), 0, -1, strips, 256).team_threads, 256);
-  const McTeamLayout outside = mc_team_layout(h200, nv, sizeof(double), 0, 0, strips, 0);
+  EXPECT_EQ(mc_team_layout(h200, nv, 0, sizeof(double), 0, -1, strips, 256).team_threads, 256);
+  const McTeamLayout outside = mc_team_layout(h200, nv, 0, sizeof(double), 0, 0, strips, 0);
   EXPECT_EQ(outside.cells_per_team, 1);
   EXPECT_FALSE(outside.rows_in_scratch);
   EXPECT_LT(outside.scratch_bytes, d.scratch_bytes);
   const auto expect_error = [&](int velocities, std::size_t real, int cells,
                                 const std::string& advice) {
     try {
-      mc_team_layout(h200, velocities, real, cells, -1, strips, 0);
+      mc_team_layout(h200, velocities, 0, real, cells, -1, strips, 0);
       ADD_FAILURE() << cells << " cells of " << real << " bytes should not fit";
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find(advice), std::string::npos) << e.what();
@@ -357,9 +357,12 @@ TEST(McCollision, TeamLayoutFitsTheSharedMemory) {
   };
   expect_error(8000, sizeof(double), 2, "-mc_cells_per_team 1");  // paper's 20^3, delta <= 1
   expect_error(nv, sizeof(float), 4, "-mc_cells_per_team 4: must be");
-  const McTeamLayout cpu = mc_team_layout(TeamSharedMemory{}, nv, sizeof(double), 0, -1, 1, 0);
+  const int samples = 8192;  // the CPU's entries name samples: g of each in the scratch
+  const McTeamLayout cpu =
+      mc_team_layout(TeamSharedMemory{}, nv, samples, sizeof(double), 0, -1, 1, 0);
   EXPECT_EQ(cpu.cells_per_team, 1);
   EXPECT_FALSE(cpu.rows_in_scratch);
+  EXPECT_GE(cpu.scratch_bytes, samples * sizeof(double));
 }
 
 // A wide box has far-corner cells with w Phi0 ~ 1e-52: their increments overflow float. The
