@@ -95,6 +95,25 @@ McConfig config(Backend backend, Precision precision, const VelocityGrid& vg, do
   return c;
 }
 
+// One step of both backends for the same samples (the CPU's, uploaded to the GPU) on `cells`
+// rows of h: the operators (for their records), h, and the two results.
+struct SameSamples {
+  std::unique_ptr<McCollisionOperator> cpu, gpu;
+  std::vector<double> h, cpu_h, gpu_h;
+};
+SameSamples collide_same_samples(const McConfig& cpu_config, const McConfig& gpu_config,
+                                 int cells, std::uint32_t step) {
+  SameSamples r;
+  r.cpu = make_mc_collision(cpu_config);
+  r.gpu = make_mc_collision(gpu_config);
+  r.cpu->draw(step);
+  r.gpu->set_samples(r.cpu->samples());
+  r.h = rows(cpu_config.velocities, cells, 0.5);
+  r.cpu_h = r.cpu->collide(r.h);
+  r.gpu_h = r.gpu->collide(r.h);
+  return r;
+}
+
 class McGpu : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -156,14 +175,15 @@ class McGpuCollision : public ::testing::TestWithParam<Param> {
 TEST_P(McGpuCollision, SameSamplesSameResult) {
   const auto [precision, mode, layout, omega] = GetParam();
   const VelocityGrid vg = grid(13, 12, 11, 0.9);  // 1716 velocities: not a multiple of 32
-  McConfig cpu_config = config(Backend::cpu, precision, vg, omega, mode, kAutomatic);
-  McConfig gpu_config = config(second_backend(), precision, vg, omega, mode, kLayouts[layout]);
-  auto cpu = make_mc_collision(cpu_config);
-  auto gpu = make_mc_collision(gpu_config);
-  cpu->draw(3);
-  gpu->set_samples(cpu->samples());
-  const std::vector<double> h = rows(vg, 7, 0.5);
-  const std::vector<double> a = cpu->collide(h), b = gpu->collide(h);
+  const SameSamples r =
+      collide_same_samples(config(Backend::cpu, precision, vg, omega, mode, kAutomatic),
+                           config(second_backend(), precision, vg, omega, mode, kLayouts[layout]),
+                           7, 3);
+  const std::vector<double>& h = r.h;
+  const std::vector<double>& a = r.cpu_h;
+  const std::vector<double>& b = r.gpu_h;
+  const auto& cpu = r.cpu;
+  const auto& gpu = r.gpu;
   const double tolerance = precision == Precision::double_ ? 1e-12 : 1e-5;
   const double d_h = relative_difference(a, b), d_n = number_difference(vg, a, b);
   const double d_y = relative_difference(corrections(cpu->records()), corrections(gpu->records()));
@@ -202,18 +222,12 @@ INSTANTIATE_TEST_SUITE_P(
 TEST_F(McGpu, GridTooFineToPackVelocitiesAgrees) {
   const VelocityGrid vg = grid(33, 33, 33, 1.0);
   ASSERT_GT(vg.size(), kMcPackedVelocities);
-  McConfig cpu_config =
-      config(Backend::cpu, Precision::single, vg, 0.5, McCorrection::batched, kAutomatic);
-  McConfig gpu_config =
-      config(second_backend(), Precision::single, vg, 0.5, McCorrection::batched, kAutomatic);
-  auto cpu = make_mc_collision(cpu_config);
-  auto gpu = make_mc_collision(gpu_config);
-  cpu->draw(5);
-  gpu->set_samples(cpu->samples());
-  const std::vector<double> h = rows(vg, 3, 0.5);
-  const std::vector<double> a = cpu->collide(h), b = gpu->collide(h);
-  ASSERT_GT(relative_difference(h, a), 1e-4) << "the step must change h";
-  const double d = relative_difference(a, b);
+  const auto at = [&](Backend backend) {
+    return config(backend, Precision::single, vg, 0.5, McCorrection::batched, kAutomatic);
+  };
+  const SameSamples r = collide_same_samples(at(Backend::cpu), at(second_backend()), 3, 5);
+  ASSERT_GT(relative_difference(r.h, r.cpu_h), 1e-4) << "the step must change h";
+  const double d = relative_difference(r.cpu_h, r.gpu_h);
   std::printf("  %d velocities: h %.2e (tolerance 1e-5)\n", vg.size(), d);
   EXPECT_LE(d, 1e-5);
 }
