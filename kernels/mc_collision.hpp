@@ -541,12 +541,12 @@ struct McCollision {
         }
       });
     };
-    // g from the unchanged rows h~ at v and v1.
+    // g from the unchanged rows h~ at v and v1, as h + h1 (1 + eps h): two fused multiply-adds.
     const auto g_from = [&](int v, int v1) {
       const Lanes h = rows[v], h1 = rows[v1];
       Lanes value;
       for (int c = 0; c < Cells; ++c)
-        value.value[c] = h.value[c] + h1.value[c] + epsilon * h.value[c] * h1.value[c];
+        value.value[c] = h.value[c] + h1.value[c] * (Real(1) + epsilon * h.value[c]);
       return value;
     };
     if (pairs) {
