@@ -222,8 +222,7 @@ BOLT_HOST_DEVICE inline McEntry<Real>& mc_plan_entry(McEntryVector<Real>* entrie
 // The gather plan of the current samples (see the top of this file), from the increments sorted
 // by velocity (McEntryKeys), in three kernels. First McEntryIndex, one team (item 0; a step has
 // only 4 N_t entries):
-//  * counts the increments of every velocity: its list is start[v] .. start[v + 1] in the sorted
-//    order;
+//  * finds every velocity's list in the sorted order, start[v] .. start[v + 1];
 //  * cuts the sorted entries into `strips` strips of `length` = ceil(entries / strips), rounded
 //    up to whole batches (mc_plan_entry);
 //  * numbers the pieces (a list's entries within one strip) in sorted order: velocity v's are
@@ -231,7 +230,8 @@ BOLT_HOST_DEVICE inline McEntry<Real>& mc_plan_entry(McEntryVector<Real>* entrie
 //  * copies every sample's v and v1 into `pairs` when the entries name samples (else nullptr).
 // Then, over many teams, McEntryPlace stores the entries (the strips padded to full length with
 // entries of coefficient 0) and McSelfAdjust the self-loss adjustment of every velocity.
-// The counts are kept in the team scratch when it is given (GPU shared memory), else in `work`.
+// The piece counts are kept in the team scratch when it is given (GPU shared memory), else in
+// `work`.
 template <class Real>
 struct McEntryIndex {
   const McSample<Real>* samples;
@@ -250,20 +250,22 @@ struct McEntryIndex {
     const int entries_total = 4 * n_samples;
     int* count = team.row_scratch(work);  // [nv], then the chunk totals
     int* total = count + nv;
-    team.for_each(nv, [&](int v) { count[v] = 0; });
     if (pairs)
       team.for_each(n_samples, [&](int l) { pairs[l] = {samples[l].cell[0], samples[l].cell[1]}; });
-    team.sync();
-    team.for_each_scatter(entries_total, [&](int p) {
-      const int v = sorted_velocity[p];
-      if (v < nv) team.atomic_fetch_add(count + v, 1);
+    // The lists are contiguous and in order: position p starts the lists of the velocities after
+    // the one before it, up to its own (an empty list starts where the next one does; the
+    // rejected samples' increments, velocity nv, come last). Counting with atomics took most of
+    // this kernel's 54 us: neighbouring threads hit the same counter.
+    team.for_each_rolled(entries_total + 1, [&](int p) {
+      const int before = p > 0 ? sorted_velocity[p - 1] : -1;
+      const int here = p < entries_total ? sorted_velocity[p] : nv;
+      for (int v = before + 1; v <= here; ++v) start[v] = p;
     });
     team.sync();
-    exclusive_scan(team, count, total, start);
     const int placed = start[nv];
     const int per_strip = (placed + strips - 1) / strips;
     const int length = per_strip > 0 ? (per_strip + kMcBatch - 1) / kMcBatch * kMcBatch : kMcBatch;
-    // Pieces per list: one per strip it touches (the counts are free again).
+    // Pieces per list: one per strip it touches.
     team.for_each(nv, [&](int v) {
       const int first = start[v], end = start[v + 1];
       count[v] = end > first ? (end - 1) / length - first / length + 1 : 0;

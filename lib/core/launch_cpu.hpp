@@ -14,10 +14,6 @@
 //   team.sync_group()       the same within every group of kTeamGroup items (sums.hpp) of the
 //                           for_each loops around it: their writes before, their reads after
 //   team.for_each_rolled(n, f)  like for_each, not unrolled (bodies that batch their own loads)
-//   team.for_each_scatter(n, f)  like for_each, but iterations may update the same element
-//                           through team.atomic_fetch_add (no simd here)
-//   team.atomic_fetch_add(p, x)  *p += x for an int, safe against the other threads of the team;
-//                           returns the old value
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -59,10 +55,7 @@ struct CpuTeam {
   void for_each_rolled(int n, F&& f) const {
     for (int i = 0; i < n; ++i) f(i);
   }
-  template <class F>
-  void for_each_scatter(int n, F&& f) const {
-    for (int i = 0; i < n; ++i) f(i);  // in order: conflicting updates, no vectorisation
-  }
+
   template <class Real>
   Real* row_scratch(Real* fallback) const {
     return scratch ? reinterpret_cast<Real*>(scratch) : fallback;
@@ -71,11 +64,7 @@ struct CpuTeam {
   T* scratch_memory() const {
     return reinterpret_cast<T*>(scratch);
   }
-  int atomic_fetch_add(int* p, int x) const {
-    const int old = *p;  // one thread per team
-    *p += x;
-    return old;
-  }
+
   void sync() const {}
   void sync_group() const {}
   bool leader() const { return true; }

@@ -46,13 +46,6 @@ struct CudaTeam {
     for (int i = threadIdx.x; i < n; i += blockDim.x) f(i);
   }
 
-  // Iterations may update the same element through atomic_fetch_add; no unrolling (the body is a
-  // chain of atomics whose order the hardware decides anyway).
-  template <class F>
-  __device__ void for_each_scatter(int n, F&& f) const {
-    for (int i = threadIdx.x; i < n; i += blockDim.x) f(i);
-  }
-
   // Sums<K> of f(i, sums) over [0, n): f adds into per-thread accumulators of type Acc (float
   // where float's relative accuracy suffices: fewer registers, no conversions), which a warp
   // adds in Acc too; the team's totals are formed in double.
@@ -188,7 +181,6 @@ struct CudaTeam {
     extern __shared__ double dynamic_shared[];
     return reinterpret_cast<T*>(reinterpret_cast<char*>(dynamic_shared) + scratch_offset);
   }
-  __device__ int atomic_fetch_add(int* p, int x) const { return atomicAdd(p, x); }
   __device__ void sync() const { __syncthreads(); }
   // Item i of a for_each runs on thread i % blockDim.x, and blockDim.x is a multiple of 32: the
   // items of a group of kTeamGroup share a warp.
