@@ -131,10 +131,10 @@ struct alignas(4 * sizeof(Real)) McPoint {
 // Entries a gathering thread loads at a time (GPU: in flight together; McCollision, step 2).
 constexpr int kMcBatch = 8;
 
-// Strips of the gather plan: one per thread of a GPU team of 1024 (a smaller team takes several
-// each: -mc_team_size, or the double kernel, whose registers allow ~800 threads; bounding it to
-// 512 threads and strips was slower, 12.4 against 10.8 ms/step), one on the CPU (its team is one
-// thread).
+// Strips of the gather plan: one per thread of a GPU team of 1024, two per thread of the teams of
+// 512 that share an SM in pairs (mc_team_layout; 512 strips were no faster, 3.166 against 3.154
+// ms/step), several for the double kernel, whose registers allow fewer threads; one on the CPU
+// (its team is one thread).
 constexpr int kMcGpuStrips = 1024;
 inline int mc_gather_strips(bool gpu) { return gpu ? kMcGpuStrips : 1; }
 
@@ -439,8 +439,8 @@ struct McCollision {
   static_assert(Cells >= 1 && Cells <= kMcMaxCellsPerTeam, "cells per team");
   static_assert(RowsInScratch || Cells == 1, "rows outside the scratch: one cell per team");
   static constexpr int kSums = mc_reduce_width(Mode != McCorrection::none, Cells);
-  // GPU blocks of 1024 threads in float (at most 64 registers): the kernel waits on memory, and
-  // its shared memory allows one block per SM, so the block's size is the SM's occupancy.
+  // Float: at most 64 registers, so that 1024 threads fit an SM, as one team of 1024 or two of
+  // 512 (mc_team_layout): the kernel waits on memory and barriers, and wants every warp it can get.
   static constexpr int kTeamThreads = sizeof(Real) == 4 ? 1024 : 0;
 
   // h before the step (padded cell numbering, velocity fastest): streamed here when `streams`

@@ -93,7 +93,7 @@ McTeamLayout mc_team_layout(const TeamSharedMemory& shared, int nv, int g_sample
        needs(smallest, rows_needed), " bytes of GPU shared memory",
        rows_needed ? " (with the rows in it)" : "", "; the device allows ", shared.alone,
        ". Use -precision float", smallest > 1 ? " or -mc_cells_per_team 1" : "",
-       " or fewer velocities");
+       g_samples > 0 ? " or fewer samples (-mc_samples)" : "", " or fewer velocities");
 }
 
 double mc_acceptance(const McTables& t, const double xi[3], double omega) {
