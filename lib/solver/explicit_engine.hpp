@@ -247,7 +247,7 @@ class ExplicitEngine final : public Engine {
     Buffer<Real> equilibrium;
     Buffer<int> reflect;
     double influx = 0.0;          // over every velocity of the run
-    Buffer<double> outflux;       // walls: [transverse]
+    Buffer<double> outflux;       // walls, velocities split: [transverse]
     Buffer<Real> offset;          // walls of hs_mc: e_v (deviational_model.hpp)
   };
 
@@ -425,7 +425,7 @@ class ExplicitEngine final : public Engine {
       face.offset = Buffer<Real>(where_, values.offset);
       face.influx = values.influx;
     }
-    if (spec.kind == FaceKind::wall)
+    if (spec.kind == FaceKind::wall && split_)
       face.outflux = Buffer<double>(where_, face.geometry.transverse_count());
   }
 
@@ -449,22 +449,28 @@ class ExplicitEngine final : public Engine {
   }
 
   // Ghosts of the faces on the domain boundary (collective over the velocity group: the wall
-  // flux is summed over it).
+  // flux is summed over it; a rank with all velocities sums it inside BoundaryFill).
   void fill_boundaries() {
     for (Face& face : faces_) {
-      if (face.spec.kind == FaceKind::wall) {
+      const bool wall_flux_first = face.spec.kind == FaceKind::wall && split_;
+      if (wall_flux_first) {
         WallOutflux<Real> flux{f_[current_].data(), moment_view(), face.geometry,
                                face.outflux.data()};
         for_each_team<1>(exec_, face.geometry.transverse_count(), config_.team_size, 0, flux,
                          "wall_outflux");
-        if (split_)
-          config_.communicator->sum_over_velocity_group(face.outflux.data(), face.outflux.size());
+        config_.communicator->sum_over_velocity_group(face.outflux.data(), face.outflux.size());
       }
-      BoundaryFill<Real> kernel{f_[current_].data(),    velocities(),
-                                face.geometry,           face.spec.kind,
-                                face.equilibrium.data(), face.reflect.data(),
-                                face.spec.accommodation, face.influx,
-                                face.outflux.data(),     mc_ ? face.offset.data() : nullptr};
+      BoundaryFill<Real> kernel{f_[current_].data(),
+                                velocities(),
+                                face.geometry,
+                                face.spec.kind,
+                                face.equilibrium.data(),
+                                face.reflect.data(),
+                                face.spec.accommodation,
+                                face.influx,
+                                wall_flux_first ? face.outflux.data() : nullptr,
+                                moment_view(),
+                                mc_ ? face.offset.data() : nullptr};
       for_each_team<1>(exec_, face.geometry.transverse_count(), config_.team_size, 0, kernel,
                        "boundary_fill");
     }
