@@ -28,9 +28,10 @@ namespace {
 using test::kEps;
 
 // The gather plan (McEntryIndex after the stable sort by velocity): every increment of every
-// accepted sample is listed once, at the velocity it lands on, each list in increasing key
-// 4 sample + slot (the order a cell sums them in).
-TEST(McSamples, GatherListsHoldEveryIncrementInKeyOrder) {
+// accepted sample is listed once, at the velocity it lands on, each list with its losses (slots
+// 0, 1) first, then its gains, each part in increasing key 4 sample + slot (the order a cell sums
+// them in; the GPU's gather reuses h~ at the list's velocity from one loss to the next).
+TEST(McSamples, GatherListsHoldEveryIncrementLossesFirstInKeyOrder) {
   const VelocityGrid vg = test::mc_grid({10, 10, 10}, 3.0, 0.92);
   auto op = make_mc_collision(test::mc_config(vg, 3000, 0.01));
   op->draw(5);
@@ -45,7 +46,9 @@ TEST(McSamples, GatherListsHoldEveryIncrementInKeyOrder) {
       EXPECT_EQ(listed_at[key], -1) << "key " << key << " listed twice";
       listed_at[key] = int(v);
       if (i > 0) {
-        EXPECT_LT(lists[v][i - 1], key) << "velocity " << v;
+        // Gains after losses: the order of (slot >= 2, key).
+        const auto rank = [&](int k) { return (k % 4 >= 2 ? 4 * int(samples.size()) : 0) + k; };
+        EXPECT_LT(rank(lists[v][i - 1]), rank(key)) << "velocity " << v;
       }
     }
   for (std::size_t l = 0; l < samples.size(); ++l)
