@@ -86,6 +86,14 @@ void for_each_team(CpuExec, std::int64_t items, int /*team_size*/, std::size_t s
 
 inline void synchronize(CpuExec) {}
 
+// The CUDA backend's second stream (launch_cuda.cuh); on the CPU work runs in the order issued.
+struct CpuSideStream {
+  CpuExec exec() const { return {}; }
+  void fork(CpuExec) {}
+  void join(CpuExec) {}
+};
+inline CpuSideStream side_stream_of(CpuExec) { return {}; }
+
 // stable_sort_pairs: (key, value) pairs ordered by key, equal keys in their input order; keys in
 // [0, 2^key_bits). The workspace (sort_pairs_workspace bytes) is the caller's.
 inline std::size_t sort_pairs_workspace(CpuExec, int /*n*/, int /*key_bits*/) { return 0; }

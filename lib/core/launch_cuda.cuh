@@ -295,6 +295,43 @@ inline void stable_sort_pairs(CudaExec exec, const int* keys_in, int* keys_out,
   if (status != cudaSuccess) fail("radix sort: ", cudaGetErrorString(status));
 }
 
+// A second stream for work that does not depend on the main stream's latest kernels, so that
+// the two run side by side: fork() makes it wait for what `main` has issued so far, join() makes
+// `main` wait for what it has issued since.
+class CudaSideStream {
+ public:
+  CudaSideStream() {
+    check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "stream create");
+    check(cudaEventCreateWithFlags(&forked_, cudaEventDisableTiming), "event create");
+    check(cudaEventCreateWithFlags(&joined_, cudaEventDisableTiming), "event create");
+  }
+  ~CudaSideStream() {
+    cudaEventDestroy(joined_);
+    cudaEventDestroy(forked_);
+    cudaStreamDestroy(stream_);
+  }
+  CudaSideStream(const CudaSideStream&) = delete;
+  CudaSideStream& operator=(const CudaSideStream&) = delete;
+
+  CudaExec exec() const { return {stream_}; }
+  void fork(CudaExec main) {
+    check(cudaEventRecord(forked_, main.stream), "event record");
+    check(cudaStreamWaitEvent(stream_, forked_, 0), "stream wait");
+  }
+  void join(CudaExec main) {
+    check(cudaEventRecord(joined_, stream_), "event record");
+    check(cudaStreamWaitEvent(main.stream, joined_, 0), "stream wait");
+  }
+
+ private:
+  static void check(cudaError_t status, const char* what) {
+    if (status != cudaSuccess) fail("CUDA ", what, ": ", cudaGetErrorString(status));
+  }
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t forked_ = nullptr, joined_ = nullptr;
+};
+inline CudaSideStream side_stream_of(CudaExec) { return {}; }
+
 inline void synchronize(CudaExec exec) {
   const cudaError_t status = cudaStreamSynchronize(exec.stream);
   if (status != cudaSuccess) fail("CUDA error: ", cudaGetErrorString(status));
