@@ -110,8 +110,9 @@ struct BoundaryFill {
     const Real* boundary = f + face.cell(t, face.interior_layer(0)) * nv;
     double wall_density = 0.0;
     if (kind == FaceKind::wall)
-      wall_density = (wall_outflux ? wall_outflux[t] : wall_outflux_of(team, boundary, flux_vel, face)) /
-                     wall_influx_per_density;
+      wall_density =
+          (wall_outflux ? wall_outflux[t] : wall_outflux_of(team, boundary, flux_vel, face)) /
+          wall_influx_per_density;
     for (int k = 0; k < face.ghost; ++k) {
       Real* g = f + face.cell(t, face.ghost_layer(k)) * nv;
       const Real* mirror = f + face.cell(t, face.interior_layer(k)) * nv;
