@@ -154,7 +154,7 @@ struct alignas(N * sizeof(Real) < 16 ? N * sizeof(Real) : 16) McLanes {
 // The second velocity of a loss is the one it lands on, the same for every loss of a list. The
 // losses of a list come first in it, so a gathering thread loads h~ there once per piece: only
 // the entries with kMcLoadsSecond do (the gains and the first loss of a piece), the others reuse
-// the value before. That saves a fifth of the gather's random shared-memory loads.
+// the value before. That saves about a fifth of the gather's random shared-memory loads.
 constexpr int kMcVelocityBits = 15;
 constexpr int kMcPackedVelocities = 1 << kMcVelocityBits;
 constexpr std::uint32_t kMcVelocityMask = (1u << kMcVelocityBits) - 1u;
