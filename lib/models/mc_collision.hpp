@@ -17,8 +17,8 @@
 
 #include "core/backend.hpp"
 #include "core/error.hpp"
-#include "grid/velocity_grid.hpp"
 #include "core/team_memory.hpp"
+#include "grid/velocity_grid.hpp"
 #include "kernels/mc_collision.hpp"
 
 namespace bolt {
