@@ -1,0 +1,303 @@
+#pragma once
+// The gather plan of the semi-regular Monte Carlo collision (McCollision in mc_collision.hpp):
+// once per step, the 4 N_t increments of the step's samples listed by the velocity they land on,
+// cut into equal strips (one per GPU thread), and stored in the order the threads read them.
+// Built on the device by small kernels (McDevice::index): McEntryKeys, a stable radix sort,
+// McEntryIndex (lists, pieces, strips), McEntryPlace (the entries) and McSelfAdjust.
+#include <cstdint>
+
+#include "core/host_device.hpp"
+#include "core/sums.hpp"
+#include "mc_samples.hpp"
+
+namespace bolt {
+
+// Entries a gathering thread loads at a time (GPU: in flight together; McCollision, step 2).
+constexpr int kMcBatch = 8;
+
+// Strips of the gather plan: one per thread of a GPU team of 1024, two per thread of the teams of
+// 512 that share an SM in pairs (mc_team_layout; 512 strips were no faster, 3.166 against 3.154
+// ms/step), several for the double kernel, whose registers allow fewer threads; one on the CPU
+// (its team is one thread).
+constexpr int kMcGpuStrips = 1024;
+inline int mc_gather_strips(bool gpu) { return gpu ? kMcGpuStrips : 1; }
+
+// One increment of a step in the gather plan: whether it closes a piece (word & kMcClosesPiece),
+// its coefficient (losses negative), and where g comes from. Either the sample (word &
+// kMcSampleOf), whose g McCollision stores first, or (GPU, up to kMcPackedVelocities velocities)
+// the sample's pre-collision velocities packed in the word, `first` in bits 0-14 and `second` in
+// bits 15-29, with g = h~(second) + h~(first) (1 + eps h~(second)):
+//  * a gain: first v1, second v;
+//  * a loss at v (slot 0): first v1, second v; a loss at v1 (slot 1): first v, second v1.
+// The second velocity of a loss is the one it lands on, the same for every loss of a list. The
+// losses of a list come first in it, so a gathering thread loads h~ there once per piece: only
+// the entries with kMcLoadsSecond do (the gains and the first loss of a piece), the others reuse
+// the value before. That saves about a fifth of the gather's random shared-memory loads.
+constexpr int kMcVelocityBits = 15;
+constexpr int kMcPackedVelocities = 1 << kMcVelocityBits;
+constexpr std::uint32_t kMcVelocityMask = (1u << kMcVelocityBits) - 1u;
+constexpr std::uint32_t kMcClosesPiece = 0x80000000u, kMcLoadsSecond = 0x40000000u,
+                        kMcSampleOf = 0x3fffffffu;
+inline bool mc_packs_velocities(bool gpu, int nv) { return gpu && nv <= kMcPackedVelocities; }
+
+// The two pre-collision velocities of a sample, v and v1 (-1: rejected).
+struct alignas(8) McPair {
+  int v, v1;
+};
+template <class Real>
+struct McEntry {
+  std::uint32_t word;
+  Real coef;
+};
+
+// 16 bytes of consecutive entries of a strip (2 in float, 1 in double): the unit of the plan's
+// interleaving, so that one vector load per thread reads 512 contiguous bytes per warp.
+template <class Real>
+struct alignas(16) McEntryVector {
+  static constexpr int kEntries = 16 / sizeof(McEntry<Real>);
+  McEntry<Real> entry[kEntries];
+};
+static_assert(kMcBatch % McEntryVector<double>::kEntries == 0 &&
+                  kMcBatch % McEntryVector<float>::kEntries == 0,
+              "a batch is whole vectors");
+
+// The velocity every increment of the step lands on (nv for the increments of rejected samples),
+// and the increment's key 4 sample + slot: McEntryIndex's input once stably sorted by velocity
+// (stable_sort_pairs). The losses (slots 0, 1) are put first, so that each velocity lists its
+// losses in increasing key, then its gains in increasing key (McEntry). Item k covers input
+// positions [k kMcPlanItemsPerTeam, (k + 1) kMcPlanItemsPerTeam).
+// Increments (McEntryKeys) or plan positions (McEntryPlace) one team of those kernels handles.
+constexpr int kMcPlanItemsPerTeam = 1024;
+template <class Real>
+struct McEntryKeys {
+  const McSample<Real>* samples;
+  int n_samples;
+  int nv;
+  int* velocity;  // [4 n_samples]
+  int* key;       // [4 n_samples]
+
+  template <class Team>
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
+    const int first = int(item) * kMcPlanItemsPerTeam, left = 4 * n_samples - first;
+    team.for_each(left < kMcPlanItemsPerTeam ? left : kMcPlanItemsPerTeam, [&](int i) {
+      const int e = first + i, losses = 2 * n_samples;
+      const bool gain = e >= losses;
+      const int of_kind = gain ? e - losses : e, sample = of_kind / 2;
+      const int slot = of_kind % 2 + (gain ? 2 : 0);
+      const McSample<Real>& s = samples[sample];
+      velocity[e] = s.cell[0] >= 0 ? s.cell[slot] : nv;
+      key[e] = 4 * sample + slot;
+    });
+  }
+};
+
+// Bits of the velocity keys of McEntryKeys, 0 .. nv.
+inline int mc_entry_key_bits(int nv) {
+  int bits = 1;
+  while ((std::int64_t(1) << bits) <= nv) ++bits;
+  return bits;
+}
+
+// Where sorted position p of the gather plan is stored: entry k = p % length of strip
+// t = p / length lies in vector (k / E) strips + t, E entries per McEntryVector (a warp's threads
+// load neighbouring vectors).
+template <class Real>
+BOLT_HOST_DEVICE inline McEntry<Real>& mc_plan_entry(McEntryVector<Real>* entries, int strips,
+                                                     int length, int p) {
+  constexpr int kPerVector = McEntryVector<Real>::kEntries;
+  const int k = p % length;
+  return entries[k / kPerVector * strips + p / length].entry[k % kPerVector];
+}
+
+// The gather plan of the current samples (see the top of this file), from the increments sorted
+// by velocity (McEntryKeys), in three kernels. First McEntryIndex, one team (item 0; a step has
+// only 4 N_t entries):
+//  * finds every velocity's list in the sorted order, start[v] .. start[v + 1];
+//  * cuts the sorted entries into `strips` strips of `length` = ceil(entries / strips), rounded
+//    up to whole batches (mc_plan_entry);
+//  * numbers the pieces (a list's entries within one strip) in sorted order: velocity v's are
+//    first_piece[v] .. first_piece[v + 1], strip t's start at plan[1 + t]; plan[0] = length;
+//  * copies every sample's v and v1 into `pairs` when the entries name samples (else nullptr).
+// Then, over many teams, McEntryPlace stores the entries (the strips padded to full length with
+// entries of coefficient 0) and McSelfAdjust the self-loss adjustment of every velocity.
+// The piece counts are kept in the team scratch when it is given (GPU shared memory), else in
+// `work`.
+template <class Real>
+struct McEntryIndex {
+  const McSample<Real>* samples;
+  int n_samples;
+  int nv;
+  int strips;
+  const int* sorted_velocity;  // [4 n_samples] McEntryKeys' velocities, sorted
+  int* start;                // [nv + 1]
+  int* first_piece;          // [nv + 1]
+  int* plan;                 // [1 + strips]
+  int* work;                 // [mc_index_work_ints] when the team has no scratch
+  McPair* pairs;             // [n_samples] or nullptr
+
+  template <class Team>
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t) const {
+    const int entries_total = 4 * n_samples;
+    int* count = team.row_scratch(work);  // [nv], then the chunk totals
+    int* total = count + nv;
+    if (pairs)
+      team.for_each(n_samples, [&](int l) { pairs[l] = {samples[l].cell[0], samples[l].cell[1]}; });
+    // The lists are contiguous and in order: position p starts the lists of the velocities after
+    // the one before it, up to its own (an empty list starts where the next one does; the
+    // rejected samples' increments, velocity nv, come last). Counting with atomics (neighbouring
+    // threads on one counter) and a scan had taken 15 of this kernel's 54 us. A thread loads
+    // kMcBatch positions (item i: i + j items) before it stores for any.
+    const int positions = entries_total + 1, items = (positions + kMcBatch - 1) / kMcBatch;
+    team.for_each_rolled(items, [&](int i) {
+      int before[kMcBatch], here[kMcBatch];
+      for (int j = 0; j < kMcBatch; ++j) {
+        const int p = i + j * items;
+        before[j] = p > 0 && p < positions ? sorted_velocity[p - 1] : -1;
+        here[j] = p < entries_total ? sorted_velocity[p] : nv;
+      }
+      for (int j = 0; j < kMcBatch; ++j) {
+        const int p = i + j * items;
+        if (p >= positions) break;
+        for (int v = before[j] + 1; v <= here[j]; ++v) start[v] = p;
+      }
+    });
+    team.sync();
+    const int placed = start[nv];
+    const int per_strip = (placed + strips - 1) / strips;
+    const int length = per_strip > 0 ? (per_strip + kMcBatch - 1) / kMcBatch * kMcBatch : kMcBatch;
+    // Pieces per list: one per strip it touches.
+    team.for_each(nv, [&](int v) {
+      const int first = start[v], end = start[v + 1];
+      count[v] = end > first ? (end - 1) / length - first / length + 1 : 0;
+    });
+    team.sync();
+    exclusive_scan(team, count, total, first_piece);
+    // The first piece of every strip: that of the list holding its first entry, the last list
+    // starting at or before it (binary search), plus the strips that list began before.
+    team.for_each(strips, [&](int t) {
+      const int p = t * length;
+      int piece = 0;
+      if (p < placed) {
+        int low = 0, high = nv - 1;
+        while (low < high) {
+          const int middle = (low + high + 1) / 2;
+          if (start[middle] <= p)
+            low = middle;
+          else
+            high = middle - 1;
+        }
+        piece = first_piece[low] + t - start[low] / length;
+      }
+      plan[1 + t] = piece;
+    });
+    if (team.leader()) plan[0] = length;
+  }
+
+  // Exclusive scan of count[0, n) (n = nv) into out[0, n] (out[n] the total) and into count
+  // itself, in chunks of about sqrt(n): chunk totals, then every chunk starts after the totals
+  // before it. Ends with a barrier.
+  template <class Team>
+  BOLT_HOST_DEVICE void exclusive_scan(const Team& team, int* count, int* total, int* out) const {
+    int chunk = 1;
+    while (chunk * chunk < nv) ++chunk;
+    const int chunks = (nv + chunk - 1) / chunk;
+    team.for_each(chunks, [&](int c) {
+      int sum = 0;
+      for (int j = c * chunk; j < nv && j < (c + 1) * chunk; ++j) sum += count[j];
+      total[c] = sum;
+    });
+    team.sync();
+    team.for_each(chunks, [&](int c) {
+      int offset = 0;
+      for (int b = 0; b < c; ++b) offset += total[b];
+      for (int j = c * chunk; j < nv && j < (c + 1) * chunk; ++j) {
+        const int n = count[j];
+        out[j] = offset;
+        count[j] = offset;
+        offset += n;
+      }
+      if (c == chunks - 1) out[nv] = offset;
+    });
+    team.sync();
+  }
+};
+
+// The entries of the gather plan (McEntryIndex), kMcPlanItemsPerTeam positions per item: sorted
+// position p < start[nv] takes the key's sample (else) or its v and v1 (`packs`; in the order
+// McEntry gives, with kMcLoadsSecond where the entry is a gain or opens a piece: its list or its
+// strip starts there), whether it closes a piece (its list or its strip ends there) and its
+// coefficient (losses negative); the rest of the strips is padding (velocity or sample 0,
+// coefficient 0).
+template <class Real>
+struct McEntryPlace {
+  const McSample<Real>* samples;
+  int nv;
+  int strips;
+  bool packs;  // mc_packs_velocities
+  const int* sorted_velocity;
+  const int* sorted_key;
+  const int* start;
+  const int* plan;
+  McEntryVector<Real>* entries;
+
+  template <class Team>
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
+    const int length = plan[0], placed = start[nv];
+    const int first = int(item) * kMcPlanItemsPerTeam, left = length * strips - first;
+    team.for_each(left < kMcPlanItemsPerTeam ? left : kMcPlanItemsPerTeam, [&](int i) {
+      const int p = first + i;
+      McEntry<Real> entry{0u, Real(0)};
+      if (p < placed) {
+        const int key = sorted_key[p], v = sorted_velocity[p], slot = key % 4;
+        const McSample<Real>& sample = samples[key / 4];
+        const bool closes = p + 1 == start[v + 1] || (p + 1) % length == 0;
+        std::uint32_t source = std::uint32_t(key / 4);
+        if (packs) {
+          const bool opens = p == start[v] || p % length == 0;
+          const int first_velocity = slot == 1 ? sample.cell[0] : sample.cell[1];
+          const int second_velocity = slot == 1 ? sample.cell[1] : sample.cell[0];
+          source = std::uint32_t(first_velocity) |
+                   std::uint32_t(second_velocity) << kMcVelocityBits |
+                   (slot >= 2 || opens ? kMcLoadsSecond : 0u);
+        }
+        entry = {source | (closes ? kMcClosesPiece : 0u),
+                 slot < 2 ? -sample.coef[slot] : sample.coef[slot]};
+      }
+      mc_plan_entry(entries, strips, length, p) = entry;
+    });
+  }
+};
+
+// Per velocity (item), -mc_self_loss expected: the sampled self-loss rate of this step (the
+// coefficients of the velocity's loss increments, slots 0 and 1) taken out and replaced by its
+// expectation L_v (mc_expected_self_loss; see McCollision, step 2).
+template <class Real>
+struct McSelfAdjust {
+  const McSample<Real>* samples;
+  const int* sorted_key;
+  const int* start;
+  const Real* expected_self_loss;
+  Real* self_adjust;
+
+  template <class Team>
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
+    const int v = int(item), first = start[v];
+    const Sums<1> sampled = team.template reduce<1>(start[v + 1] - first, [&](int i, auto& s) {
+      const int key = sorted_key[first + i], slot = key % 4;
+      if (slot < 2) s[0] += samples[key / 4].coef[slot];
+    });
+    if (team.leader()) self_adjust[v] = Real(sampled[0]) - expected_self_loss[v];
+  }
+};
+
+// Ints of work space McEntryIndex needs: the counts and the chunk totals.
+inline std::int64_t mc_index_work_ints(int nv) { return 2 * std::int64_t(nv); }
+
+// McEntryVectors the gather plan of `samples` needs at most: strips of length
+// ceil(entries / strips) rounded up to whole batches hold at most 4 N_t + kMcBatch strips entries
+// (kMcBatch strips when no sample is accepted), at least one per vector.
+inline std::int64_t mc_plan_vectors(int samples, int strips) {
+  return 4 * std::int64_t(samples) + std::int64_t(strips) * kMcBatch;
+}
+
+}  // namespace bolt
