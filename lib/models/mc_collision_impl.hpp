@@ -31,6 +31,8 @@ class McCollisionImpl final : public McCollisionOperator {
     layout_ = mc_team_layout(team_shared_memory(exec_), nv_, device_.g_samples(), sizeof(Real),
                              config.cells_per_team, config.rows_in_scratch, device_.strips(),
                              config.team_size);
+    if (layout_.rows_in_scratch)
+      device_.schedule_loads(layout_.cells_per_team * int(sizeof(Real)));
   }
 
   void draw(std::uint32_t step) override {

@@ -24,7 +24,7 @@ class McDevice {
  public:
   McDevice() = default;
   McDevice(Backend where, const VelocityGrid& velocities, const McSamplingConfig& config)
-      : config_(config), tables_(make_mc_tables(velocities)) {
+      : where_(where), config_(config), tables_(make_mc_tables(velocities)) {
     require(config.samples > 0, "-mc_samples ", config.samples, ": must be positive");
     require(config.temperature >= 1.0, "-mc_sampling_temperature ", config.temperature,
             ": must be at least 1 (below 1 the importance weights grow in the tails of the box)");
@@ -109,6 +109,21 @@ class McDevice {
     const std::size_t work = std::size_t(mc_index_work_ints(nv)) * sizeof(int);
     index_scratch_ = work + 1024 <= shared_memory_per_team(Exec{}) ? work : 0;
     if (index_scratch_ == 0) entry_work_ = Buffer<int>(where, work / sizeof(int));
+  }
+
+  // Orders the gather plan's row loads for teams whose row values take `lane_bytes` each in
+  // shared memory (McEntrySchedule; GPU plans that pack velocities only).
+  void schedule_loads(int lane_bytes) {
+    if (!packs_) return;
+    wavefront_ = mc_wavefront_lanes(lane_bytes);
+    const int length = mc_plan_length(config_.samples, strips_);
+    order_ = Buffer<std::uint32_t>(where_, std::size_t(strips_) * std::size_t(length));
+    const std::int64_t words = mc_schedule_words(wavefront_, length);
+    schedule_scratch_ = std::size_t(words) * sizeof(std::uint32_t);
+    if (schedule_scratch_ + 1024 > shared_memory_per_team(Exec{})) {
+      schedule_scratch_ = 0;
+      schedule_work_ = Buffer<std::uint32_t>(where_, std::size_t(words * groups()));
+    }
   }
 
   // Draws the samples of `step` (no host synchronisation).
@@ -273,10 +288,30 @@ class McDevice {
                                    entry_work_.data(),
                                    packs_ ? nullptr : pairs_.data()};
     for_each_team<1>(exec, 1, 1024, index_scratch_, index, "mc_entry_index");
-    const McEntryPlace<Real> place{samples_.data(),    nv,
-                                   strips_,            packs_,
-                                   sorted_velocity_.data(), sorted_key_.data(),
-                                   entry_start_.data(), plan_.data(),
+    const bool scheduled = wavefront_ > 1;
+    if (scheduled) {
+      const McEntrySchedule<Real> schedule{samples_.data(),
+                                           nv,
+                                           strips_,
+                                           wavefront_,
+                                           sorted_velocity_.data(),
+                                           sorted_key_.data(),
+                                           entry_start_.data(),
+                                           plan_.data(),
+                                           schedule_work_.data(),
+                                           order_.data(),
+                                           mc_plan_length(config_.samples, strips_)};
+      for_each_team<1>(exec, groups(), 32, schedule_scratch_, schedule, "mc_entry_schedule");
+    }
+    const McEntryPlace<Real> place{samples_.data(),
+                                   nv,
+                                   strips_,
+                                   packs_,
+                                   sorted_velocity_.data(),
+                                   sorted_key_.data(),
+                                   entry_start_.data(),
+                                   plan_.data(),
+                                   scheduled ? order_.data() : nullptr,
                                    entries_.data()};
     // Positions of the plan: length * strips, at most the bound mc_plan_vectors gives.
     const std::int64_t positions = mc_plan_vectors(config_.samples, strips_);
@@ -288,6 +323,10 @@ class McDevice {
     }
   }
 
+  // Groups of strips McEntrySchedule orders, one per team.
+  std::int64_t groups() const { return (strips_ + wavefront_ - 1) / wavefront_; }
+
+  Backend where_ = Backend::cpu;
   McSamplingConfig config_;
   McTables tables_;
   double kappa_ = 0.0;
@@ -307,6 +346,11 @@ class McDevice {
   Buffer<McPair> pairs_;  // else every sample's v and v1
   Buffer<Real> expected_self_loss_, self_adjust_;  // -mc_self_loss expected
   std::size_t index_scratch_ = 0;  // bytes of shared memory the index kernel works in
+  // McEntrySchedule: lanes per wavefront (0: the plan is not scheduled), its order, and its
+  // work space (in shared memory when it fits, else schedule_work_).
+  int wavefront_ = 0;
+  Buffer<std::uint32_t> order_, schedule_work_;
+  std::size_t schedule_scratch_ = 0;
   Buffer<int> rejected_;
   Buffer<std::int64_t> rejected_total_;
   int chunks_ = 0;

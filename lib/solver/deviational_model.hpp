@@ -75,6 +75,8 @@ class DeviationalModel {
       system_ = Buffer<double>(where_, std::size_t(cells) * kMcSystem);
     layout_ = mc_team_layout(team_shared_memory(exec_), nv, device_.g_samples(), sizeof(Real),
                              config.mc.cells_per_team, -1, device_.strips(), config.mc.team_size);
+    if (layout_.rows_in_scratch)
+      device_.schedule_loads(layout_.cells_per_team * int(sizeof(Real)));
   }
 
   Real h_of(double f, int v) const { return Real((f / phi0_[v] - 1.0) / epsilon_); }
