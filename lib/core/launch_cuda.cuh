@@ -300,8 +300,13 @@ inline void stable_sort_pairs(CudaExec exec, const int* keys_in, int* keys_out,
 // `main` wait for what it has issued since.
 class CudaSideStream {
  public:
+  // At the device's greatest priority: its small kernels run beside a long kernel of the main
+  // stream, their blocks taking the multiprocessors that kernel's blocks leave, before that
+  // kernel's next ones (at equal priority they would wait for its last).
   CudaSideStream() {
-    check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "stream create");
+    int least = 0, greatest = 0;
+    check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "stream priorities");
+    check(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, greatest), "stream create");
     check(cudaEventCreateWithFlags(&forked_, cudaEventDisableTiming), "event create");
     check(cudaEventCreateWithFlags(&joined_, cudaEventDisableTiming), "event create");
   }

@@ -45,7 +45,8 @@ class DeviationalModel {
         epsilon_(config.mc.epsilon),
         correction_(config.mc.correction),
         team_size_(config.team_size),
-        device_(config.backend, config.velocities, sampling(config)) {
+        devices_{McDevice<Real, Exec>(config.backend, config.velocities, sampling(config)),
+                 McDevice<Real, Exec>(config.backend, config.velocities, sampling(config))} {
     const VelocityGrid& vg = config.velocities;
     require(nv == vg.size(), "-model_type hs_mc: every velocity of a cell on one rank");
     require(epsilon_ > 0.0, "-mc_epsilon ", epsilon_, ": must be positive");
@@ -56,7 +57,7 @@ class DeviationalModel {
     for (int v = 0; v < nv; ++v) {
       const double x = vg.xi[0][v], y = vg.xi[1][v], z = vg.xi[2][v];
       phi0_[v] = std::exp(-(x * x + y * y + z * z)) / (pi * std::sqrt(pi));
-      number[v] = Real(device_.tables().number_weight[v]);
+      number[v] = Real(devices_[0].tables().number_weight[v]);
       number_host_.push_back(double(number[v]));  // the weights the kernels sum with
     }
     number_ = Buffer<Real>(where_, number);
@@ -73,10 +74,12 @@ class DeviationalModel {
     record_.set_zero();
     if (correction_ == McCorrection::external)
       system_ = Buffer<double>(where_, std::size_t(cells) * kMcSystem);
-    layout_ = mc_team_layout(team_shared_memory(exec_), nv, device_.g_samples(), sizeof(Real),
-                             config.mc.cells_per_team, -1, device_.strips(), config.mc.team_size);
+    layout_ = mc_team_layout(team_shared_memory(exec_), nv, devices_[0].g_samples(), sizeof(Real),
+                             config.mc.cells_per_team, -1, devices_[0].strips(),
+                             config.mc.team_size);
     if (layout_.rows_in_scratch)
-      device_.schedule_loads(layout_.cells_per_team * int(sizeof(Real)));
+      for (auto& device : devices_)
+        device.schedule_loads(layout_.cells_per_team * int(sizeof(Real)));
   }
 
   Real h_of(double f, int v) const { return Real((f / phi0_[v] - 1.0) / epsilon_); }
@@ -149,12 +152,15 @@ class DeviationalModel {
   }
 
   // Draws the samples of `step` and builds their gather plan on a second stream, after the work
-  // issued so far (the last collision reads the plan) and beside what the engine issues next
-  // (the ghost fills; the plan's small kernels took 2 % of the delta = 10 step on the H200).
-  // step() waits for it.
+  // issued so far (the collision two steps back read the same set) and beside what the engine
+  // issues next; step() waits for it. Each step() prepares the next one beside its collision,
+  // so the engine's call before the ghost fills finds the step prepared unless it is the first
+  // (the plan's small kernels took 2 % of the delta = 10 step on the H200, when they ran beside
+  // the fills only).
   void prepare(std::uint32_t step) {
+    if (is_prepared_ && prepared_ == step) return;
     side_.fork(exec_);
-    device_.draw(side_.exec(), step);
+    device_of(step).draw(side_.exec(), step);
     prepared_ = step;
     is_prepared_ = true;
   }
@@ -164,17 +170,18 @@ class DeviationalModel {
   void step(std::uint32_t step, const Real* h, Real* h_out, const Velocities<Real>& vel,
             const StreamTables<Real>& stream, const CellIndexer& cells) {
     if (is_prepared_) side_.join(exec_);
-    if (!is_prepared_ || prepared_ != step) device_.draw(exec_, step);
+    if (!is_prepared_ || prepared_ != step) device_of(step).draw(exec_, step);
     is_prepared_ = false;
+    prepare(step + 1);  // beside this collision: the other set, which the last one read
     switch (correction_) {
       case McCorrection::none:
-        launch<McCorrection::none>(h, h_out, stream, cells);
+        launch<McCorrection::none>(step, h, h_out, stream, cells);
         break;
       case McCorrection::batched:
-        launch<McCorrection::batched>(h, h_out, stream, cells);
+        launch<McCorrection::batched>(step, h, h_out, stream, cells);
         break;
       case McCorrection::external: {
-        launch<McCorrection::external>(h, h_out, stream, cells);
+        launch<McCorrection::external>(step, h, h_out, stream, cells);
         solve_external(h_out, vel, cells);
         break;
       }
@@ -185,7 +192,13 @@ class DeviationalModel {
   // the largest energy drift it removed in the last step (over this rank's cells).
   std::vector<std::pair<std::string, double>> diagnostics() const {
     const McCorrectionSummary s = summarize_records(record_.to_host(), epsilon_);
-    return {{"mc_rejected", device_.all_draws().fraction()},
+    McSampleStats drawn{0, 0};
+    for (const auto& device : devices_) {
+      const McSampleStats s = device.all_draws();
+      drawn.drawn += s.drawn;
+      drawn.rejected += s.rejected;
+    }
+    return {{"mc_rejected", drawn.fraction()},
             {"mc_abc", s.max_abc},
             {"mc_energy_drift", epsilon_ * s.max_drift[2]}};
   }
@@ -205,11 +218,12 @@ class DeviationalModel {
   }
 
   template <McCorrection Mode>
-  void launch(const Real* in, Real* out, const StreamTables<Real>& stream,
+  void launch(std::uint32_t step, const Real* in, Real* out, const StreamTables<Real>& stream,
               const CellIndexer& cells) {
     double* system = Mode == McCorrection::external ? system_.data() : nullptr;
-    device_.template collide<Mode>(exec_, {in, out, stream, true, cells, cells_, layout_,
-                                           Real(epsilon_), record_.data(), system});
+    device_of(step).template collide<Mode>(
+        exec_, {in, out, stream, true, cells, cells_, layout_, Real(epsilon_), record_.data(),
+                system});
   }
 
   // PETSc on the host: download the systems, solve, upload y, apply. One sequential BAIJ matrix
@@ -244,7 +258,10 @@ class DeviationalModel {
   decltype(side_stream_of(Exec{})) side_ = side_stream_of(exec_);  // prepare()
   std::uint32_t prepared_ = 0;
   bool is_prepared_ = false;
-  McDevice<Real, Exec> device_;
+  // The samples and gather plan of even and odd steps: one step collides with its set while the
+  // next one's is drawn and planned into the other (prepare).
+  std::array<McDevice<Real, Exec>, 2> devices_;
+  McDevice<Real, Exec>& device_of(std::uint32_t step) { return devices_[step % 2]; }
   std::array<std::vector<double>, 3> xi_;
   std::vector<double> phi0_, number_host_, phi0_raw_;
   Buffer<Real> number_;
