@@ -140,6 +140,32 @@ struct BoundaryFill {
   }
 };
 
+// Several face fills in one launch: items [end[k - 1], end[k]) are fill k's transverse
+// positions. The engine batches the faces of one axis, which write different ghost cells and read
+// only interior ones (the next axis reads their ghosts at its edges and corners: a launch of its
+// own). One launch per face had left the delta = 10 hs_mc step waiting on four launches of
+// ~29 us, each too small to fill the GPU.
+constexpr int kMaxFillsPerLaunch = 4;
+template <class Real>
+struct BoundaryFills {
+  BoundaryFill<Real> fill[kMaxFillsPerLaunch];
+  std::int64_t end[kMaxFillsPerLaunch] = {};
+  int count = 0;
+
+  void add(const BoundaryFill<Real>& f) {
+    fill[count] = f;
+    end[count] = (count > 0 ? end[count - 1] : 0) + f.face.transverse_count();
+    ++count;
+  }
+
+  template <class Team>
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
+    int k = 0;
+    while (item >= end[k]) ++k;
+    fill[k](team, item - (k > 0 ? end[k - 1] : 0));
+  }
+};
+
 // Fluxes through a face per transverse position, with the face values of the first-order upwind
 // scheme (leaving: boundary cell; entering: ghost layer 0), signed along the outward normal:
 // [mass, momentum x, y, z, energy (sum xi_n |xi|^2)].

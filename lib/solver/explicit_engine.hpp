@@ -450,10 +450,21 @@ class ExplicitEngine final : public Engine {
   }
 
   // Ghosts of the faces on the domain boundary (collective over the velocity group: the wall
-  // flux is summed over it; a rank with all velocities sums it inside BoundaryFill).
+  // flux is summed over it; a rank with all velocities sums it inside BoundaryFill), the faces of
+  // one axis in one launch (BoundaryFills), axis after axis.
   void fill_boundaries() {
+    BoundaryFills<Real> batch;
+    const auto launch = [&] {
+      if (batch.count > 0)
+        for_each_team<1>(exec_, batch.end[batch.count - 1], config_.team_size, 0, batch,
+                         "boundary_fill");
+      batch.count = 0;
+    };
     for (Face& face : faces_) {
       const bool wall_flux_first = face.spec.kind == FaceKind::wall && split_;
+      if (batch.count > 0 && (batch.fill[0].face.axis != face.geometry.axis ||
+                              batch.count == kMaxFillsPerLaunch || wall_flux_first))
+        launch();
       if (wall_flux_first) {
         WallOutflux<Real> flux{f_[current_].data(), moment_view(), face.geometry,
                                face.outflux.data()};
@@ -472,9 +483,9 @@ class ExplicitEngine final : public Engine {
                                 wall_flux_first ? face.outflux.data() : nullptr,
                                 moment_view(),
                                 mc_ ? face.offset.data() : nullptr};
-      for_each_team<1>(exec_, face.geometry.transverse_count(), config_.team_size, 0, kernel,
-                       "boundary_fill");
+      batch.add(kernel);
     }
+    launch();
   }
 
   template <ModelKind Kind, bool Stream, bool Conservative>
