@@ -238,11 +238,12 @@ BOLT_HOST_DEVICE inline std::uint32_t mc_swapped_velocities(std::uint32_t packed
 // A shared-memory wavefront serves 128 bytes: the lanes of a warp whose row loads it serves at
 // best, 128 / the bytes of a team's row values (McLanes: 16 lanes for two float cells, 8 for two
 // double cells, 32 for one float cell). Each load then costs one wavefront per distinct address
-// in its busiest bank, a bank being the velocity modulo that number of lanes.
+// in its busiest bank, a bank being the velocity modulo that number of lanes (a power of two).
 constexpr int kMcMaxWavefrontLanes = 32;
 inline int mc_wavefront_lanes(int lane_bytes) {
-  const int lanes = lane_bytes > 0 ? 128 / lane_bytes : 1;
-  return lanes < 1 ? 1 : lanes > kMcMaxWavefrontLanes ? kMcMaxWavefrontLanes : lanes;
+  int lanes = 1;
+  while (lanes < kMcMaxWavefrontLanes && 2 * lanes * lane_bytes <= 128) lanes *= 2;
+  return lanes;
 }
 
 // McEntrySchedule's order: the plan position takes its gain with the velocities swapped.
@@ -250,144 +251,160 @@ constexpr std::uint32_t kMcSwapsVelocities = 0x80000000u;
 
 // Words of McEntrySchedule's scratch per group of `wavefront` strips of at most `max_length`.
 BOLT_HOST_DEVICE inline std::int64_t mc_schedule_words(int wavefront, int max_length) {
-  return 3 * std::int64_t(wavefront) * max_length + 5 * kMcMaxWavefrontLanes + 1 + max_length;
+  return 3 * std::int64_t(wavefront) * max_length + 4 * kMcMaxWavefrontLanes;
 }
 
 // The order of the gather's row loads (GPU, packed velocities). The W = `wavefront` threads that
-// sum strips W i .. W i + W - 1 load the rows at their entries' velocities together, and random
-// velocities put about three distinct addresses in the busiest of W banks: in the delta = 10
-// cavity a load of 32 threads took 6.1 wavefronts (the loads of second velocities 4.4) where 2
-// would do, and the step was 0.31 ms (11 %) shorter with the loads forced conflict-free. Within
-// a strip the entries of a run (one list's losses, or its gains) may come in any order -- their
-// piece's sum is the same up to rounding -- and a gain may swap its velocities (g is symmetric in
-// them). Position by position along the strips of a group, the lanes with the fewest choices
-// first, each lane takes the entry of its run, and the orientation, that adds the fewest
-// wavefronts to the loads of the group at that position so far (a distinct address in a bank
-// holding others costs their number; the second velocity counts where the entry loads it). That
-// cavity's loads then take 3.3 and 2.7 wavefronts (a simulation of its plan).
-// Item: one group of W strips, scheduled by one thread in the team's scratch (or `work`). Writes
-// order[p] = the sorted position whose increment plan position p takes, | kMcSwapsVelocities.
+// sum strips W i .. W i + W - 1 (a group; lanes) load the rows at their entries' velocities
+// together, and random velocities put about three distinct addresses in the busiest of W banks:
+// in the delta = 10 cavity a load of 32 threads took 6.1 wavefronts (the loads of second
+// velocities 4.4) where 2 would do, and the step was 0.31 ms (11 %) shorter with the loads
+// forced conflict-free. Within a strip the entries of a run (one list's losses, or its gains)
+// may come in any order -- their piece's sum is the same up to rounding -- and a gain may swap
+// its velocities (g is symmetric in them). Position by position along the strips of a group,
+// the lanes with the fewest choices first, each lane takes the entry of its run, and the
+// orientation, that adds the fewest wavefronts to the loads of the group at that position so far
+// (a distinct address in a bank holding others costs their number; the second velocity counts
+// where the entry loads it), among the next kWindow entries of its run. That cavity's loads then
+// take 3.7 and 2.8 wavefronts (a simulation of its plan).
+// The decisions of a group depend on each other: one thread takes them, a long chain of
+// dependent instructions (the kernel takes 1.5 ms for that cavity's 64 groups on the H200). So
+// that the multiprocessors it takes from the collision beside it (it plans the next step) are
+// few, a team schedules up to kMaxWarpsPerTeam groups, a warp each.
+// Item: `groups_per_team` groups in the team's scratch (mc_schedule_words each). Writes order[p]
+// = the sorted position whose increment plan position p takes, | kMcSwapsVelocities.
 template <class Real>
 struct McEntrySchedule {
   const McSample<Real>* samples;
   int nv;
   int strips;
-  int wavefront;  // W, at most kMcMaxWavefrontLanes
+  int wavefront;  // W, a power of two, at most kMcMaxWavefrontLanes
+  int groups_per_team;
+  int max_length;  // mc_plan_length: the scratch of a group
   const int* sorted_velocity;
   const int* sorted_key;
   const int* start;
   const int* plan;
-  std::uint32_t* work;   // [mc_schedule_words per group] when the team has no scratch
   std::uint32_t* order;  // [strips length]
-  int max_length;        // the longest strip the plan can have (mc_plan_length)
 
   // Per position of a group (info): where its run ends (positions from the group's first), and
   // whether its entry is a gain or opens a piece.
   static constexpr std::uint32_t kRunEnd = 0x3fffffffu, kGain = 0x80000000u, kOpens = 0x40000000u;
+  // Entries of a run weighed per choice: the next ones in its order (a bound on the work of
+  // the strips inside long lists; all of them gave 6.0 wavefronts instead of 6.5, simulated).
+  static constexpr int kWindow = 8;
 
   template <class Team>
-  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t group) const {
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
     const int length = plan[0], placed = start[nv];
-    const int first_strip = int(group) * wavefront;
-    const int lanes = strips - first_strip < wavefront ? strips - first_strip : wavefront;
-    const int base = first_strip * length, positions = lanes * length;
-    // The group's positions: the velocities of the increment there and its sorted position (both
-    // move with the increment), and the position's run (info).
-    std::uint32_t* pair = team.row_scratch(
-        work ? work + std::int64_t(group) * mc_schedule_words(wavefront, max_length) : nullptr);
-    std::uint32_t* source = pair + positions;
-    std::uint32_t* info = source + positions;
-    team.for_each(positions, [&](int i) {
-      const int p = base + i, strip_end = base + (i / length + 1) * length;
-      source[i] = std::uint32_t(p);
-      pair[i] = 0u;
-      info[i] = std::uint32_t(i + 1);
-      if (p >= placed) return;
+    const int groups = (strips + wavefront - 1) / wavefront;
+    const int first_group = int(item) * groups_per_team;
+    const int left = groups - first_group, here = left < groups_per_team ? left : groups_per_team;
+    const int slot = wavefront * length;  // positions of a group
+    std::uint32_t* scratch = team.template scratch_memory<std::uint32_t>();
+    // A group's positions: the velocities of the increment there and its sorted position (both
+    // move with the increment), and the position's run (info; first whether it ends a run); then
+    // the bank counts of its decisions.
+    const auto pair = [&](int g) { return scratch + g * mc_schedule_words(wavefront, max_length); };
+    const auto source = [&](int g) { return pair(g) + slot; };
+    const auto info = [&](int g) { return pair(g) + 2 * slot; };
+    const auto first_position = [&](int g) { return (first_group + g) * slot; };
+    const auto kind_of = [&](int p) {
+      return std::uint32_t(sorted_velocity[p]) << 1 | (sorted_key[p] % 4 >= 2 ? 1u : 0u);
+    };
+    team.for_each(here * slot, [&](int j) {
+      const int g = j / slot, i = j % slot, p = first_position(g) + i;
+      source(g)[i] = std::uint32_t(p);
+      pair(g)[i] = 0u;
+      info(g)[i] = kRunEnd;  // padding: a run of its own
+      if (p >= placed || p >= strips * length) return;
       const int v = sorted_velocity[p], key = sorted_key[p];
-      const bool gain = key % 4 >= 2;
-      int end = p + 1;
-      while (end < strip_end && end < placed && sorted_velocity[end] == v &&
-             (sorted_key[end] % 4 >= 2) == gain)
-        ++end;
-      pair[i] = mc_packed_velocities(samples[key / 4], key % 4);
-      info[i] = std::uint32_t(end - base) | (gain ? kGain : 0u) |
-                (p == start[v] || p % length == 0 ? kOpens : 0u);
+      const bool ends = (i + 1) % length == 0 || p + 1 == placed || kind_of(p + 1) != kind_of(p);
+      pair(g)[i] = mc_packed_velocities(samples[key / 4], key % 4);
+      info(g)[i] = (ends ? kRunEnd : 0u) | (key % 4 >= 2 ? kGain : 0u) |
+                   (p == start[v] || p % length == 0 ? kOpens : 0u);
     });
     team.sync();
-    // Per position of the strips, the lanes in order of their choices; the entries of a lane's
-    // run are weighed in parallel, then its first thread takes the cheapest.
-    int* by_choices = reinterpret_cast<int*>(info + positions);  // [W], then `active`
-    int* banks = by_choices + kMcMaxWavefrontLanes + 1;  // count[2][W], last[2][W]
-    int* weighed = banks + 4 * kMcMaxWavefrontLanes;     // [max_length]
-    const auto bank_cost = [&](int load, int v) {
-      const int* count = banks + 2 * load * kMcMaxWavefrontLanes;
-      const int bank = v % wavefront;
-      return count[bank] == 0 || count[bank + kMcMaxWavefrontLanes] == v ? 0 : count[bank];
+    team.for_each(here * wavefront, [&](int j) {  // run ends, from each strip's end back
+      std::uint32_t* run = info(j / wavefront);
+      const int l = j % wavefront;
+      int end = (l + 1) * length;
+      for (int i = end - 1; i >= l * length; --i) {
+        if ((run[i] & kRunEnd) == kRunEnd) end = i + 1;
+        run[i] = (run[i] & ~kRunEnd) | std::uint32_t(end);
+      }
+    });
+    team.sync();
+    team.for_each(here * kTeamGroup, [&](int j) {
+      if (j % kTeamGroup == 0) decide(pair(j / kTeamGroup), first_position(j / kTeamGroup), length);
+    });
+    team.sync();
+    team.for_each(here * slot, [&](int j) {
+      const int g = j / slot, i = j % slot, p = first_position(g) + i;
+      if (p < strips * length) order[p] = source(g)[i];
+    });
+  }
+
+  // The decisions of the group whose scratch starts at `pair` and whose first plan position is
+  // `base` (see above), position by position.
+  BOLT_HOST_DEVICE void decide(std::uint32_t* pair, int base, int length) const {
+    const int placed = start[nv], first_strip = base / length, bank_mask = wavefront - 1;
+    const int lanes = strips - first_strip < wavefront ? strips - first_strip : wavefront;
+    const int slot = wavefront * length;
+    std::uint32_t* source = pair + slot;
+    const std::uint32_t* info = pair + 2 * slot;
+    int* count = reinterpret_cast<int*>(pair + 3 * slot);  // [2][W], then last [2][W]
+    int* last = count + 2 * kMcMaxWavefrontLanes;
+    const auto cost = [&](int load, int v) {
+      const int b = load * kMcMaxWavefrontLanes + (v & bank_mask);
+      return count[b] == 0 || last[b] == v ? 0 : count[b];
     };
     const auto add = [&](int load, int v) {
-      int* count = banks + 2 * load * kMcMaxWavefrontLanes;
-      const int bank = v % wavefront;
-      if (count[bank] == 0 || count[bank + kMcMaxWavefrontLanes] != v) ++count[bank];
-      count[bank + kMcMaxWavefrontLanes] = v;
+      const int b = load * kMcMaxWavefrontLanes + (v & bank_mask);
+      if (count[b] == 0 || last[b] != v) ++count[b];
+      last[b] = v;
     };
     for (int k = 0; k < length; ++k) {
-      // The lanes with one choice take it at once; the others queue, fewest choices first.
-      team.for_each(1, [&](int) {
-        for (int b = 0; b < 4 * kMcMaxWavefrontLanes; ++b) banks[b] = 0;
-        int choices[kMcMaxWavefrontLanes] = {}, active = 0;
-        for (int l = 0; l < lanes; ++l) {
-          const int i = l * length + k;
-          if (base + i >= placed) continue;
-          choices[l] = int(info[i] & kRunEnd) - i;
-          if (choices[l] == 1) {
-            add(0, int(pair[i] & kMcVelocityMask));
-            if (info[i] & (kGain | kOpens)) add(1, int(pair[i] >> kMcVelocityBits));
-            continue;
-          }
-          int j = active++;
-          for (; j > 0 && choices[by_choices[j - 1]] > choices[l]; --j)
-            by_choices[j] = by_choices[j - 1];
-          by_choices[j] = l;
+      for (int b = 0; b < wavefront; ++b) count[b] = count[kMcMaxWavefrontLanes + b] = 0;
+      // The lanes by their choices (bit l of with_choices[c]; one choice: taken at once).
+      std::uint32_t with_choices[kWindow + 1] = {};
+      for (int l = 0; l < lanes; ++l) {
+        const int i = l * length + k;
+        if (base + i >= placed) continue;
+        const int choices = int(info[i] & kRunEnd) - i;
+        if (choices > 1) {
+          with_choices[choices < kWindow ? choices : kWindow] |= 1u << l;
+          continue;
         }
-        by_choices[kMcMaxWavefrontLanes] = active;
-      });
-      team.sync();
-      const int active = by_choices[kMcMaxWavefrontLanes];
-      for (int a = 0; a < active; ++a) {
-        const int i = by_choices[a] * length + k;
-        const std::uint32_t run = info[i];
-        const bool gain = run & kGain, loads_second = gain || (run & kOpens);
-        // Candidate c's added wavefronts, twice, plus 1 if it is cheaper swapped.
-        team.for_each(int(run & kRunEnd) - i, [&](int c) {
-          int least = 0;
-          for (int s = 0; s < (gain ? 2 : 1); ++s) {
-            const std::uint32_t packed = s ? mc_swapped_velocities(pair[i + c]) : pair[i + c];
-            const int first = int(packed & kMcVelocityMask);
-            const int second = int(packed >> kMcVelocityBits);
-            const int added = 2 * (bank_cost(0, first) + (loads_second ? bank_cost(1, second) : 0));
-            if (s == 0 || added < least) least = added + s;
-          }
-          weighed[c] = least;
-        });
-        team.sync();
-        team.for_each(1, [&](int) {
-          int best = 0;
-          for (int c = 1; c < int(run & kRunEnd) - i; ++c)
-            if (weighed[c] / 2 < weighed[best] / 2) best = c;
-          const bool swap = weighed[best] % 2;
-          const std::uint32_t chosen = pair[i + best], from = source[i + best];
-          pair[i + best] = pair[i];
-          source[i + best] = source[i];
-          pair[i] = swap ? mc_swapped_velocities(chosen) : chosen;
-          source[i] = swap ? from | kMcSwapsVelocities : from;
+        add(0, int(pair[i] & kMcVelocityMask));
+        if (info[i] & (kGain | kOpens)) add(1, int(pair[i] >> kMcVelocityBits));
+      }
+      for (int choices = 2; choices <= kWindow; ++choices)
+        for (std::uint32_t left = with_choices[choices]; left != 0; left &= left - 1) {
+          int l = 0;
+          while (!(left >> l & 1u)) ++l;
+          const int i = l * length + k;
+          const bool gain = info[i] & kGain, loads_second = gain || (info[i] & kOpens);
+          // The next kWindow entries of the run, either way round where a gain.
+          int best = 0, best_cost = 0;
+          for (int c = 0; c < kWindow; ++c)
+            for (int s = 0; s < 2; ++s) {
+              if (c >= choices || (s == 1 && !gain)) continue;
+              const std::uint32_t packed = s ? mc_swapped_velocities(pair[i + c]) : pair[i + c];
+              const int added = cost(0, int(packed & kMcVelocityMask)) +
+                                (loads_second ? cost(1, int(packed >> kMcVelocityBits)) : 0);
+              if ((c == 0 && s == 0) || added < best_cost) best = 2 * c + s, best_cost = added;
+            }
+          const int c = i + best / 2;
+          const std::uint32_t chosen = pair[c], from = source[c];
+          pair[c] = pair[i];
+          source[c] = source[i];
+          pair[i] = best % 2 ? mc_swapped_velocities(chosen) : chosen;
+          source[i] = best % 2 ? from | kMcSwapsVelocities : from;
           add(0, int(pair[i] & kMcVelocityMask));
           if (loads_second) add(1, int(pair[i] >> kMcVelocityBits));
-        });
-        team.sync();
-      }
+        }
     }
-    team.sync();
-    team.for_each(positions, [&](int i) { order[base + i] = source[i]; });
   }
 };
 

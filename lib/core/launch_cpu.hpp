@@ -114,5 +114,7 @@ inline void stable_sort_pairs(CpuExec, const int* keys_in, int* keys_out, const 
 // anyway ask for it explicitly; the others use their output row.
 inline std::size_t shared_memory_per_team(CpuExec) { return 0; }
 inline TeamSharedMemory team_shared_memory(CpuExec) { return {}; }
+// Multiprocessors of a GPU: none.
+inline int multiprocessors(CpuExec) { return 0; }
 
 }  // namespace bolt

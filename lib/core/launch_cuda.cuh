@@ -277,6 +277,14 @@ inline TeamSharedMemory team_shared_memory(CudaExec exec) {
   return {alone, std::min(alone, std::size_t(per_processor / 2 - reserved))};
 }
 
+// Multiprocessors of the device (launch_cpu.hpp: 0).
+inline int multiprocessors(CudaExec) {
+  int device = 0, count = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device);
+  return count;
+}
+
 // stable_sort_pairs (launch_cpu.hpp): CUB's radix sort, which is stable, over key_bits bits.
 inline std::size_t sort_pairs_workspace(CudaExec, int n, int key_bits) {
   std::size_t bytes = 0;

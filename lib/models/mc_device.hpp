@@ -112,18 +112,21 @@ class McDevice {
   }
 
   // Orders the gather plan's row loads for teams whose row values take `lane_bytes` each in
-  // shared memory (McEntrySchedule; GPU plans that pack velocities only).
+  // shared memory (McEntrySchedule; GPU plans that pack velocities, when a group of strips fits
+  // a team's shared memory).
   void schedule_loads(int lane_bytes) {
-    if (!packs_) return;
-    wavefront_ = mc_wavefront_lanes(lane_bytes);
     const int length = mc_plan_length(config_.samples, strips_);
+    const int wavefront = mc_wavefront_lanes(lane_bytes);
+    const std::size_t group_bytes =
+        std::size_t(mc_schedule_words(wavefront, length)) * sizeof(std::uint32_t);
+    const std::size_t room = shared_memory_per_team(Exec{});
+    if (!packs_ || wavefront < 2 || group_bytes + 1024 > room) return;
+    wavefront_ = wavefront;
+    const int groups = (strips_ + wavefront - 1) / wavefront;
+    schedule_groups_per_team_ =
+        std::min({kMaxWarpsPerTeam, groups, int((room - 1024) / group_bytes)});
+    schedule_scratch_ = group_bytes * std::size_t(schedule_groups_per_team_);
     order_ = Buffer<std::uint32_t>(where_, std::size_t(strips_) * std::size_t(length));
-    const std::int64_t words = mc_schedule_words(wavefront_, length);
-    schedule_scratch_ = std::size_t(words) * sizeof(std::uint32_t);
-    if (schedule_scratch_ + 1024 > shared_memory_per_team(Exec{})) {
-      schedule_scratch_ = 0;
-      schedule_work_ = Buffer<std::uint32_t>(where_, std::size_t(words * groups()));
-    }
   }
 
   // Draws the samples of `step` (no host synchronisation).
@@ -294,14 +297,17 @@ class McDevice {
                                            nv,
                                            strips_,
                                            wavefront_,
+                                           schedule_groups_per_team_,
+                                           mc_plan_length(config_.samples, strips_),
                                            sorted_velocity_.data(),
                                            sorted_key_.data(),
                                            entry_start_.data(),
                                            plan_.data(),
-                                           schedule_work_.data(),
-                                           order_.data(),
-                                           mc_plan_length(config_.samples, strips_)};
-      for_each_team<1>(exec, groups(), 32, schedule_scratch_, schedule, "mc_entry_schedule");
+                                           order_.data()};
+      const std::int64_t groups = (strips_ + wavefront_ - 1) / wavefront_;
+      for_each_team<1>(exec, (groups + schedule_groups_per_team_ - 1) / schedule_groups_per_team_,
+                       kTeamGroup * schedule_groups_per_team_, schedule_scratch_, schedule,
+                       "mc_entry_schedule");
     }
     const McEntryPlace<Real> place{samples_.data(),
                                    nv,
@@ -323,9 +329,6 @@ class McDevice {
     }
   }
 
-  // Groups of strips McEntrySchedule orders, one per team.
-  std::int64_t groups() const { return (strips_ + wavefront_ - 1) / wavefront_; }
-
   Backend where_ = Backend::cpu;
   McSamplingConfig config_;
   McTables tables_;
@@ -346,11 +349,12 @@ class McDevice {
   Buffer<McPair> pairs_;  // else every sample's v and v1
   Buffer<Real> expected_self_loss_, self_adjust_;  // -mc_self_loss expected
   std::size_t index_scratch_ = 0;  // bytes of shared memory the index kernel works in
-  // McEntrySchedule: lanes per wavefront (0: the plan is not scheduled), its order, and its
-  // work space (in shared memory when it fits, else schedule_work_).
+  // McEntrySchedule: lanes per wavefront (0: the plan is not scheduled), groups of strips per
+  // team, the bytes of shared memory a team works in, and its order.
   int wavefront_ = 0;
-  Buffer<std::uint32_t> order_, schedule_work_;
+  int schedule_groups_per_team_ = 1;
   std::size_t schedule_scratch_ = 0;
+  Buffer<std::uint32_t> order_;
   Buffer<int> rejected_;
   Buffer<std::int64_t> rejected_total_;
   int chunks_ = 0;

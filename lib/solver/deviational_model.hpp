@@ -35,6 +35,12 @@
 
 namespace bolt {
 
+// Waves of collision teams (all multiprocessors busy) from which the plan's schedule is made:
+// it takes as long as about 40 waves of the delta = 10 cavity's collision (1.5 ms on the H200,
+// where one wave takes 37 us); a 48 x 48 cavity (4.4 waves) took 1.1-1.3 ms per step with it
+// (its kernel set the pace), 0.27 ms without.
+constexpr std::int64_t kMcScheduleWaves = 64;
+
 template <class Real, class Exec>
 class DeviationalModel {
  public:
@@ -77,7 +83,12 @@ class DeviationalModel {
     layout_ = mc_team_layout(team_shared_memory(exec_), nv, devices_[0].g_samples(), sizeof(Real),
                              config.mc.cells_per_team, -1, devices_[0].strips(),
                              config.mc.team_size);
-    if (layout_.rows_in_scratch)
+    // The schedule of the gather's loads (McEntrySchedule) runs beside the collision of the step
+    // before; it pays where that collision is longer (kMcScheduleWaves).
+    const std::int64_t teams = (cells + layout_.cells_per_team - 1) / layout_.cells_per_team;
+    const int per_processor = layout_.team_threads > 0 ? 1024 / layout_.team_threads : 1;
+    const std::int64_t at_once = std::int64_t(multiprocessors(exec_)) * per_processor;
+    if (layout_.rows_in_scratch && teams >= kMcScheduleWaves * at_once)
       for (auto& device : devices_)
         device.schedule_loads(layout_.cells_per_team * int(sizeof(Real)));
   }
