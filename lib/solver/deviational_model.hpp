@@ -205,9 +205,9 @@ class DeviationalModel {
     const McCorrectionSummary s = summarize_records(record_.to_host(), epsilon_);
     McSampleStats drawn{0, 0};
     for (const auto& device : devices_) {
-      const McSampleStats s = device.all_draws();
-      drawn.drawn += s.drawn;
-      drawn.rejected += s.rejected;
+      const McSampleStats draws = device.all_draws();
+      drawn.drawn += draws.drawn;
+      drawn.rejected += draws.rejected;
     }
     return {{"mc_rejected", drawn.fraction()},
             {"mc_abc", s.max_abc},
