@@ -6,7 +6,8 @@
 // Conditions (exact discrete conservation where it applies):
 //  wall      velocities entering the gas: alpha n_w f_M(u_w, T_w) + (1 - alpha) f(reflected);
 //            n_w from zero net mass flux with the same discrete sums as the moments (the
-//            leaving flux comes from WallOutflux, summed over velocity ranks when split);
+//            leaving flux summed by the fill's team, or, when ranks split the velocities, by
+//            WallOutflux and then over the velocity ranks);
 //            velocities leaving: the boundary cell's value (the face flux of the upwind scheme).
 //            For the deviation h of f = Phi0 (1 + eps h) (hs_mc) the entering value is
 //            alpha (n_w' r_v + e_v) + (1 - alpha) h(reflected): `equilibrium` holds r_v =

@@ -125,6 +125,7 @@ class McDevice {
     const int groups = (strips_ + wavefront - 1) / wavefront;
     schedule_groups_per_team_ =
         std::min({kMaxWarpsPerTeam, groups, int((room - 1024) / group_bytes)});
+    schedule_teams_ = (groups + schedule_groups_per_team_ - 1) / schedule_groups_per_team_;
     schedule_scratch_ = group_bytes * std::size_t(schedule_groups_per_team_);
     order_ = Buffer<std::uint32_t>(where_, std::size_t(strips_) * std::size_t(length));
   }
@@ -304,10 +305,8 @@ class McDevice {
                                            entry_start_.data(),
                                            plan_.data(),
                                            order_.data()};
-      const std::int64_t groups = (strips_ + wavefront_ - 1) / wavefront_;
-      for_each_team<1>(exec, (groups + schedule_groups_per_team_ - 1) / schedule_groups_per_team_,
-                       kTeamGroup * schedule_groups_per_team_, schedule_scratch_, schedule,
-                       "mc_entry_schedule");
+      for_each_team<1>(exec, schedule_teams_, kTeamGroup * schedule_groups_per_team_,
+                       schedule_scratch_, schedule, "mc_entry_schedule");
     }
     const McEntryPlace<Real> place{samples_.data(),
                                    nv,
@@ -350,9 +349,9 @@ class McDevice {
   Buffer<Real> expected_self_loss_, self_adjust_;  // -mc_self_loss expected
   std::size_t index_scratch_ = 0;  // bytes of shared memory the index kernel works in
   // McEntrySchedule: lanes per wavefront (0: the plan is not scheduled), groups of strips per
-  // team, the bytes of shared memory a team works in, and its order.
+  // team, its teams, the bytes of shared memory a team works in, and its order.
   int wavefront_ = 0;
-  int schedule_groups_per_team_ = 1;
+  int schedule_groups_per_team_ = 1, schedule_teams_ = 0;
   std::size_t schedule_scratch_ = 0;
   Buffer<std::uint32_t> order_;
   Buffer<int> rejected_;

@@ -167,7 +167,9 @@ class ExplicitEngine final : public Engine {
   void begin_step(std::vector<Message>& sends, std::vector<Message>& receives) override {
     if (config_.splitting == Splitting::strang)  // in place: each row is its own
       relax_pass(0.5 * config_.relaxation.dt, f_[current_].data());
-    if (mc_) mc_->prepare(static_cast<std::uint32_t>(step_count_));  // beside the ghost fills
+    // hs_mc: the samples and plan of the step beside the ghost fills, unless the step before
+    // prepared them beside its collision (all but the first step of a run).
+    if (mc_) mc_->prepare(static_cast<std::uint32_t>(step_count_));
     fill_boundaries();
     for (Halo& halo : halos_) {
       copy_halo(halo, halo.send, false);
