@@ -31,6 +31,13 @@ struct CellIndexer {
 
   BOLT_HOST_DEVICE Coord coord(std::int64_t item) const {
     Coord c;
+    if (item <= 0x7fffffff) {  // 32-bit division: a 64-bit one is a long subroutine on the GPU
+      const int rest = int(item) / n[0];
+      c.i[0] = int(item) - rest * n[0];
+      c.i[1] = rest % n[1];
+      c.i[2] = rest / n[1];
+      return c;
+    }
     c.i[0] = static_cast<int>(item % n[0]);
     const std::int64_t rest = item / n[0];
     c.i[1] = static_cast<int>(rest % n[1]);
