@@ -162,6 +162,17 @@ inline std::int64_t mc_scratch_bytes(int cells_per_team, bool rows_in_scratch, i
           real_size * ((rows_in_scratch ? nv : 0) + g_samples + nv + strips));
 }
 
+// The passes over a team's velocities take them in batches: item i of [0, S), S = ceil(nv / B),
+// stands for the velocities i + u S (u < B), so that a warp's lanes still take consecutive
+// velocities (coalesced loads, distinct banks). A thread issues the loads of its whole batch
+// before it waits on any: in a loop over single velocities each iteration's bound check kept the
+// compiler from hoisting the next one's loads, and a thread waited for its velocities one after
+// the other (two round trips each when streaming: the tables, then the rows they point to).
+// Loads past nv read velocity nv - 1 and are not used. B is 3 when streaming and 2 in the other
+// passes (δ = 10, float, one device call: 2.516 ms/step; 2.531 for 2 and 2, 2.579 for 4 and 2,
+// 2.628 without batches; 4 and 4 took 2.61 in another call: loads in flight cost registers).
+constexpr int kMcStreamBatch = 3, kMcVelocityBatch = 2;
+
 // Cells is the number of cells per team, a compile-time constant so that the per-cell loops in
 // the innermost gathers unroll completely; the last team of a box may have fewer (`count`).
 // RowsInScratch: the working rows are in the team scratch (GPU shared memory; known at compile
@@ -228,6 +239,21 @@ struct McCollision {
     else  // one cell: its output row
       rows = reinterpret_cast<Lanes*>(h_out + place(0).padded * nv);
 
+    // The passes over the velocities in batches (kMcVelocityBatch; on the CPU single velocities,
+    // whose loop vectorizes): item i stands for the velocities i + u items, and those past nv
+    // load the last one.
+    constexpr int kStreamBatch = Team::kBatchesLoads ? kMcStreamBatch : 1;
+    constexpr int kBatch = Team::kBatchesLoads ? kMcVelocityBatch : 1;
+    const int stream_items = (nv + kStreamBatch - 1) / kStreamBatch;
+    const int items = (nv + kBatch - 1) / kBatch;
+    const auto loaded = [&](int v) { return v < nv ? v : nv - 1; };
+    const auto for_each_item = [&](int n, const auto& body) {
+      if constexpr (Team::kBatchesLoads)
+        team.for_each_rolled(n, body);
+      else
+        team.for_each(n, body);
+    };
+
     // 1. the working rows h~ (streamed here: one pass over h per step, not three), all cells of
     //    the team at once: a velocity's streaming tables are read once for them, and their
     //    loads are in flight together.
@@ -240,11 +266,15 @@ struct McCollision {
       }
       if (streams) {
         stream.for_cells(ip, [&](const auto& streamer) {
-          team.for_each(nv, [&](int v) {
-            const auto upwind = streamer.upwind(v);
-            Lanes h;
-            for (int c = 0; c < Cells; ++c) h.value[c] = streamer.value(upwind, c, in[c] + v);
-            rows[v] = h;
+          for_each_item(stream_items, [&](int i) {
+            Lanes h[kStreamBatch];
+            for (int u = 0; u < kStreamBatch; ++u) {
+              const int v = loaded(i + u * stream_items);
+              const auto upwind = streamer.upwind(v);
+              for (int c = 0; c < Cells; ++c) h[u].value[c] = streamer.value(upwind, c, in[c] + v);
+            }
+            for (int u = 0; u < kStreamBatch; ++u)
+              if (i + u * stream_items < nv) rows[i + u * stream_items] = h[u];
           });
         });
       } else {
@@ -329,68 +359,89 @@ struct McCollision {
     //    ... and every velocity adds its pieces: h' = h~ + their sum + the self-loss adjustment.
     //    On the way, the drift of the conserved moments, M' - M~ = sum w Phi0 psi (h' - h~): a
     //    sum of increments, accurate relative to itself in the run's precision.
-    const auto add_pieces = [&](int v, auto& s) {
-      // (The velocity's loads before the loop over its pieces: in flight together.)
-      const Real adjust = self_adjust ? self_adjust[v] : Real(0);
-      const McPoint<Real> q = points[v];
-      const Real w = q.w, x = q.x, y = q.y, z = q.z;
-      const Lanes before = rows[v];
-      const int end = first_piece[v + 1];
-      Lanes delta;
-      for (int c = 0; c < Cells; ++c) delta.value[c] = Real(0);
-      // (Most lists have one or two pieces: unrolled, the loop was mostly branches; 1 % of the
-      // step.)
-      BOLT_ROLLED
-      for (int p = first_piece[v]; p < end; ++p)
-        for (int c = 0; c < Cells; ++c) delta.value[c] += pieces[p].value[c];
-      const Real r2 = x * x + y * y + z * z;
-      Lanes after;
-      for (int c = 0; c < Cells; ++c) {
-        after.value[c] = before.value[c] + (delta.value[c] + adjust * before.value[c]);
-        const Real change = w * (after.value[c] - before.value[c]);
-        s[5 * c] += change;
-        s[5 * c + 1] += change * x;
-        s[5 * c + 2] += change * y;
-        s[5 * c + 3] += change * z;
-        s[5 * c + 4] += change * r2;
+    const auto add_pieces = [&](int i, auto& s) {
+      // (The batch's loads before the loops over their pieces: in flight together.)
+      McPoint<Real> q[kBatch];
+      Lanes before[kBatch];
+      Real adjust[kBatch];
+      int begin[kBatch], end[kBatch];
+      for (int u = 0; u < kBatch; ++u) {
+        const int v = loaded(i + u * items);
+        adjust[u] = self_adjust ? self_adjust[v] : Real(0);
+        q[u] = points[v];
+        before[u] = rows[v];
+        begin[u] = first_piece[v];
+        end[u] = first_piece[v + 1];
       }
-      rows[v] = after;
+      for (int u = 0; u < kBatch; ++u) {
+        const int v = i + u * items;
+        if (v >= nv) break;
+        Lanes delta;
+        for (int c = 0; c < Cells; ++c) delta.value[c] = Real(0);
+        // (Most lists have one or two pieces: unrolled, the loop was mostly branches; 1 % of the
+        // step.)
+        BOLT_ROLLED
+        for (int p = begin[u]; p < end[u]; ++p)
+          for (int c = 0; c < Cells; ++c) delta.value[c] += pieces[p].value[c];
+        const Real w = q[u].w, x = q[u].x, y = q[u].y, z = q[u].z;
+        const Real r2 = x * x + y * y + z * z;
+        Lanes after;
+        for (int c = 0; c < Cells; ++c) {
+          after.value[c] =
+              before[u].value[c] + (delta.value[c] + adjust[u] * before[u].value[c]);
+          const Real change = w * (after.value[c] - before[u].value[c]);
+          s[5 * c] += change;
+          s[5 * c + 1] += change * x;
+          s[5 * c + 2] += change * y;
+          s[5 * c + 3] += change * z;
+          s[5 * c + 4] += change * r2;
+        }
+        rows[v] = after;
+      }
     };
 
     // 3. the correction matrices, sum w Phi0 (1 + eps h') psi psi^T: the run's equilibrium part
     //    plus eps times the monomial sums of h' (a small term: accumulated per thread in the
     //    run's precision; in invariant_monomials' order, with the weight folded into the
     //    products), ...
-    const auto add_monomials = [&](int v, auto& s) {
-      const McPoint<Real> q = points[v];
-      const Real x = q.x, y = q.y, z = q.z, w = q.w;
-      const Real xx = x * x, yy = y * y, zz = z * z, r2 = xx + yy + zz;
-      const Real wxy = w * x * y, wxz = w * x * z, wyz = w * y * z, wr2 = w * r2;
-      const Lanes h = rows[v];
-      for (int c = 0; c < Cells; ++c) {
-        auto* m = &s[kMcMonomials * c];
-        const Real n = w * h.value[c], hr2 = wr2 * h.value[c];
-        m[0] += n;
-        m[1] += n * x;
-        m[2] += n * y;
-        m[3] += n * z;
-        m[4] += n * xx;
-        m[5] += n * yy;
-        m[6] += n * zz;
-        m[7] += wxy * h.value[c];
-        m[8] += wxz * h.value[c];
-        m[9] += wyz * h.value[c];
-        m[10] += hr2 * x;
-        m[11] += hr2 * y;
-        m[12] += hr2 * z;
-        m[13] += hr2 * r2;
+    const auto add_monomials = [&](int i, auto& s) {
+      McPoint<Real> q[kBatch];
+      Lanes h[kBatch];
+      for (int u = 0; u < kBatch; ++u) {
+        const int v = loaded(i + u * items);
+        q[u] = points[v];
+        h[u] = rows[v];
+      }
+      for (int u = 0; u < kBatch; ++u) {
+        if (i + u * items >= nv) break;
+        const Real x = q[u].x, y = q[u].y, z = q[u].z, w = q[u].w;
+        const Real xx = x * x, yy = y * y, zz = z * z, r2 = xx + yy + zz;
+        const Real wxy = w * x * y, wxz = w * x * z, wyz = w * y * z, wr2 = w * r2;
+        for (int c = 0; c < Cells; ++c) {
+          auto* m = &s[kMcMonomials * c];
+          const Real n = w * h[u].value[c], hr2 = wr2 * h[u].value[c];
+          m[0] += n;
+          m[1] += n * x;
+          m[2] += n * y;
+          m[3] += n * z;
+          m[4] += n * xx;
+          m[5] += n * yy;
+          m[6] += n * zz;
+          m[7] += wxy * h[u].value[c];
+          m[8] += wxz * h[u].value[c];
+          m[9] += wyz * h[u].value[c];
+          m[10] += hr2 * x;
+          m[11] += hr2 * y;
+          m[12] += hr2 * z;
+          m[13] += hr2 * r2;
+        }
       }
     };
     if constexpr (Mode != McCorrection::none) {
       // (One exchange for both sums: a thread's second pass reads the rows its first wrote.)
       const SumsPair<5 * Cells, kMcMonomials * Cells> sums =
-          team.template reduce_both<5 * Cells, kMcMonomials * Cells, Real>(nv, add_pieces,
-                                                                           add_monomials);
+          team.template reduce_both_rolled<5 * Cells, kMcMonomials * Cells, Real>(
+              items, add_pieces, add_monomials);
       const Sums<5 * Cells>& drift = sums.first;
       const Sums<kMcMonomials * Cells>& monomials = sums.second;
       // Cell c's system and drift by thread 32 c (the first of its group; loops over Cells, not
@@ -415,7 +466,7 @@ struct McCollision {
       });
       team.sync_group();
     } else {
-      const Sums<5 * Cells> drift = team.template reduce<5 * Cells, Real>(nv, add_pieces);
+      const Sums<5 * Cells> drift = team.template reduce_rolled<5 * Cells, Real>(items, add_pieces);
       if (team.leader())
         for (int c = 0; c < Cells; ++c)
           for (int k = 0; k < 5; ++k)
@@ -481,21 +532,27 @@ struct McCollision {
       for (int k = 0; k < 5; ++k) y[c][k] = Real(solved[k]);
       out[c] = h_out + place(c).padded * nv;
     }
-    team.for_each(nv, [&](int v) {
-      const Lanes h = rows[v];
-      Real x = Real(0), yv = Real(0), z = Real(0);
-      if constexpr (Mode == McCorrection::batched) {
-        const McPoint<Real> q = points[v];
-        x = q.x, yv = q.y, z = q.z;
+    for_each_item(items, [&](int i) {
+      Lanes h[kBatch];
+      McPoint<Real> q[kBatch] = {};
+      for (int u = 0; u < kBatch; ++u) {
+        const int v = loaded(i + u * items);
+        h[u] = rows[v];
+        if constexpr (Mode == McCorrection::batched) q[u] = points[v];
       }
-      const Real r2 = x * x + yv * yv + z * z;
-      for (int c = 0; c < Cells; ++c) {
-        if (c >= count) continue;
-        if constexpr (Mode == McCorrection::batched) {
-          const Real corr = y[c][0] + y[c][1] * x + y[c][2] * yv + y[c][3] * z + y[c][4] * r2;
-          out[c][v] = h.value[c] + (Real(1) + epsilon * h.value[c]) * corr;
-        } else {
-          out[c][v] = h.value[c];
+      for (int u = 0; u < kBatch; ++u) {
+        const int v = i + u * items;
+        if (v >= nv) break;
+        const Real x = q[u].x, yv = q[u].y, z = q[u].z;
+        const Real r2 = x * x + yv * yv + z * z;
+        for (int c = 0; c < Cells; ++c) {
+          if (c >= count) continue;
+          if constexpr (Mode == McCorrection::batched) {
+            const Real corr = y[c][0] + y[c][1] * x + y[c][2] * yv + y[c][3] * z + y[c][4] * r2;
+            out[c][v] = h[u].value[c] + (Real(1) + epsilon * h[u].value[c]) * corr;
+          } else {
+            out[c][v] = h[u].value[c];
+          }
         }
       }
     });

@@ -5,8 +5,9 @@
 //   team.reduce<K>(n, f)    Sums<K> of f(i, sums&) over [0, n), the same result on every thread;
 //                           reduce<K, Acc> lets a GPU thread and warp accumulate in Acc (f then
 //                           takes `auto& sums`); reduce_rolled: not unrolled (see for_each_rolled)
-//   team.reduce_both<K1, K2>(n, f1, f2)  SumsPair of f1 over [0, n), then f2 over [0, n) (which
-//                           may read what f1 wrote at the same i), in one exchange on the GPU
+//   team.reduce_both_rolled<K1, K2>(n, f1, f2)  SumsPair of f1 over [0, n), then f2 over
+//                           [0, n) (which may read what f1 wrote at the same i), in one exchange
+//                           on the GPU; not unrolled
 //   team.row_scratch(p)     the team's scratch memory (scratch_bytes of for_each_team), or p
 //                           when it has none
 //   team.scratch_memory<T>()  the scratch of a team that has one (GPU: shared-memory accesses)
@@ -14,6 +15,9 @@
 //   team.sync_group()       the same within every group of kTeamGroup items (sums.hpp) of the
 //                           for_each loops around it: their writes before, their reads after
 //   team.for_each_rolled(n, f)  like for_each, not unrolled (bodies that batch their own loads)
+//   Team::kBatchesLoads     whether a kernel's loops should take batches of items per thread
+//                           (GPU: their loads in flight together) or single ones (CPU: the loop
+//                           vectorizes)
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +33,9 @@ struct CpuExec {};
 
 // One team = one OpenMP thread working on one item (a spatial cell) sequentially.
 struct CpuTeam {
+  // Kernels take single velocities in their loops (a loop over them vectorizes), not batches
+  // whose loads a GPU thread issues together.
+  static constexpr bool kBatchesLoads = false;
   char* scratch = nullptr;  // this thread's scratch, or nullptr
 
   template <class F>
@@ -48,7 +55,7 @@ struct CpuTeam {
     return reduce<K, Acc>(n, f);
   }
   template <int K1, int K2, class Acc = double, class F1, class F2>
-  SumsPair<K1, K2> reduce_both(int n, F1&& f1, F2&& f2) const {
+  SumsPair<K1, K2> reduce_both_rolled(int n, F1&& f1, F2&& f2) const {
     return {reduce<K1, Acc>(n, f1), reduce<K2, Acc>(n, f2)};
   }
   template <class F>

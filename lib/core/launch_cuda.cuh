@@ -27,6 +27,8 @@ inline void check_cuda_launch(const char* label) {
 }
 
 struct CudaTeam {
+  // A thread issues the loads of a batch of items before it waits on any (see CpuTeam).
+  static constexpr bool kBatchesLoads = true;
   double* reduce_buffer;  // kMaxWarpsPerTeam * K doubles of shared memory
   char* scratch;          // dynamic shared memory for a velocity row, or nullptr
   int scratch_offset;     // of the scratch in the dynamic shared memory, in bytes
@@ -71,14 +73,15 @@ struct CudaTeam {
 
   // Two reductions over [0, n) with one exchange between the warps: f1 into K1 sums, then f2
   // into K2 sums. A thread visits the same i in both loops, so f2 may read what f1 wrote at i.
+  // Not unrolled: its bodies batch their own loads (see for_each_rolled).
   template <int K1, int K2, class Acc, class F1, class F2>
-  __device__ SumsPair<K1, K2> reduce_both(int n, F1&& f1, F2&& f2) const {
+  __device__ SumsPair<K1, K2> reduce_both_rolled(int n, F1&& f1, F2&& f2) const {
     Sums<K1, Acc> first = Sums<K1, Acc>::zero();
-#pragma unroll 4
+#pragma unroll 1
     for (int i = threadIdx.x; i < n; i += blockDim.x) f1(i, first);
     const Acc first_share = warp_totals(first);
     Sums<K2, Acc> second = Sums<K2, Acc>::zero();
-#pragma unroll 4
+#pragma unroll 1
     for (int i = threadIdx.x; i < n; i += blockDim.x) f2(i, second);
     const Acc second_share = warp_totals(second);
     __syncthreads();  // the buffer may still be read by a previous reduction

@@ -31,7 +31,7 @@ struct Sums {
   }
 };
 
-// What Team::reduce_both returns: two reductions of the same range.
+// What Team::reduce_both_rolled returns: two reductions of the same range.
 template <int K1, int K2>
 struct SumsPair {
   Sums<K1> first;
