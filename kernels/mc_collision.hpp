@@ -162,16 +162,20 @@ inline std::int64_t mc_scratch_bytes(int cells_per_team, bool rows_in_scratch, i
           real_size * ((rows_in_scratch ? nv : 0) + g_samples + nv + strips));
 }
 
-// The passes over a team's velocities take them in batches: item i of [0, S), S = ceil(nv / B),
-// stands for the velocities i + u S (u < B), so that a warp's lanes still take consecutive
-// velocities (coalesced loads, distinct banks). A thread issues the loads of its whole batch
-// before it waits on any: in a loop over single velocities each iteration's bound check kept the
-// compiler from hoisting the next one's loads, and a thread waited for its velocities one after
-// the other (two round trips each when streaming: the tables, then the rows they point to).
-// Loads past nv read velocity nv - 1 and are not used. B is 3 when streaming and 2 in the other
-// passes (δ = 10, float, one device call: 2.516 ms/step; 2.531 for 2 and 2, 2.579 for 4 and 2,
-// 2.628 without batches; 4 and 4 took 2.61 in another call: loads in flight cost registers).
-constexpr int kMcStreamBatch = 3, kMcVelocityBatch = 2;
+// The passes over a team's velocities take them in batches of B: item i of [0, S),
+// S = ceil(nv / B), stands for the velocities i + u S (u < B), so that a warp's lanes still take
+// consecutive velocities (coalesced loads, distinct banks). A thread issues the loads of its whole
+// batch before it waits on any: in a loop over single velocities each iteration's bound check
+// kept the compiler from hoisting the next one's loads, and a thread waited for its velocities
+// one after the other (two round trips each when streaming: the tables, then the rows they point
+// to). Loads past nv read velocity nv - 1 and are not used. B = 3 in every pass (δ = 10, float,
+// one device call: 2.456-2.459 ms/step; 3 streaming and 2 elsewhere 2.509-2.513; 3 streaming, 4
+// adding the pieces and summing the monomials, 3 writing 2.48; 2, 3, 3 2.50; 4, 3, 3 2.53; in
+// earlier calls 2 everywhere 2.53, 4 everywhere 2.61, none 2.62: loads in flight cost registers).
+// The 20^3-velocity cavities (δ = 1, 0.1; one team of 1024 threads per SM) did better with 3
+// streaming and 2 elsewhere, 2.40 and 2.07 against 2.45 and 2.12 ms/step (two calls); a batch
+// chosen per case at run time (the loops compiled for 3) made them slower, 2.57 and 2.23.
+constexpr int kMcVelocityBatch = 3;
 
 // Cells is the number of cells per team, a compile-time constant so that the per-cell loops in
 // the innermost gathers unroll completely; the last team of a box may have fewer (`count`).
@@ -242,9 +246,7 @@ struct McCollision {
     // The passes over the velocities in batches (kMcVelocityBatch; on the CPU single velocities,
     // whose loop vectorizes): item i stands for the velocities i + u items, and those past nv
     // load the last one.
-    constexpr int kStreamBatch = Team::kBatchesLoads ? kMcStreamBatch : 1;
     constexpr int kBatch = Team::kBatchesLoads ? kMcVelocityBatch : 1;
-    const int stream_items = (nv + kStreamBatch - 1) / kStreamBatch;
     const int items = (nv + kBatch - 1) / kBatch;
     const auto loaded = [&](int v) { return v < nv ? v : nv - 1; };
     const auto for_each_item = [&](int n, const auto& body) {
@@ -266,15 +268,15 @@ struct McCollision {
       }
       if (streams) {
         stream.for_cells(ip, [&](const auto& streamer) {
-          for_each_item(stream_items, [&](int i) {
-            Lanes h[kStreamBatch];
-            for (int u = 0; u < kStreamBatch; ++u) {
-              const int v = loaded(i + u * stream_items);
+          for_each_item(items, [&](int i) {
+            Lanes h[kBatch];
+            for (int u = 0; u < kBatch; ++u) {
+              const int v = loaded(i + u * items);
               const auto upwind = streamer.upwind(v);
               for (int c = 0; c < Cells; ++c) h[u].value[c] = streamer.value(upwind, c, in[c] + v);
             }
-            for (int u = 0; u < kStreamBatch; ++u)
-              if (i + u * stream_items < nv) rows[i + u * stream_items] = h[u];
+            for (int u = 0; u < kBatch; ++u)
+              if (i + u * items < nv) rows[i + u * items] = h[u];
           });
         });
       } else {
