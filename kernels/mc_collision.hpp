@@ -102,16 +102,16 @@ BOLT_HOST_DEVICE inline void invariant_monomials(double x, double y, double z,
   m[13] = r2 * r2;
 }
 
-// From sums s of a distribution times the monomials: the upper triangle of sum psi_k psi_l, row
-// by row (15).
-BOLT_HOST_DEVICE inline void invariant_products(const double* s, double products[15]) {
-  const double r2 = s[4] + s[5] + s[6];
-  const double upper[15] = {s[0], s[1], s[2], s[3],  r2,    //
-                            s[4], s[7], s[8], s[10],        //
-                            s[5], s[9], s[11],              //
-                            s[6], s[12],                    //
-                            s[13]};
-  for (int k = 0; k < 15; ++k) products[k] = upper[k];
+// Entry (i, j) of sum psi_i psi_j over a distribution from its monomial sums, sum(m) =
+// s[m] in invariant_monomials' order: one monomial, or for (0, 4) and (4, 0) the three squares.
+template <class MonomialSums>
+BOLT_HOST_DEVICE double invariant_product(int i, int j, const MonomialSums& sum) {
+  // The upper triangle row by row, 4 bits per entry, 15 for the three squares (as a constexpr
+  // array indexed at run time it went to local memory: the step took 3 % longer).
+  constexpr unsigned long long kPacked = 0xdc6b95a874f3210ull;
+  const int p = i < j ? i : j, q = i < j ? j : i;
+  const int m = int(kPacked >> (4 * (p * 5 - p * (p - 1) / 2 + q - p)) & 15u);
+  return m == 15 ? sum(4) + sum(5) + sum(6) : sum(m);
 }
 
 // The monomial sums of the equilibrium, sum_v w_v Phi0_v m(xi_v): the constant part of every
@@ -441,30 +441,22 @@ struct McCollision {
     };
     if constexpr (Mode != McCorrection::none) {
       // (One exchange for both sums: a thread's second pass reads the rows its first wrote.)
-      const SumsPair<5 * Cells, kMcMonomials * Cells> sums =
+      // Item kTeamGroup c + e of cell c's group writes its drift (e < 5) and entry e of its
+      // system (e < 30), each from the totals it needs.
+      const TeamTotals totals =
           team.template reduce_both_rolled<5 * Cells, kMcMonomials * Cells, Real>(
               items, add_pieces, add_monomials);
-      const Sums<5 * Cells>& drift = sums.first;
-      const Sums<kMcMonomials * Cells>& monomials = sums.second;
-      // Cell c's system and drift by thread 32 c (the first of its group; loops over Cells, not
-      // count: indices known at compile time keep the sums in registers).
       team.for_each_rolled(kTeamGroup * count, [&](int item) {
-        for (int c = 0; c < Cells; ++c) {
-          if (item != kTeamGroup * c) continue;
-          double equilibrium_products[15], products[15];
-          invariant_products(equilibrium.sum, equilibrium_products);
-          invariant_products(&monomials.value[kMcMonomials * c], products);
-          for (int k = 0; k < 5; ++k)
-            shared[kMcCellDoubles * c + kMcDrift + k] = drift[5 * c + k];
-          double* system_of_cell = shared + kMcCellDoubles * c + kMcMatrix;
-          int m = 0;
-          for (int k = 0; k < 5; ++k) {
-            for (int j = k; j < 5; ++j, ++m)
-              system_of_cell[6 * k + j] = system_of_cell[6 * j + k] =
-                  equilibrium_products[m] + double(epsilon) * products[m];
-            system_of_cell[6 * k + 5] = -drift[5 * c + k];
-          }
-        }
+        const int c = item / kTeamGroup, e = item % kTeamGroup, i = e / 6, j = e % 6;
+        double* cell_shared = shared + kMcCellDoubles * c;
+        if (e < 5) cell_shared[kMcDrift + e] = totals[5 * c + e];
+        if (e >= 30) return;
+        const auto equilibrium_sum = [&](int m) { return equilibrium.sum[m]; };
+        const auto cell_sum = [&](int m) { return totals[5 * Cells + kMcMonomials * c + m]; };
+        cell_shared[kMcMatrix + e] =
+            j == 5 ? -totals[5 * c + i]
+                   : invariant_product(i, j, equilibrium_sum) +
+                         double(epsilon) * invariant_product(i, j, cell_sum);
       });
       team.sync_group();
     } else {

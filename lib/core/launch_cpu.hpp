@@ -5,7 +5,7 @@
 //   team.reduce<K>(n, f)    Sums<K> of f(i, sums&) over [0, n), the same result on every thread;
 //                           reduce<K, Acc> lets a GPU thread and warp accumulate in Acc (f then
 //                           takes `auto& sums`); reduce_rolled: not unrolled (see for_each_rolled)
-//   team.reduce_both_rolled<K1, K2>(n, f1, f2)  SumsPair of f1 over [0, n), then f2 over
+//   team.reduce_both_rolled<K1, K2>(n, f1, f2)  TeamTotals of f1 over [0, n), then f2 over
 //                           [0, n) (which may read what f1 wrote at the same i), in one exchange
 //                           on the GPU; not unrolled
 //   team.row_scratch(p)     the team's scratch memory (scratch_bytes of for_each_team), or p
@@ -36,7 +36,9 @@ struct CpuTeam {
   // Kernels take single velocities in their loops (a loop over them vectorizes), not batches
   // whose loads a GPU thread issues together.
   static constexpr bool kBatchesLoads = false;
+  static constexpr int kMaxTotals = 64;
   char* scratch = nullptr;  // this thread's scratch, or nullptr
+  mutable double totals[kMaxTotals] = {};  // what reduce_both_rolled returns a view of
 
   template <class F>
   void for_each(int n, F&& f) const {
@@ -55,8 +57,13 @@ struct CpuTeam {
     return reduce<K, Acc>(n, f);
   }
   template <int K1, int K2, class Acc = double, class F1, class F2>
-  SumsPair<K1, K2> reduce_both_rolled(int n, F1&& f1, F2&& f2) const {
-    return {reduce<K1, Acc>(n, f1), reduce<K2, Acc>(n, f2)};
+  TeamTotals reduce_both_rolled(int n, F1&& f1, F2&& f2) const {
+    static_assert(K1 + K2 <= kMaxTotals, "CpuTeam keeps at most kMaxTotals totals");
+    const Sums<K1> first = reduce<K1, Acc>(n, f1);
+    const Sums<K2> second = reduce<K2, Acc>(n, f2);
+    for (int k = 0; k < K1; ++k) totals[k] = first[k];
+    for (int k = 0; k < K2; ++k) totals[K1 + k] = second[k];
+    return TeamTotals{totals, 1};
   }
   template <class F>
   void for_each_rolled(int n, F&& f) const {

@@ -75,7 +75,7 @@ struct CudaTeam {
   // into K2 sums. A thread visits the same i in both loops, so f2 may read what f1 wrote at i.
   // Not unrolled: its bodies batch their own loads (see for_each_rolled).
   template <int K1, int K2, class Acc, class F1, class F2>
-  __device__ SumsPair<K1, K2> reduce_both_rolled(int n, F1&& f1, F2&& f2) const {
+  __device__ TeamTotals reduce_both_rolled(int n, F1&& f1, F2&& f2) const {
     Sums<K1, Acc> first = Sums<K1, Acc>::zero();
 #pragma unroll 1
     for (int i = threadIdx.x; i < n; i += blockDim.x) f1(i, first);
@@ -87,11 +87,8 @@ struct CudaTeam {
     __syncthreads();  // the buffer may still be read by a previous reduction
     publish<K1>(first_share, 0);
     publish<K2>(second_share, K1);
-    const Sums<K1 + K2> totals = exchanged_totals<K1 + K2>();
-    SumsPair<K1, K2> result;
-    for (int k = 0; k < K1; ++k) result.first[k] = totals[k];
-    for (int k = 0; k < K2; ++k) result.second[k] = totals[K1 + k];
-    return result;
+    exchange<K1 + K2>();
+    return TeamTotals{reduce_buffer, kMaxWarpsPerTeam};
   }
 
   // The totals over the team of every thread's K partial sums, on every thread. A warp adds its
@@ -127,11 +124,11 @@ struct CudaTeam {
       reduce_buffer[(offset + mine) * kMaxWarpsPerTeam + threadIdx.x / 32] = double(share);
   }
 
-  // The team's totals of the K rows of published warp shares, on every thread: one thread per row
-  // adds its partials in warp order (the same result on every run) into the row's first slot
-  // (no other thread reads the row meanwhile), then every thread reads the K totals.
+  // The team's totals of the K rows of published warp shares: one thread per row adds its
+  // partials in warp order (the same result on every run) into the row's first slot (no other
+  // thread reads the row meanwhile).
   template <int K>
-  __device__ Sums<K> exchanged_totals() const {
+  __device__ void exchange() const {
     const int warps = (blockDim.x + 31) / 32;
     __syncthreads();
     for (int k = threadIdx.x; k < K; k += blockDim.x) {
@@ -140,6 +137,11 @@ struct CudaTeam {
       reduce_buffer[k * kMaxWarpsPerTeam] = total;
     }
     __syncthreads();
+  }
+  // The same, then the K totals on every thread.
+  template <int K>
+  __device__ Sums<K> exchanged_totals() const {
+    exchange<K>();
     Sums<K> result;
     for (int k = 0; k < K; ++k) result[k] = reduce_buffer[k * kMaxWarpsPerTeam];
     return result;

@@ -31,11 +31,14 @@ struct Sums {
   }
 };
 
-// What Team::reduce_both_rolled returns: two reductions of the same range.
-template <int K1, int K2>
-struct SumsPair {
-  Sums<K1> first;
-  Sums<K2> second;
+// What Team::reduce_both_rolled returns: the team's totals of its K1 + K2 sums (the first
+// reduction's, then the second's), read where the team keeps them, so that a GPU thread loads
+// only those it needs (all of them in every thread's registers spilled in McCollision). Valid
+// until the team's next reduction.
+struct TeamTotals {
+  const double* base;
+  int stride;
+  BOLT_HOST_DEVICE double operator[](int k) const { return base[k * stride]; }
 };
 
 }  // namespace bolt
