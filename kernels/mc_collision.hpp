@@ -168,7 +168,8 @@ inline std::int64_t mc_scratch_bytes(int cells_per_team, bool rows_in_scratch, i
 // batch before it waits on any: in a loop over single velocities each iteration's bound check
 // kept the compiler from hoisting the next one's loads, and a thread waited for its velocities
 // one after the other (two round trips each when streaming: the tables, then the rows they point
-// to). Loads past nv read velocity nv - 1 and are not used. B = 3 in every pass (δ = 10, float,
+// to). Loads past nv read velocity nv - 1 and are not used. B = 3 in every pass but the
+// pieces' (kMcPiecesBatch; measured when the monomials had a pass of their own: δ = 10, float,
 // one device call: 2.456-2.459 ms/step; 3 streaming and 2 elsewhere 2.509-2.513; 3 streaming, 4
 // adding the pieces and summing the monomials, 3 writing 2.48; 2, 3, 3 2.50; 4, 3, 3 2.53; in
 // earlier calls 2 everywhere 2.53, 4 everywhere 2.61, none 2.62: loads in flight cost registers).
@@ -176,6 +177,10 @@ inline std::int64_t mc_scratch_bytes(int cells_per_team, bool rows_in_scratch, i
 // streaming and 2 elsewhere, 2.40 and 2.07 against 2.45 and 2.12 ms/step (two calls); a batch
 // chosen per case at run time (the loops compiled for 3) made them slower, 2.57 and 2.23.
 constexpr int kMcVelocityBatch = 3;
+// The pass that adds the pieces and sums the drift and the monomials of h' (38 sums in float
+// registers) takes batches of 2: with 3, 80 bytes spilled (ptxas). One pass for both sums took
+// the δ = 10 float step from 2.437-2.441 to 2.296-2.298 ms (one device call).
+constexpr int kMcPiecesBatch = 2;
 
 // Cells is the number of cells per team, a compile-time constant so that the per-cell loops in
 // the innermost gathers unroll completely; the last team of a box may have fewer (`count`).
@@ -360,23 +365,32 @@ struct McCollision {
     team.sync();
     //    ... and every velocity adds its pieces: h' = h~ + their sum + the self-loss adjustment.
     //    On the way, the drift of the conserved moments, M' - M~ = sum w Phi0 psi (h' - h~): a
-    //    sum of increments, accurate relative to itself in the run's precision.
-    const auto add_pieces = [&](int i, auto& s) {
+    //    sum of increments, accurate relative to itself in the run's precision; and with a
+    //    correction,
+    // 3. the monomial sums of h' for the correction matrices, sum w Phi0 (1 + eps h') psi psi^T:
+    //    the run's equilibrium part plus eps times them (a small term: accumulated per thread in
+    //    the run's precision; in invariant_monomials' order, with the weight folded into the
+    //    products). One pass for both: a second pass over the rows and points took 5 % of the
+    //    step longer. Its batch is smaller (kMcPiecesBatch): 38 sums stay in registers.
+    constexpr bool kCorrects = Mode != McCorrection::none;
+    constexpr int kPiecesBatch = Team::kBatchesLoads ? kMcPiecesBatch : 1;
+    const int piece_items = (nv + kPiecesBatch - 1) / kPiecesBatch;
+    const auto add_pieces = [&](int i, auto& drift, auto& monomials) {
       // (The batch's loads before the loops over their pieces: in flight together.)
-      McPoint<Real> q[kBatch];
-      Lanes before[kBatch];
-      Real adjust[kBatch];
-      int begin[kBatch], end[kBatch];
-      for (int u = 0; u < kBatch; ++u) {
-        const int v = loaded(i + u * items);
+      McPoint<Real> q[kPiecesBatch];
+      Lanes before[kPiecesBatch];
+      Real adjust[kPiecesBatch];
+      int begin[kPiecesBatch], end[kPiecesBatch];
+      for (int u = 0; u < kPiecesBatch; ++u) {
+        const int v = loaded(i + u * piece_items);
         adjust[u] = self_adjust ? self_adjust[v] : Real(0);
         q[u] = points[v];
         before[u] = rows[v];
         begin[u] = first_piece[v];
         end[u] = first_piece[v + 1];
       }
-      for (int u = 0; u < kBatch; ++u) {
-        const int v = i + u * items;
+      for (int u = 0; u < kPiecesBatch; ++u) {
+        const int v = i + u * piece_items;
         if (v >= nv) break;
         Lanes delta;
         for (int c = 0; c < Cells; ++c) delta.value[c] = Real(0);
@@ -386,66 +400,45 @@ struct McCollision {
         for (int p = begin[u]; p < end[u]; ++p)
           for (int c = 0; c < Cells; ++c) delta.value[c] += pieces[p].value[c];
         const Real w = q[u].w, x = q[u].x, y = q[u].y, z = q[u].z;
-        const Real r2 = x * x + y * y + z * z;
+        const Real xx = x * x, yy = y * y, zz = z * z, r2 = xx + yy + zz;
         Lanes after;
         for (int c = 0; c < Cells; ++c) {
           after.value[c] =
               before[u].value[c] + (delta.value[c] + adjust[u] * before[u].value[c]);
           const Real change = w * (after.value[c] - before[u].value[c]);
-          s[5 * c] += change;
-          s[5 * c + 1] += change * x;
-          s[5 * c + 2] += change * y;
-          s[5 * c + 3] += change * z;
-          s[5 * c + 4] += change * r2;
+          drift[5 * c] += change;
+          drift[5 * c + 1] += change * x;
+          drift[5 * c + 2] += change * y;
+          drift[5 * c + 3] += change * z;
+          drift[5 * c + 4] += change * r2;
+          if constexpr (kCorrects) {
+            auto* m = &monomials[kMcMonomials * c];
+            const Real n = w * after.value[c], nr2 = n * r2;
+            m[0] += n;
+            m[1] += n * x;
+            m[2] += n * y;
+            m[3] += n * z;
+            m[4] += n * xx;
+            m[5] += n * yy;
+            m[6] += n * zz;
+            m[7] += n * x * y;
+            m[8] += n * x * z;
+            m[9] += n * y * z;
+            m[10] += nr2 * x;
+            m[11] += nr2 * y;
+            m[12] += nr2 * z;
+            m[13] += nr2 * r2;
+          }
         }
         rows[v] = after;
       }
     };
-
-    // 3. the correction matrices, sum w Phi0 (1 + eps h') psi psi^T: the run's equilibrium part
-    //    plus eps times the monomial sums of h' (a small term: accumulated per thread in the
-    //    run's precision; in invariant_monomials' order, with the weight folded into the
-    //    products), ...
-    const auto add_monomials = [&](int i, auto& s) {
-      McPoint<Real> q[kBatch];
-      Lanes h[kBatch];
-      for (int u = 0; u < kBatch; ++u) {
-        const int v = loaded(i + u * items);
-        q[u] = points[v];
-        h[u] = rows[v];
-      }
-      for (int u = 0; u < kBatch; ++u) {
-        if (i + u * items >= nv) break;
-        const Real x = q[u].x, y = q[u].y, z = q[u].z, w = q[u].w;
-        const Real xx = x * x, yy = y * y, zz = z * z, r2 = xx + yy + zz;
-        const Real wxy = w * x * y, wxz = w * x * z, wyz = w * y * z, wr2 = w * r2;
-        for (int c = 0; c < Cells; ++c) {
-          auto* m = &s[kMcMonomials * c];
-          const Real n = w * h[u].value[c], hr2 = wr2 * h[u].value[c];
-          m[0] += n;
-          m[1] += n * x;
-          m[2] += n * y;
-          m[3] += n * z;
-          m[4] += n * xx;
-          m[5] += n * yy;
-          m[6] += n * zz;
-          m[7] += wxy * h[u].value[c];
-          m[8] += wxz * h[u].value[c];
-          m[9] += wyz * h[u].value[c];
-          m[10] += hr2 * x;
-          m[11] += hr2 * y;
-          m[12] += hr2 * z;
-          m[13] += hr2 * r2;
-        }
-      }
-    };
-    if constexpr (Mode != McCorrection::none) {
-      // (One exchange for both sums: a thread's second pass reads the rows its first wrote.)
+    if constexpr (kCorrects) {
       // Item kTeamGroup c + e of cell c's group writes its drift (e < 5) and entry e of its
       // system (e < 30), each from the totals it needs.
       const TeamTotals totals =
-          team.template reduce_both_rolled<5 * Cells, kMcMonomials * Cells, Real>(
-              items, add_pieces, add_monomials);
+          team.template reduce_pair_rolled<5 * Cells, kMcMonomials * Cells, Real>(piece_items,
+                                                                                 add_pieces);
       team.for_each_rolled(kTeamGroup * count, [&](int item) {
         const int c = item / kTeamGroup, e = item % kTeamGroup, i = e / 6, j = e % 6;
         double* cell_shared = shared + kMcCellDoubles * c;
@@ -460,7 +453,11 @@ struct McCollision {
       });
       team.sync_group();
     } else {
-      const Sums<5 * Cells> drift = team.template reduce_rolled<5 * Cells, Real>(items, add_pieces);
+      const Sums<5 * Cells> drift =
+          team.template reduce_rolled<5 * Cells, Real>(piece_items, [&](int i, auto& s) {
+            Real no_monomials[1];
+            add_pieces(i, s, no_monomials);
+          });
       if (team.leader())
         for (int c = 0; c < Cells; ++c)
           for (int k = 0; k < 5; ++k)

@@ -5,9 +5,9 @@
 //   team.reduce<K>(n, f)    Sums<K> of f(i, sums&) over [0, n), the same result on every thread;
 //                           reduce<K, Acc> lets a GPU thread and warp accumulate in Acc (f then
 //                           takes `auto& sums`); reduce_rolled: not unrolled (see for_each_rolled)
-//   team.reduce_both_rolled<K1, K2>(n, f1, f2)  TeamTotals of f1 over [0, n), then f2 over
-//                           [0, n) (which may read what f1 wrote at the same i), in one exchange
-//                           on the GPU; not unrolled
+//   team.reduce_pair_rolled<K1, K2>(n, f)  TeamTotals of two sets of sums, K1 then K2, that
+//                           f(i, first, second) adds into over [0, n) (a warp reduces at most 32
+//                           sums at once: more than 32 in one pass); not unrolled
 //   team.row_scratch(p)     the team's scratch memory (scratch_bytes of for_each_team), or p
 //                           when it has none
 //   team.scratch_memory<T>()  the scratch of a team that has one (GPU: shared-memory accesses)
@@ -38,7 +38,7 @@ struct CpuTeam {
   static constexpr bool kBatchesLoads = false;
   static constexpr int kMaxTotals = 64;
   char* scratch = nullptr;  // this thread's scratch, or nullptr
-  mutable double totals[kMaxTotals] = {};  // what reduce_both_rolled returns a view of
+  mutable double totals[kMaxTotals] = {};  // what reduce_pair_rolled returns a view of
 
   template <class F>
   void for_each(int n, F&& f) const {
@@ -56,11 +56,12 @@ struct CpuTeam {
   Sums<K> reduce_rolled(int n, F&& f) const {
     return reduce<K, Acc>(n, f);
   }
-  template <int K1, int K2, class Acc = double, class F1, class F2>
-  TeamTotals reduce_both_rolled(int n, F1&& f1, F2&& f2) const {
+  template <int K1, int K2, class Acc = double, class F>
+  TeamTotals reduce_pair_rolled(int n, F&& f) const {
     static_assert(K1 + K2 <= kMaxTotals, "CpuTeam keeps at most kMaxTotals totals");
-    const Sums<K1> first = reduce<K1, Acc>(n, f1);
-    const Sums<K2> second = reduce<K2, Acc>(n, f2);
+    Sums<K1> first = Sums<K1>::zero();
+    Sums<K2> second = Sums<K2>::zero();
+    for (int i = 0; i < n; ++i) f(i, first, second);
     for (int k = 0; k < K1; ++k) totals[k] = first[k];
     for (int k = 0; k < K2; ++k) totals[K1 + k] = second[k];
     return TeamTotals{totals, 1};

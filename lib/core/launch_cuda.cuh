@@ -71,18 +71,16 @@ struct CudaTeam {
     return team_totals(sums);
   }
 
-  // Two reductions over [0, n) with one exchange between the warps: f1 into K1 sums, then f2
-  // into K2 sums. A thread visits the same i in both loops, so f2 may read what f1 wrote at i.
-  // Not unrolled: its bodies batch their own loads (see for_each_rolled).
-  template <int K1, int K2, class Acc, class F1, class F2>
-  __device__ TeamTotals reduce_both_rolled(int n, F1&& f1, F2&& f2) const {
+  // Two sets of sums, K1 and K2, that f(i, first, second) adds into over [0, n), with one
+  // exchange between the warps (a warp reduces each set on its own: at most 32 sums at once).
+  // Not unrolled: its body batches its own loads (see for_each_rolled).
+  template <int K1, int K2, class Acc, class F>
+  __device__ TeamTotals reduce_pair_rolled(int n, F&& f) const {
     Sums<K1, Acc> first = Sums<K1, Acc>::zero();
-#pragma unroll 1
-    for (int i = threadIdx.x; i < n; i += blockDim.x) f1(i, first);
-    const Acc first_share = warp_totals(first);
     Sums<K2, Acc> second = Sums<K2, Acc>::zero();
 #pragma unroll 1
-    for (int i = threadIdx.x; i < n; i += blockDim.x) f2(i, second);
+    for (int i = threadIdx.x; i < n; i += blockDim.x) f(i, first, second);
+    const Acc first_share = warp_totals(first);
     const Acc second_share = warp_totals(second);
     __syncthreads();  // the buffer may still be read by a previous reduction
     publish<K1>(first_share, 0);

@@ -31,8 +31,8 @@ struct Sums {
   }
 };
 
-// What Team::reduce_both_rolled returns: the team's totals of its K1 + K2 sums (the first
-// reduction's, then the second's), read where the team keeps them, so that a GPU thread loads
+// What Team::reduce_pair_rolled returns: the team's totals of its K1 + K2 sums (the first
+// set's, then the second's), read where the team keeps them, so that a GPU thread loads
 // only those it needs (all of them in every thread's registers spilled in McCollision). Valid
 // until the team's next reduction.
 struct TeamTotals {
