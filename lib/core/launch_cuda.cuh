@@ -29,7 +29,10 @@ inline void check_cuda_launch(const char* label) {
 struct CudaTeam {
   // A thread issues the loads of a batch of items before it waits on any (see CpuTeam).
   static constexpr bool kBatchesLoads = true;
-  double* reduce_buffer;  // kMaxWarpsPerTeam * K doubles of shared memory
+  // kMaxWarpsPerTeam * K doubles of shared memory: a reduction's K warp shares of warp w at
+  // w * K .. w * K + K - 1 (a warp's lanes write, and the exchange's threads read, consecutive
+  // doubles: with the sums' rows of kMaxWarpsPerTeam, both had hit one bank 16 times over).
+  double* reduce_buffer;
   char* scratch;          // dynamic shared memory for a velocity row, or nullptr
   int scratch_offset;     // of the scratch in the dynamic shared memory, in bytes
 
@@ -83,10 +86,10 @@ struct CudaTeam {
     const Acc first_share = warp_totals(first);
     const Acc second_share = warp_totals(second);
     __syncthreads();  // the buffer may still be read by a previous reduction
-    publish<K1>(first_share, 0);
-    publish<K2>(second_share, K1);
+    publish<K1, K1 + K2>(first_share, 0);
+    publish<K2, K1 + K2>(second_share, K1);
     exchange<K1 + K2>();
-    return TeamTotals{reduce_buffer, kMaxWarpsPerTeam};
+    return TeamTotals{reduce_buffer, 1};
   }
 
   // The totals over the team of every thread's K partial sums, on every thread. A warp adds its
@@ -96,7 +99,7 @@ struct CudaTeam {
   __device__ Sums<K> team_totals(const Sums<K, Acc>& sums) const {
     const Acc share = warp_totals(sums);
     __syncthreads();  // the buffer may still be read by a previous reduction
-    publish<K>(share, 0);
+    publish<K, K>(share, 0);
     return exchanged_totals<K>();
   }
 
@@ -113,26 +116,27 @@ struct CudaTeam {
     return s[0];
   }
 
-  // Writes the warp's share of K sums (warp_totals) to rows offset .. offset + K of the buffer.
-  template <int K, class Acc>
+  // Writes the warp's share of K sums (warp_totals) as sums offset .. offset + K of a reduction
+  // of Total sums.
+  template <int K, int Total, class Acc>
   __device__ void publish(Acc share, int offset) const {
     constexpr int kShift = 5 - log2_of(warp_reduce_width(K));
     const int lane = threadIdx.x % 32, mine = lane >> kShift;
     if (lane % (1 << kShift) == 0 && mine < K)
-      reduce_buffer[(offset + mine) * kMaxWarpsPerTeam + threadIdx.x / 32] = double(share);
+      reduce_buffer[threadIdx.x / 32 * Total + offset + mine] = double(share);
   }
 
-  // The team's totals of the K rows of published warp shares: one thread per row adds its
-  // partials in warp order (the same result on every run) into the row's first slot (no other
-  // thread reads the row meanwhile).
+  // The team's totals of K published sums: one thread per sum adds the warps' shares in warp
+  // order (the same result on every run) into warp 0's slot (no other thread reads that sum's
+  // shares meanwhile): total k at reduce_buffer[k].
   template <int K>
   __device__ void exchange() const {
     const int warps = (blockDim.x + 31) / 32;
     __syncthreads();
     for (int k = threadIdx.x; k < K; k += blockDim.x) {
       double total = 0.0;
-      for (int w = 0; w < warps; ++w) total += reduce_buffer[k * kMaxWarpsPerTeam + w];
-      reduce_buffer[k * kMaxWarpsPerTeam] = total;
+      for (int w = 0; w < warps; ++w) total += reduce_buffer[w * K + k];
+      reduce_buffer[k] = total;
     }
     __syncthreads();
   }
@@ -141,7 +145,7 @@ struct CudaTeam {
   __device__ Sums<K> exchanged_totals() const {
     exchange<K>();
     Sums<K> result;
-    for (int k = 0; k < K; ++k) result[k] = reduce_buffer[k * kMaxWarpsPerTeam];
+    for (int k = 0; k < K; ++k) result[k] = reduce_buffer[k];
     return result;
   }
 
