@@ -370,8 +370,8 @@ struct McCollision {
     // 3. the monomial sums of h' for the correction matrices, sum w Phi0 (1 + eps h') psi psi^T:
     //    the run's equilibrium part plus eps times them (a small term: accumulated per thread in
     //    the run's precision; in invariant_monomials' order, with the weight folded into the
-    //    products). One pass for both: a second pass over the rows and points took 5 % of the
-    //    step longer. Its batch is smaller (kMcPiecesBatch): 38 sums stay in registers.
+    //    products). One pass for both: with a second pass over the rows and points the step
+    //    took 6 % longer. Its batch is smaller (kMcPiecesBatch): 38 sums stay in registers.
     constexpr bool kCorrects = Mode != McCorrection::none;
     constexpr int kPiecesBatch = Team::kBatchesLoads ? kMcPiecesBatch : 1;
     const int piece_items = (nv + kPiecesBatch - 1) / kPiecesBatch;

@@ -64,7 +64,7 @@ struct CpuTeam {
     for (int i = 0; i < n; ++i) f(i, first, second);
     for (int k = 0; k < K1; ++k) totals[k] = first[k];
     for (int k = 0; k < K2; ++k) totals[K1 + k] = second[k];
-    return TeamTotals{totals, 1};
+    return TeamTotals{totals};
   }
   template <class F>
   void for_each_rolled(int n, F&& f) const {

@@ -89,7 +89,7 @@ struct CudaTeam {
     publish<K1, K1 + K2>(first_share, 0);
     publish<K2, K1 + K2>(second_share, K1);
     exchange<K1 + K2>();
-    return TeamTotals{reduce_buffer, 1};
+    return TeamTotals{reduce_buffer};
   }
 
   // The totals over the team of every thread's K partial sums, on every thread. A warp adds its

@@ -37,8 +37,7 @@ struct Sums {
 // until the team's next reduction.
 struct TeamTotals {
   const double* base;
-  int stride;
-  BOLT_HOST_DEVICE double operator[](int k) const { return base[k * stride]; }
+  BOLT_HOST_DEVICE double operator[](int k) const { return base[k]; }
 };
 
 }  // namespace bolt
