@@ -36,6 +36,9 @@ class ExplicitEngine final : public Engine {
     const VelocityGrid& vg = config.velocities;
     require(v0_ >= 0 && v0_ + nv_ <= vg.size(), "engine: velocities [", v0_, ", +", nv_,
             ") outside the grid of ", vg.size());
+    require(grid.interior_cells() <= CellIndexer::kMaxIndexedCells, "-grid_n: a box of ",
+            grid.interior_cells(), " cells; a rank's box may have at most ",
+            CellIndexer::kMaxIndexedCells, " (split the grid over more ranks)");
     for (int a = 0; a < 3; ++a) xi_[a] = Buffer<Real>(where_, owned(vg.xi[a]));
     weight_ = Buffer<Real>(where_, owned(vg.weight));
     const std::size_t size = std::size_t(grid.padded_cells()) * nv_;

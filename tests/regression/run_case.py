@@ -438,6 +438,9 @@ BAD_INPUTS = [
     (["-grid_n", "0,4,1"], "-grid_n", None),
     (["-grid_n", "4,4"], "-grid_n", None),
     (["-grid_n", "4,a,1"], "-grid_n", None),
+    # More cells in a box than the kernels' 32-bit cell numbering takes (refused before f is
+    # allocated; the time step is small enough for the Courant limit).
+    (["-grid_n", "50000,50000,1", "-ts_dt", "1e-7"], "-grid_n", None),
     (["-vgrid_n", "12,12"], "-vgrid_n", None),
     (["-model_type", "foo"], "-model_type", None),
     (["-model_conservative", "maybe"], "-model_conservative", None),
