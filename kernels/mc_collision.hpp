@@ -168,8 +168,9 @@ inline std::int64_t mc_scratch_bytes(int cells_per_team, bool rows_in_scratch, i
 // batch before it waits on any: in a loop over single velocities each iteration's bound check
 // kept the compiler from hoisting the next one's loads, and a thread waited for its velocities
 // one after the other (two round trips each when streaming: the tables, then the rows they point
-// to). Loads past nv read velocity nv - 1 and are not used. B = 3 in every pass but the
-// pieces' (kMcPiecesBatch; measured when the monomials had a pass of their own: δ = 10, float,
+// to). Loads past nv read velocity nv - 1 and are not used. B = 3 in the streaming and writing
+// passes (the pass adding the pieces takes mirror pairs, below; measured when the monomials had
+// a pass of their own and the pieces pass took batches too: δ = 10, float,
 // one device call: 2.456-2.459 ms/step; 3 streaming and 2 elsewhere 2.509-2.513; 3 streaming, 4
 // adding the pieces and summing the monomials, 3 writing 2.48; 2, 3, 3 2.50; 4, 3, 3 2.53; in
 // earlier calls 2 everywhere 2.53, 4 everywhere 2.61, none 2.62: loads in flight cost registers).
@@ -177,10 +178,17 @@ inline std::int64_t mc_scratch_bytes(int cells_per_team, bool rows_in_scratch, i
 // streaming and 2 elsewhere, 2.40 and 2.07 against 2.45 and 2.12 ms/step (two calls); a batch
 // chosen per case at run time (the loops compiled for 3) made them slower, 2.57 and 2.23.
 constexpr int kMcVelocityBatch = 3;
-// The pass that adds the pieces and sums the drift and the monomials of h' (38 sums in float
-// registers) takes batches of 2: with 3, 80 bytes spilled (ptxas). One pass for both sums took
-// the δ = 10 float step from 2.437-2.441 to 2.296-2.298 ms (one device call).
-constexpr int kMcPiecesBatch = 2;
+// The pass that adds the pieces and sums the drift and the monomials of h' takes the velocities
+// in pairs mirrored across xi_z = 0, v and v' (McMirrorPair; on a grid symmetric in z, which
+// hs_mc's are): the two share x, y, |xi|^2 and the weight, and z changes sign, so a sum even in z
+// (10 of the 14 monomials, 4 of the 5 drift moments) takes their sum and one odd in z their
+// difference: one multiply-add per sum for two velocities instead of two. Where v' = v (the
+// plane z = 0, or a grid without the symmetry: every velocity pairs with itself) the second
+// counts 0. A pair's two loads of each kind are in flight together, as a batch of 2 was (with
+// batches of 3, 38 float sums had spilled 80 bytes).
+struct McMirrorPair {
+  int v, mirror;
+};
 
 // Cells is the number of cells per team, a compile-time constant so that the per-cell loops in
 // the innermost gathers unroll completely; the last team of a box may have fewer (`count`).
@@ -199,8 +207,10 @@ struct McCollision {
   // (the engine: ghosts filled), else already the post-streaming h~.
   const Real* h_in;
   Real* h_out;  // h_new; must not alias h_in
-  const McPoint<Real>* points;  // [v]
+  const McPoint<Real>* points;  // [v]; a mirror pair's second takes the first's x, y, -z, w
   int nv;
+  const McMirrorPair* mirror_pairs;  // [mirror_items], each velocity in one pair
+  int mirror_items;
   McEquilibriumMonomials equilibrium;  // of these points
   // The gather plan (McEntryIndex).
   const McEntryVector<Real>* entries;
@@ -371,73 +381,78 @@ struct McCollision {
     //    the run's equilibrium part plus eps times them (a small term: accumulated per thread in
     //    the run's precision; in invariant_monomials' order, with the weight folded into the
     //    products). One pass for both: with a second pass over the rows and points the step
-    //    took 6 % longer. Its batch is smaller (kMcPiecesBatch): 38 sums stay in registers.
+    //    took 6 % longer. The velocities come in mirror pairs (McMirrorPair): 38 sums in float
+    //    registers for two velocities at a time.
     constexpr bool kCorrects = Mode != McCorrection::none;
-    constexpr int kPiecesBatch = Team::kBatchesLoads ? kMcPiecesBatch : 1;
-    const int piece_items = (nv + kPiecesBatch - 1) / kPiecesBatch;
     const auto add_pieces = [&](int i, auto& drift, auto& monomials) {
-      // (The batch's loads before the loops over their pieces: in flight together.)
-      McPoint<Real> q[kPiecesBatch];
-      Lanes before[kPiecesBatch];
-      Real adjust[kPiecesBatch];
-      int begin[kPiecesBatch], end[kPiecesBatch];
-      for (int u = 0; u < kPiecesBatch; ++u) {
-        const int v = loaded(i + u * piece_items);
-        adjust[u] = self_adjust ? self_adjust[v] : Real(0);
-        q[u] = points[v];
-        before[u] = rows[v];
-        begin[u] = first_piece[v];
-        end[u] = first_piece[v + 1];
+      // (The pair's loads before the loops over their pieces: in flight together.)
+      const McMirrorPair pair = mirror_pairs[i];
+      const int v[2] = {pair.v, pair.mirror};
+      const McPoint<Real> q = points[pair.v];
+      Lanes before[2];
+      Real adjust[2];
+      int begin[2], end[2];
+      for (int s = 0; s < 2; ++s) {
+        adjust[s] = self_adjust ? self_adjust[v[s]] : Real(0);
+        before[s] = rows[v[s]];
+        begin[s] = first_piece[v[s]];
+        end[s] = first_piece[v[s] + 1];
       }
-      for (int u = 0; u < kPiecesBatch; ++u) {
-        const int v = i + u * piece_items;
-        if (v >= nv) break;
+      Lanes after[2];
+      for (int s = 0; s < 2; ++s) {
         Lanes delta;
         for (int c = 0; c < Cells; ++c) delta.value[c] = Real(0);
         // (Most lists have one or two pieces: unrolled, the loop was mostly branches; 1 % of the
         // step.)
         BOLT_ROLLED
-        for (int p = begin[u]; p < end[u]; ++p)
+        for (int p = begin[s]; p < end[s]; ++p)
           for (int c = 0; c < Cells; ++c) delta.value[c] += pieces[p].value[c];
-        const Real w = q[u].w, x = q[u].x, y = q[u].y, z = q[u].z;
-        const Real xx = x * x, yy = y * y, zz = z * z, r2 = xx + yy + zz;
-        Lanes after;
-        for (int c = 0; c < Cells; ++c) {
-          after.value[c] =
-              before[u].value[c] + (delta.value[c] + adjust[u] * before[u].value[c]);
-          const Real change = w * (after.value[c] - before[u].value[c]);
-          drift[5 * c] += change;
-          drift[5 * c + 1] += change * x;
-          drift[5 * c + 2] += change * y;
-          drift[5 * c + 3] += change * z;
-          drift[5 * c + 4] += change * r2;
-          if constexpr (kCorrects) {
-            auto* m = &monomials[kMcMonomials * c];
-            const Real n = w * after.value[c], nr2 = n * r2;
-            m[0] += n;
-            m[1] += n * x;
-            m[2] += n * y;
-            m[3] += n * z;
-            m[4] += n * xx;
-            m[5] += n * yy;
-            m[6] += n * zz;
-            m[7] += n * x * y;
-            m[8] += n * x * z;
-            m[9] += n * y * z;
-            m[10] += nr2 * x;
-            m[11] += nr2 * y;
-            m[12] += nr2 * z;
-            m[13] += nr2 * r2;
-          }
-        }
-        rows[v] = after;
+        for (int c = 0; c < Cells; ++c)
+          after[s].value[c] =
+              before[s].value[c] + (delta.value[c] + adjust[s] * before[s].value[c]);
       }
+      const Real w = q.w, x = q.x, y = q.y, z = q.z;
+      const Real xx = x * x, yy = y * y, zz = z * z, r2 = xx + yy + zz;
+      // The mirror's weight in the sums: 0 where the pair is one velocity.
+      const Real w_mirror = pair.mirror != pair.v ? w : Real(0);
+      for (int c = 0; c < Cells; ++c) {
+        // Even and odd in z: the pair's sum and difference.
+        const Real change = w * (after[0].value[c] - before[0].value[c]),
+                   change_mirror = w_mirror * (after[1].value[c] - before[1].value[c]);
+        const Real even = change + change_mirror, odd = change - change_mirror;
+        drift[5 * c] += even;
+        drift[5 * c + 1] += even * x;
+        drift[5 * c + 2] += even * y;
+        drift[5 * c + 3] += odd * z;
+        drift[5 * c + 4] += even * r2;
+        if constexpr (kCorrects) {
+          auto* m = &monomials[kMcMonomials * c];
+          const Real n = w * after[0].value[c], n_mirror = w_mirror * after[1].value[c];
+          const Real ne = n + n_mirror, no = n - n_mirror, ne_r2 = ne * r2;
+          m[0] += ne;
+          m[1] += ne * x;
+          m[2] += ne * y;
+          m[3] += no * z;
+          m[4] += ne * xx;
+          m[5] += ne * yy;
+          m[6] += ne * zz;
+          m[7] += ne * x * y;
+          m[8] += no * x * z;
+          m[9] += no * y * z;
+          m[10] += ne_r2 * x;
+          m[11] += ne_r2 * y;
+          m[12] += no * r2 * z;
+          m[13] += ne_r2 * r2;
+        }
+      }
+      rows[v[0]] = after[0];
+      rows[v[1]] = after[1];
     };
     if constexpr (kCorrects) {
       // Item kTeamGroup c + e of cell c's group writes its drift (e < 5) and entry e of its
       // system (e < 30), each from the totals it needs.
       const TeamTotals totals =
-          team.template reduce_pair_rolled<5 * Cells, kMcMonomials * Cells, Real>(piece_items,
+          team.template reduce_pair_rolled<5 * Cells, kMcMonomials * Cells, Real>(mirror_items,
                                                                                  add_pieces);
       team.for_each_rolled(kTeamGroup * count, [&](int item) {
         const int c = item / kTeamGroup, e = item % kTeamGroup, i = e / 6, j = e % 6;
@@ -454,7 +469,7 @@ struct McCollision {
       team.sync_group();
     } else {
       const Sums<5 * Cells> drift =
-          team.template reduce_rolled<5 * Cells, Real>(piece_items, [&](int i, auto& s) {
+          team.template reduce_rolled<5 * Cells, Real>(mirror_items, [&](int i, auto& s) {
             Real no_monomials[1];
             add_pieces(i, s, no_monomials);
           });

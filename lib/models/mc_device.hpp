@@ -58,15 +58,25 @@ class McDevice {
     for (std::size_t v = 0; v < points.size(); ++v)
       points[v] = {Real(velocities.xi[0][v]), Real(velocities.xi[1][v]),
                    Real(velocities.xi[2][v]), number_weight[v]};
+    // The collision's mirror pairs (McMirrorPair): across xi_z = 0 where the grid has the
+    // symmetry (its nodes agree to 1e-12), the second taking the first's point exactly, so that
+    // the sums even and odd in z are those of the pair's own points; else every velocity alone.
+    std::vector<McMirrorPair> pairs;
+    for (int v = 0; v < velocities.size(); ++v) {
+      const int mirror = velocities.symmetric(2) ? velocities.reflect[2][v] : v;
+      if (mirror < v) continue;
+      pairs.push_back({v, mirror});
+      points[mirror] = {points[v].x, points[v].y, -points[v].z, points[v].w};
+    }
+    mirror_pairs_ = Buffer<McMirrorPair>(where, pairs);
     points_ = Buffer<McPoint<Real>>(where, points);
     inv_number_weight_ = Buffer<double>(where, tables_.inv_number_weight);
-    // With the weights and velocities the kernel sees (rounded to Real), so that the constant
-    // part of the correction matrix matches the h' part the kernel sums.
-    for (int v = 0; v < velocities.size(); ++v) {
+    // With the points the kernel sees, so that the constant part of the correction matrix
+    // matches the h' part the kernel sums.
+    for (const McPoint<Real>& p : points) {
       double m[kMcMonomials];
-      invariant_monomials(double(Real(velocities.xi[0][v])), double(Real(velocities.xi[1][v])),
-                          double(Real(velocities.xi[2][v])), m);
-      for (int k = 0; k < kMcMonomials; ++k) equilibrium_.sum[k] += double(number_weight[v]) * m[k];
+      invariant_monomials(double(p.x), double(p.y), double(p.z), m);
+      for (int k = 0; k < kMcMonomials; ++k) equilibrium_.sum[k] += double(p.w) * m[k];
     }
     // Each step multiplies h_v by 1 - L_v on average (either self-loss): beyond 1 the step
     // overshoots, and the run grows to NaN.
@@ -175,6 +185,8 @@ class McDevice {
                           c.out,
                           points_.data(),
                           int(points_.size()),
+                          mirror_pairs_.data(),
+                          int(mirror_pairs_.size()),
                           equilibrium_,
                           entries_.data(),
                           pairs(),
@@ -335,6 +347,7 @@ class McDevice {
   std::array<Buffer<double>, 3> faces_;
   Buffer<int> node_of_;
   Buffer<McPoint<Real>> points_;  // xi and w Phi0, rounded to Real as the collision uses them
+  Buffer<McMirrorPair> mirror_pairs_;
   Buffer<double> inv_number_weight_;
   McEquilibriumMonomials equilibrium_{};  // sum_v w Phi0 m(xi_v)
   Buffer<McSample<Real>> samples_;
