@@ -232,6 +232,24 @@ TEST_F(McGpu, GridTooFineToPackVelocitiesAgrees) {
   EXPECT_LE(d, 1e-5);
 }
 
+// A velocity box off centre has no mirror pairs (McMirrorPair: each velocity pairs with itself):
+// the GPU still agrees with the CPU, with the correction.
+TEST_F(McGpu, OffCentreGridAgrees) {
+  const VelocityGrid vg = test::mc_grid({10, 9, 8}, 3.0, 0.9, {0.0, 0.1, 0.25});
+  ASSERT_FALSE(vg.symmetric(2));
+  for (Precision precision : {Precision::double_, Precision::single}) {
+    const auto at = [&](Backend backend) {
+      return config(backend, precision, vg, 0.5, McCorrection::batched, kAutomatic);
+    };
+    const SameSamples r = collide_same_samples(at(Backend::cpu), at(second_backend()), 5, 3);
+    ASSERT_GT(relative_difference(r.h, r.cpu_h), 1e-4) << "the step must change h";
+    const double tolerance = precision == Precision::double_ ? 1e-12 : 1e-5;
+    const double d = relative_difference(r.cpu_h, r.gpu_h);
+    std::printf("  %s: h %.2e (tolerance %.0e)\n", to_string(precision).data(), d, tolerance);
+    EXPECT_LE(d, tolerance);
+  }
+}
+
 // Each backend draws its own samples: the whole step agrees as well.
 TEST_F(McGpu, WholeStepAgrees) {
   const VelocityGrid vg = grid(12, 12, 12, 0.94);

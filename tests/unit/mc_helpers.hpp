@@ -13,11 +13,15 @@
 
 namespace bolt::test {
 
-inline VelocityGrid mc_grid(std::array<int, 3> nodes, double half_width, double ratio = 1.0) {
+// A centre off zero takes away the grid's mirror symmetry (the collision then pairs every
+// velocity with itself, McMirrorPair).
+inline VelocityGrid mc_grid(std::array<int, 3> nodes, double half_width, double ratio = 1.0,
+                            std::array<double, 3> centre = {0.0, 0.0, 0.0}) {
   VelocityGridSpec spec;
   spec.nodes = nodes;
   spec.half_width = half_width;
   spec.ratio = ratio;
+  spec.centre = centre;
   return make_cartesian_velocity_grid(spec);
 }
 

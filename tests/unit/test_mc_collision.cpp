@@ -172,6 +172,7 @@ struct KernelCase {
   std::array<int, 3> nodes;
   double ratio;
   double temperature = 1.0;  // of the sampling Maxwellian
+  std::array<double, 3> centre = {0.0, 0.0, 0.0};  // of the velocity box
 };
 
 // Same samples, same rows: the kernel's h' equals the reference's to round-off. Relative to the
@@ -184,10 +185,11 @@ TEST(McCollision, KernelMatchesReference) {
       {"VHS omega 0.74, uniform 9^3", 0.74, 1.0, {9, 9, 9}, 1.0},
       {"Maxwell omega 1, stretched 8x10x9", 1.0, 0.05, {8, 10, 9}, 0.85},
       {"hard spheres, sampled at T = 1.3", 0.5, 0.7, {10, 9, 8}, 0.9, 1.3},
+      {"hard spheres, box off centre", 0.5, 0.7, {10, 9, 8}, 0.9, 1.0, {0.0, 0.1, 0.25}},
   };
   for (const KernelCase& k : cases)
     for (bool expected : {true, false}) {
-      const VelocityGrid vg = test::mc_grid(k.nodes, 3.0, k.ratio);
+      const VelocityGrid vg = test::mc_grid(k.nodes, 3.0, k.ratio, k.centre);
       McConfig config = test::mc_config(vg, 4000, 0.03, 2.5, k.omega, k.eps);
       config.correction = McCorrection::none;
       config.expected_self_loss = expected;
@@ -445,8 +447,11 @@ TEST(McCollision, CorrectionConservesEveryCellAndWithoutItMomentumAndEnergyDrift
                               {McCorrection::batched, false, "corrected, sampled"},
                               {McCorrection::none, false, "none, sampled"},
                               {McCorrection::none, true, "none, expected"}};
-  for (double ratio : {1.0, 0.9}) {
-    const VelocityGrid vg = test::mc_grid({12, 12, 12}, 3.0, ratio);
+  // Uniform, stretched, and stretched off centre (no mirror pairs).
+  const std::array<double, 3> centres[3] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, {0.1, 0.0, 0.2}};
+  for (int g = 0; g < 3; ++g) {
+    const double ratio = g == 0 ? 1.0 : 0.9;
+    const VelocityGrid vg = test::mc_grid({12, 12, 12}, 3.0, ratio, centres[g]);
     const double eps = 0.1;
     const std::vector<double> h = test::deviation_rows(vg, 6, eps, 0.05);
     for (const Variant& variant : variants) {
@@ -458,7 +463,8 @@ TEST(McCollision, CorrectionConservesEveryCellAndWithoutItMomentumAndEnergyDrift
       const std::vector<double> out = op->collide(h);
       const Drift d = conservation_drift(vg, h, out);
       const McCorrectionSummary s = summarize_records(op->records(), eps);
-      std::printf("  %s grid, %-18s:", ratio == 1.0 ? "uniform  " : "stretched", variant.name);
+      const char* grids[3] = {"uniform   ", "stretched ", "off centre"};
+      std::printf("  %s grid, %-18s:", grids[g], variant.name);
       for (int k = 0; k < 5; ++k) std::printf(" %s %.1e (%.0e)", names[k], d.worst[k], d.bound[k]);
       std::printf("  |y| %.2e |(A,B,C)| %.2e\n", s.max_y, s.max_abc);
       if (variant.mode == McCorrection::batched) {
