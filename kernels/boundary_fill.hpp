@@ -40,11 +40,12 @@ struct FaceGeometry {
 
   BOLT_HOST_DEVICE int transverse_count() const { return count[0] * count[1]; }
   // Padded index of the cell at padded coordinate `layer` along the axis, transverse item t
-  // (first transverse axis fastest).
+  // (first transverse axis fastest; t < transverse_count(), an int: 32-bit division, where a
+  // 64-bit one is a long subroutine on the GPU).
   BOLT_HOST_DEVICE std::int64_t cell(std::int64_t t, int layer) const {
     const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
-    const int i1 = first[0] + static_cast<int>(t % count[0]);
-    const int i2 = first[1] + static_cast<int>(t / count[0]);
+    const int i1 = first[0] + static_cast<int>(t) % count[0];
+    const int i2 = first[1] + static_cast<int>(t) / count[0];
     return layer * stride[axis] + std::int64_t(i1) * stride[a1] + std::int64_t(i2) * stride[a2];
   }
   // Padded coordinate of ghost layer k (k = 0 touches the face) and of interior layer k.
@@ -56,15 +57,32 @@ struct FaceGeometry {
   BOLT_HOST_DEVICE double outward() const { return side == 0 ? -1.0 : 1.0; }
 };
 
+// A wall's loops over the velocities take them in batches of kWallBatch on the GPU: item i of
+// ceil(nv / B) stands for the velocities i + u items (u < B, consecutive across a warp's lanes),
+// all loaded, without branches, before any is used (loads past nv read the last velocity and are
+// not used). A loop over single velocities had waited on each velocity's normal, then on its row
+// value: the delta = 10 hs_mc cavity's wall fills took 24 us each, latency-bound.
+constexpr int kWallBatch = 4;
+
 // Mass flux leaving the gas through a wall at one transverse position: the sum over leaving v of
 // w |xi_n| f of the boundary row (on every thread of the team).
 template <class Team, class Real>
 BOLT_HOST_DEVICE double wall_outflux_of(const Team& team, const Real* boundary,
                                         const Velocities<Real>& vel, const FaceGeometry& face) {
-  const double sign = face.outward();
-  const auto flux = team.template reduce<1>(vel.n, [&](int v, Sums<1>& s) {
-    const double xn = sign * double(vel.xi(face.axis, v));
-    if (xn > 0.0) s[0] += double(vel.w[v]) * xn * double(boundary[v]);
+  constexpr int kBatch = Team::kBatchesLoads ? kWallBatch : 1;
+  const int nv = vel.n, items = (nv + kBatch - 1) / kBatch;
+  const Real* normal = face.axis == 0 ? vel.x : (face.axis == 1 ? vel.y : vel.z);
+  const Real sign = Real(face.outward());
+  const auto flux = team.template reduce_rolled<1>(items, [&](int i, Sums<1>& s) {
+    Real xn[kBatch], w[kBatch], f[kBatch];
+    for (int u = 0; u < kBatch; ++u) {
+      const int v = i + u * items < nv ? i + u * items : nv - 1;
+      xn[u] = sign * normal[v];
+      w[u] = vel.w[v];
+      f[u] = boundary[v];
+    }
+    for (int u = 0; u < kBatch; ++u)
+      if (i + u * items < nv && xn[u] > Real(0)) s[0] += double(w[u]) * double(xn[u]) * double(f[u]);
   });
   return flux[0];
 }
@@ -106,36 +124,55 @@ struct BoundaryFill {
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t t) const {
     const int nv = vel.n;
-    const int a = face.axis;
-    const double out = face.outward();
     const Real* boundary = f + face.cell(t, face.interior_layer(0)) * nv;
-    double wall_density = 0.0;
-    if (kind == FaceKind::wall)
-      wall_density =
+    if (kind == FaceKind::wall) {
+      const double density =
           (wall_outflux ? wall_outflux[t] : wall_outflux_of(team, boundary, flux_vel, face)) /
           wall_influx_per_density;
+      fill_wall(team, t, boundary, Real(accommodation * density));
+      return;
+    }
     for (int k = 0; k < face.ghost; ++k) {
       Real* g = f + face.cell(t, face.ghost_layer(k)) * nv;
       const Real* mirror = f + face.cell(t, face.interior_layer(k)) * nv;
       const Real* opposite = f + face.cell(t, face.opposite_interior_layer(k)) * nv;
       team.for_each(nv, [&](int v) {
-        const bool leaving = out * double(vel.xi(a, v)) > 0.0;
         switch (kind) {
-          case FaceKind::wall:
-            if (leaving) {
-              g[v] = boundary[v];
-            } else {
-              Real value = Real(accommodation * wall_density) * equilibrium[v];
-              if (offset) value += Real(accommodation) * offset[v];
-              if (accommodation < 1.0) value += Real(1.0 - accommodation) * boundary[reflect[v]];
-              g[v] = value;
-            }
-            break;
+          case FaceKind::wall: break;  // fill_wall
           case FaceKind::specular: g[v] = mirror[reflect[v]]; break;
           case FaceKind::inflow: g[v] = equilibrium[v]; break;
           case FaceKind::outflow: g[v] = boundary[v]; break;
           case FaceKind::periodic: g[v] = opposite[v]; break;
         }
+      });
+    }
+  }
+
+  // A wall's ghost layers: velocities leaving the gas take the boundary cell's value, those
+  // entering alpha n_w f_M (+ alpha e_v in the deviational form) + (1 - alpha) f(reflected), with
+  // `entering_density` = alpha n_w; in batches (kWallBatch).
+  template <class Team>
+  BOLT_HOST_DEVICE void fill_wall(const Team& team, std::int64_t t, const Real* boundary,
+                                  Real entering_density) const {
+    constexpr int kBatch = Team::kBatchesLoads ? kWallBatch : 1;
+    const int nv = vel.n, items = (nv + kBatch - 1) / kBatch;
+    const Real* normal = face.axis == 0 ? vel.x : (face.axis == 1 ? vel.y : vel.z);
+    const Real sign = Real(face.outward()), alpha = Real(accommodation),
+               reflected = Real(1.0 - accommodation);
+    for (int k = 0; k < face.ghost; ++k) {
+      Real* g = f + face.cell(t, face.ghost_layer(k)) * nv;
+      team.for_each_rolled(items, [&](int i) {
+        Real xn[kBatch], value[kBatch], entering[kBatch];
+        for (int u = 0; u < kBatch; ++u) {
+          const int v = i + u * items < nv ? i + u * items : nv - 1;
+          xn[u] = sign * normal[v];
+          value[u] = boundary[v];
+          entering[u] = entering_density * equilibrium[v];
+          if (offset) entering[u] += alpha * offset[v];
+          if (accommodation < 1.0) entering[u] += reflected * boundary[reflect[v]];
+        }
+        for (int u = 0; u < kBatch; ++u)
+          if (i + u * items < nv) g[i + u * items] = xn[u] > Real(0) ? value[u] : entering[u];
       });
     }
   }
