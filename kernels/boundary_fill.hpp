@@ -82,7 +82,8 @@ BOLT_HOST_DEVICE double wall_outflux_of(const Team& team, const Real* boundary,
       f[u] = boundary[v];
     }
     for (int u = 0; u < kBatch; ++u)
-      if (i + u * items < nv && xn[u] > Real(0)) s[0] += double(w[u]) * double(xn[u]) * double(f[u]);
+      if (i + u * items < nv && xn[u] > Real(0))
+        s[0] += double(w[u]) * double(xn[u]) * double(f[u]);
   });
   return flux[0];
 }

@@ -251,7 +251,8 @@ constexpr std::uint32_t kMcSwapsVelocities = 0x80000000u;
 
 // Words of McEntrySchedule's scratch per group of `wavefront` strips of at most `max_length`.
 BOLT_HOST_DEVICE inline std::int64_t mc_schedule_words(int wavefront, int max_length) {
-  return 3 * std::int64_t(wavefront) * max_length + 4 * kMcMaxWavefrontLanes;
+  return 3 * std::int64_t(wavefront) * max_length + 4 * kMcMaxWavefrontLanes +
+         kMcMaxWavefrontLanes + kTeamGroup;
 }
 
 // The order of the gather's row loads (GPU, packed velocities). The W = `wavefront` threads that
@@ -265,12 +266,16 @@ BOLT_HOST_DEVICE inline std::int64_t mc_schedule_words(int wavefront, int max_le
 // the lanes with the fewest choices first, each lane takes the entry of its run, and the
 // orientation, that adds the fewest wavefronts to the loads of the group at that position so far
 // (a distinct address in a bank holding others costs their number; the second velocity counts
-// where the entry loads it), among the next kWindow entries of its run. That cavity's loads then
-// take 3.7 and 2.8 wavefronts (a simulation of its plan).
-// The decisions of a group depend on each other: one thread takes them, a long chain of
-// dependent instructions (the kernel takes 1.5 ms for that cavity's 64 groups on the H200). So
-// that the multiprocessors it takes from the collision beside it (it plans the next step) are
-// few, a team schedules up to kMaxWarpsPerTeam groups, a warp each.
+// where the entry loads it), among the next kTeamGroup entries of its run (all of them in that
+// cavity, whose strips are 32 long). That cavity's loads then take 3.3 and 2.7 wavefronts (a
+// simulation of its plan; with the next 8 entries only, 3.8 and 2.8).
+// The decisions of a group depend on each other, but a lane's choices do not: a group's warp
+// weighs them together, a thread per entry, and keeps the cheapest (ties: the earliest) by a
+// tree of minima (1.07 ms on the H200 for that cavity's 64 groups; one thread weighing 8
+// choices a lane in turn took 1.15 ms). The collision then took 2.10 instead of 2.12 ms, and
+// the step 2.169 instead of 2.200. So that the multiprocessors it takes from the collision
+// beside it (it plans the next step) are few, a team schedules up to kMaxWarpsPerTeam groups, a
+// warp each.
 // Item: `groups_per_team` groups in the team's scratch (mc_schedule_words each). Writes order[p]
 // = the sorted position whose increment plan position p takes, | kMcSwapsVelocities.
 template <class Real>
@@ -290,9 +295,10 @@ struct McEntrySchedule {
   // Per position of a group (info): where its run ends (positions from the group's first), and
   // whether its entry is a gain or opens a piece.
   static constexpr std::uint32_t kRunEnd = 0x3fffffffu, kGain = 0x80000000u, kOpens = 0x40000000u;
-  // Entries of a run weighed per choice: the next ones in its order (a bound on the work of
-  // the strips inside long lists; all of them gave 6.0 wavefronts instead of 6.5, simulated).
-  static constexpr int kWindow = 8;
+  // A lane's decision key: the wavefronts its choice adds, then the choice (2 entry + swapped),
+  // kChoiceBits wide: the smallest key is the cheapest choice, the earliest among equals.
+  static constexpr int kChoiceBits = 6;
+  static constexpr std::uint32_t kNoChoice = 0xffffffffu;
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
@@ -335,9 +341,7 @@ struct McEntrySchedule {
       }
     });
     team.sync();
-    team.for_each(here * kTeamGroup, [&](int j) {
-      if (j % kTeamGroup == 0) decide(pair(j / kTeamGroup), first_position(j / kTeamGroup), length);
-    });
+    decide(team, pair, first_position, here, length);
     team.sync();
     team.for_each(here * slot, [&](int j) {
       const int g = j / slot, i = j % slot, p = first_position(g) + i;
@@ -345,65 +349,94 @@ struct McEntrySchedule {
     });
   }
 
-  // The decisions of the group whose scratch starts at `pair` and whose first plan position is
-  // `base` (see above), position by position.
-  BOLT_HOST_DEVICE void decide(std::uint32_t* pair, int base, int length) const {
-    const int placed = start[nv], first_strip = base / length, bank_mask = wavefront - 1;
-    const int lanes = strips - first_strip < wavefront ? strips - first_strip : wavefront;
-    const int slot = wavefront * length;
-    std::uint32_t* source = pair + slot;
-    const std::uint32_t* info = pair + 2 * slot;
-    int* count = reinterpret_cast<int*>(pair + 3 * slot);  // [2][W], then last [2][W]
-    int* last = count + 2 * kMcMaxWavefrontLanes;
-    const auto cost = [&](int load, int v) {
+  // The decisions of the `here` groups, each in the scratch at pair(g), its first plan position
+  // first_position(g) (see above), position by position; item kTeamGroup g + c of every loop
+  // works for group g.
+  template <class Team, class Pair, class FirstPosition>
+  BOLT_HOST_DEVICE void decide(const Team& team, const Pair& pair,
+                               const FirstPosition& first_position, int here, int length) const {
+    const int placed = start[nv], bank_mask = wavefront - 1, slot = wavefront * length;
+    // A group's scratch after its positions (pair, source, info): the bank counts of its
+    // decisions at the position ([2][W]; last: the velocity counted last there), its lanes in
+    // the order they decide, and the keys of one decision.
+    const auto count = [&](int g) { return reinterpret_cast<int*>(pair(g) + 3 * slot); };
+    const auto last = [&](int g) { return count(g) + 2 * kMcMaxWavefrontLanes; };
+    const auto turn = [&](int g) { return last(g) + 2 * kMcMaxWavefrontLanes; };
+    const auto key = [&](int g) { return pair(g) + 3 * slot + 5 * kMcMaxWavefrontLanes; };
+    const auto cost = [&](int g, int load, int v) {
       const int b = load * kMcMaxWavefrontLanes + (v & bank_mask);
-      return count[b] == 0 || last[b] == v ? 0 : count[b];
+      return count(g)[b] == 0 || last(g)[b] == v ? 0 : count(g)[b];
     };
-    const auto add = [&](int load, int v) {
+    const auto add = [&](int g, int load, int v) {
       const int b = load * kMcMaxWavefrontLanes + (v & bank_mask);
-      if (count[b] == 0 || last[b] != v) ++count[b];
-      last[b] = v;
+      if (count(g)[b] == 0 || last(g)[b] != v) ++count(g)[b];
+      last(g)[b] = v;
+    };
+    const auto for_each_group_item = [&](const auto& body) {
+      team.for_each(here * kTeamGroup, [&](int j) { body(j / kTeamGroup, j % kTeamGroup); });
+      team.sync_group();
+    };
+    // The choices of lane l at position k: the rest of its run, at most kTeamGroup; 0 where the
+    // position holds no increment.
+    const auto choices = [&](int g, int l, int k) {
+      const int i = l * length + k;
+      if (first_position(g) + i >= placed) return 0;
+      const int left = int(pair(g)[2 * slot + i] & kRunEnd) - i;
+      return left < kTeamGroup ? left : kTeamGroup;
     };
     for (int k = 0; k < length; ++k) {
-      for (int b = 0; b < wavefront; ++b) count[b] = count[kMcMaxWavefrontLanes + b] = 0;
-      // The lanes by their choices (bit l of with_choices[c]; one choice: taken at once).
-      std::uint32_t with_choices[kWindow + 1] = {};
-      for (int l = 0; l < lanes; ++l) {
-        const int i = l * length + k;
-        if (base + i >= placed) continue;
-        const int choices = int(info[i] & kRunEnd) - i;
-        if (choices > 1) {
-          with_choices[choices < kWindow ? choices : kWindow] |= 1u << l;
-          continue;
+      // The bank counts cleared, and the lanes ordered by their choices (then by lane).
+      for_each_group_item([&](int g, int c) {
+        count(g)[c] = count(g)[kMcMaxWavefrontLanes + c] = 0;
+        if (c >= wavefront) return;
+        const int mine = choices(g, c, k);
+        int rank = 0;
+        for (int l = 0; l < wavefront; ++l) {
+          const int theirs = choices(g, l, k);
+          rank += theirs < mine || (theirs == mine && l < c);
         }
-        add(0, int(pair[i] & kMcVelocityMask));
-        if (info[i] & (kGain | kOpens)) add(1, int(pair[i] >> kMcVelocityBits));
-      }
-      for (int choices = 2; choices <= kWindow; ++choices)
-        for (std::uint32_t left = with_choices[choices]; left != 0; left &= left - 1) {
-          int l = 0;
-          while (!(left >> l & 1u)) ++l;
+        turn(g)[rank] = mine > 0 ? c : -1;
+      });
+      for (int d = 0; d < wavefront; ++d) {
+        // Each thread weighs one entry of the deciding lane's run, either way round if a gain.
+        for_each_group_item([&](int g, int c) {
+          const int l = turn(g)[d];
+          key(g)[c] = kNoChoice;
+          if (l < 0 || c >= choices(g, l, k)) return;
           const int i = l * length + k;
-          const bool gain = info[i] & kGain, loads_second = gain || (info[i] & kOpens);
-          // The next kWindow entries of the run, either way round where a gain.
-          int best = 0, best_cost = 0;
-          for (int c = 0; c < kWindow; ++c)
-            for (int s = 0; s < 2; ++s) {
-              if (c >= choices || (s == 1 && !gain)) continue;
-              const std::uint32_t packed = s ? mc_swapped_velocities(pair[i + c]) : pair[i + c];
-              const int added = cost(0, int(packed & kMcVelocityMask)) +
-                                (loads_second ? cost(1, int(packed >> kMcVelocityBits)) : 0);
-              if ((c == 0 && s == 0) || added < best_cost) best = 2 * c + s, best_cost = added;
-            }
-          const int c = i + best / 2;
-          const std::uint32_t chosen = pair[c], from = source[c];
-          pair[c] = pair[i];
-          source[c] = source[i];
-          pair[i] = best % 2 ? mc_swapped_velocities(chosen) : chosen;
+          const std::uint32_t run = pair(g)[2 * slot + i];
+          const bool gain = run & kGain, loads_second = gain || (run & kOpens);
+          for (int s = 0; s < (gain ? 2 : 1); ++s) {
+            const std::uint32_t packed =
+                s ? mc_swapped_velocities(pair(g)[i + c]) : pair(g)[i + c];
+            const int added = cost(g, 0, int(packed & kMcVelocityMask)) +
+                              (loads_second ? cost(g, 1, int(packed >> kMcVelocityBits)) : 0);
+            const std::uint32_t mine = std::uint32_t(added) << kChoiceBits | std::uint32_t(2 * c + s);
+            if (mine < key(g)[c]) key(g)[c] = mine;
+          }
+        });
+        for (int half = kTeamGroup / 2; half > 0; half /= 2)
+          for_each_group_item([&](int g, int c) {
+            if (c < half && key(g)[c + half] < key(g)[c]) key(g)[c] = key(g)[c + half];
+          });
+        // The lane takes it.
+        for_each_group_item([&](int g, int c) {
+          const int l = turn(g)[d];
+          if (c != 0 || l < 0) return;
+          const int i = l * length + k, best = int(key(g)[0] & ((1u << kChoiceBits) - 1));
+          std::uint32_t* at = pair(g);
+          std::uint32_t* source = at + slot;
+          const std::uint32_t run = at[2 * slot + i];
+          const int j = i + best / 2;
+          const std::uint32_t chosen = at[j], from = source[j];
+          at[j] = at[i];
+          source[j] = source[i];
+          at[i] = best % 2 ? mc_swapped_velocities(chosen) : chosen;
           source[i] = best % 2 ? from | kMcSwapsVelocities : from;
-          add(0, int(pair[i] & kMcVelocityMask));
-          if (loads_second) add(1, int(pair[i] >> kMcVelocityBits));
-        }
+          add(g, 0, int(at[i] & kMcVelocityMask));
+          if (run & (kGain | kOpens)) add(g, 1, int(at[i] >> kMcVelocityBits));
+        });
+      }
     }
   }
 };
