@@ -299,6 +299,8 @@ struct McEntrySchedule {
   // kChoiceBits wide: the smallest key is the cheapest choice, the earliest among equals.
   static constexpr int kChoiceBits = 6;
   static constexpr std::uint32_t kNoChoice = 0xffffffffu;
+  static_assert(2 * kTeamGroup <= 1 << kChoiceBits, "a choice (2 entry + swapped) fits its bits");
+  static_assert(kTeamGroup <= kMcMaxWavefrontLanes, "a group's threads clear its bank counts");
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
