@@ -260,9 +260,12 @@ struct McCollision {
 
     // The passes over the velocities in batches (kMcVelocityBatch; on the CPU single velocities,
     // whose loop vectorizes): item i stands for the velocities i + u items, and those past nv
-    // load the last one.
+    // load the last one. On the GPU `items` is a whole number of kStreamTableAlign, so that
+    // each warp's velocities start on a 128-byte line of the tables (and of the rows that start
+    // on one) for every u.
     constexpr int kBatch = Team::kBatchesLoads ? kMcVelocityBatch : 1;
-    const int items = (nv + kBatch - 1) / kBatch;
+    constexpr int kItemAlign = Team::kBatchesLoads ? kStreamTableAlign : 1;
+    const int items = ((nv + kBatch - 1) / kBatch + kItemAlign - 1) / kItemAlign * kItemAlign;
     const auto loaded = [&](int v) { return v < nv ? v : nv - 1; };
     const auto for_each_item = [&](int n, const auto& body) {
       if constexpr (Team::kBatchesLoads)

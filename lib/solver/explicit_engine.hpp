@@ -62,13 +62,15 @@ class ExplicitEngine final : public Engine {
     const auto strides = grid.strides();
     for (int d = 0; d < 3; ++d)
       if (grid.active[d]) stream_axis_[stream_axes_++] = d;
-    std::vector<int> upwind_offset(stream_axes_ * nv_);
-    std::vector<signed char> step(stream_axes_ * nv_);
-    std::vector<Real> fraction(stream_axes_ * nv_);
+    const std::size_t table_stride = std::size_t(stream_table_stride(nv_));
+    std::vector<int> upwind_offset(stream_axes_ * table_stride);
+    std::vector<signed char> step(stream_axes_ * table_stride);
+    std::vector<Real> fraction(stream_axes_ * table_stride);
     for (int k = 0; k < stream_axes_; ++k) {
       const int d = stream_axis_[k];
       for (int v = 0; v < nv_; ++v) {
-        const int i = k * nv_ + v, host = d * vg.size() + v0_ + v;
+        const std::size_t i = k * table_stride + v;
+        const int host = d * vg.size() + v0_ + v;
         step[i] = t.step[host];
         fraction[i] = Real(t.fraction[host]);
         const std::int64_t offset =
@@ -360,7 +362,7 @@ class ExplicitEngine final : public Engine {
       t.axis[k] = stream_axis_[k];
     }
     t.axes = stream_axes_;
-    t.nv = nv_;
+    t.table_stride = stream_table_stride(nv_);
     t.order = config_.order;
     t.limiter = config_.limiter;
     return t;
