@@ -16,6 +16,7 @@
 
 #include "core/error.hpp"
 #include "kernels/cell_moments.hpp"
+#include "kernels/streaming.hpp"
 #include "solver/stream_tables.hpp"
 #include "solver/time_step.hpp"
 #include "unit_helpers.hpp"
@@ -313,6 +314,44 @@ TEST(Streaming, FractionalCourantMatchesUpwindFormula) {
         }
       }
     }
+  }
+}
+
+// First order on two axes at once, fractional Courant numbers (0.25 and 0.75 per axis): the
+// unsplit upwind formula f - r_x (f - f_upwind x) - r_y (f - f_upwind y). With 16 velocities the
+// second axis's tables start at the padded stride (stream_table_stride: 32), not at nv; a table
+// read at the wrong stride would take another velocity's offset or fraction.
+TEST(Streaming, TwoDimensionalFractionalCourantMatchesUpwindFormula) {
+  VelocityGridSpec spec;
+  spec.nodes = {4, 4, 1};
+  spec.half_width = 2.0;  // nodes +-0.5, +-1.5
+  const VelocityGrid vg = make_cartesian_velocity_grid(spec);
+  const int n = 8, nv = vg.size();
+  ASSERT_NE(stream_table_stride(nv), nv);
+  const double dx = 1.0 / n, dt = 0.5 * dx;  // Courant 0.25 and 0.75
+  std::array<AxisSpec, 3> specs{AxisSpec{n, 0.0, 1.0}, AxisSpec{n, 0.0, 1.0},
+                                AxisSpec{1, 0.0, 1.0}};
+  const EngineConfig config = streaming_only(make_physical_grid(specs, 1), vg, dt, 1);
+  auto engine = make_engine(config);
+  const std::vector<double> f0 = random_state(n * n, nv, 5);
+  engine->set_state(f0);
+  const double tol = 4 * kEps * (max_abs(f0) + max_target(*engine)) + 8 * kEps * max_abs(f0);
+  engine->step(1);
+  const std::vector<double> f = engine->state();
+  const auto at = [&](int i, int j, int v) {
+    return f0[(std::size_t((j + n) % n) * n + std::size_t((i + n) % n)) * nv + v];
+  };
+  for (int v = 0; v < nv; ++v) {
+    const double rx = std::abs(vg.xi[0][v]) * dt / dx, ry = std::abs(vg.xi[1][v]) * dt / dx;
+    const int sx = vg.xi[0][v] > 0 ? 1 : -1, sy = vg.xi[1][v] > 0 ? 1 : -1;
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        const double base = at(i, j, v);
+        const double expected =
+            base - rx * (base - at(i - sx, j, v)) - ry * (base - at(i, j - sy, v));
+        EXPECT_NEAR(f[(std::size_t(j) * n + i) * nv + v], expected, tol)
+            << "v " << v << " cell " << i << "," << j;
+      }
   }
 }
 
