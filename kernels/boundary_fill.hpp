@@ -71,7 +71,7 @@ BOLT_HOST_DEVICE double wall_outflux_of(const Team& team, const Real* boundary,
                                         const Velocities<Real>& vel, const FaceGeometry& face) {
   constexpr int kBatch = Team::kBatchesLoads ? kWallBatch : 1;
   const int nv = vel.n, items = (nv + kBatch - 1) / kBatch;
-  const Real* normal = face.axis == 0 ? vel.x : (face.axis == 1 ? vel.y : vel.z);
+  const Real* normal = vel.component(face.axis);
   const Real sign = Real(face.outward());
   const auto flux = team.template reduce_rolled<1>(items, [&](int i, Sums<1>& s) {
     Real xn[kBatch], w[kBatch], f[kBatch];
@@ -157,7 +157,7 @@ struct BoundaryFill {
                                   Real entering_density) const {
     constexpr int kBatch = Team::kBatchesLoads ? kWallBatch : 1;
     const int nv = vel.n, items = (nv + kBatch - 1) / kBatch;
-    const Real* normal = face.axis == 0 ? vel.x : (face.axis == 1 ? vel.y : vel.z);
+    const Real* normal = vel.component(face.axis);
     const Real sign = Real(face.outward()), alpha = Real(accommodation),
                reflected = Real(1.0 - accommodation);
     for (int k = 0; k < face.ghost; ++k) {

@@ -16,6 +16,11 @@ struct Velocities {
   int n;
 
   BOLT_HOST_DEVICE Real xi(int axis, int v) const { return axis == 0 ? x[v] : (axis == 1 ? y[v] : z[v]); }
+  // The table of one component, for loops over the velocities along a fixed axis (picked once,
+  // not per velocity).
+  BOLT_HOST_DEVICE const Real* component(int axis) const {
+    return axis == 0 ? x : (axis == 1 ? y : z);
+  }
 };
 
 // Maps the interior cell numbering (x fastest) onto the padded (ghost-layered) numbering.
