@@ -7,6 +7,7 @@
 //  * second order: MUSCL with a limiter, fluxes through the faces of the base cell b:
 //    f_b - sum_d r_d (F_out - F_in), F = f + (1 - r)/2 * limited difference.
 // On stretched axes r = |xi_d| dt / dx(i) varies with the cell (no shifts there).
+#include <cmath>
 #include <cstdint>
 
 #include "core/host_device.hpp"
@@ -43,20 +44,30 @@ inline int stream_table_stride(int nv) {
 
 template <class Real>
 struct StreamTables {
-  const int* shift;          // [v] offset of the base cell's value, in elements (cells * nv)
-  const int* upwind_offset;  // [k * table_stride + v] offset of the base cell's upwind neighbour
-                             // along axis[k] (shift included), in elements: 32 bits, checked on
-                             // the host
-  const signed char* step;   // [k * table_stride + v] upwind direction in cells: -sign(xi), or 0
-  const Real* fraction;      // [k * table_stride + v] residual Courant (uniform) or |xi| dt
-                             // (stretched)
+  const int* shift;  // [v] offset of the base cell's value, in elements (cells * nv); read only
+                     // when `shifts`
+  // [k * table_stride + v] the residual Courant number (uniform axis) or |xi| dt (stretched),
+  // signed as xi along axis[k]: the upwind neighbour lies one cell against that sign, and
+  // 0 has no upwind term. One table where the shift, the upwind step or offset and the fraction
+  // were three: first-order streaming loads one value per velocity and axis (a warp's load is
+  // a pass of the L1's pipeline, which the hs_mc collision is bound by).
+  const Real* signed_fraction;
   const Real* scale[3];      // [k][padded coordinate along axis[k]] 1 (uniform) or 1 / dx
   std::int64_t stride[3];    // [k] padded stride of axis[k] in elements (cells * nv)
+  int near_stride[3];        // [k] the same in 32 bits (the host checks it and shift + it)
   int axis[3];
   int axes;
   int table_stride;          // stream_table_stride(nv)
+  bool shifts;               // whether some velocity moves whole cells (Courant number above 1)
   int order;                 // 1 or 2
   Limiter limiter;
+
+  // The offset of the upwind neighbour along axis[k] for signed fraction d, in cells of
+  // `stride` elements: -stride where xi > 0, +stride where xi < 0, 0 where xi = 0.
+  template <class Offset>
+  BOLT_HOST_DEVICE static Offset upwind_step(Real d, Offset stride) {
+    return d > Real(0) ? -stride : (d < Real(0) ? stride : Offset(0));
+  }
 
   // body(streamer) for N cells at padded coordinates ip[c]: streamer.upwind(v) reads what
   // velocity v streams with (cells share it), streamer.value(u, c, fv) gives the post-streaming
@@ -99,32 +110,29 @@ struct StreamTables<Real>::FirstOrderStreamer {
   static constexpr int kSlots = Axes > 0 ? Axes : 1;
   struct Upwind {
     int shift;
-    int offset[kSlots];
-    Real fraction[kSlots];
+    Real fraction[kSlots];  // signed (StreamTables::signed_fraction)
   };
   const StreamTables& t;
   Real cell_scale[N][kSlots];
 
   BOLT_HOST_DEVICE Upwind upwind(int v) const {
     Upwind u;
-    u.shift = t.shift[v];
+    u.shift = t.shifts ? t.shift[v] : 0;
 BOLT_UNROLL
-    for (int k = 0; k < Axes; ++k) {
-      u.offset[k] = t.upwind_offset[k * t.table_stride + v];
-      u.fraction[k] = t.fraction[k * t.table_stride + v];
-    }
+    for (int k = 0; k < Axes; ++k) u.fraction[k] = t.signed_fraction[k * t.table_stride + v];
     return u;
   }
 
   BOLT_HOST_DEVICE Real value(const Upwind& u, int c, const Real* fv) const {
     Real upwind_value[kSlots];
 BOLT_UNROLL
-    for (int k = 0; k < Axes; ++k) upwind_value[k] = fv[u.offset[k]];
+    for (int k = 0; k < Axes; ++k)
+      upwind_value[k] = fv[u.shift + upwind_step(u.fraction[k], t.near_stride[k])];
     const Real fb = fv[u.shift];
     Real result = fb;
 BOLT_UNROLL
     for (int k = 0; k < Axes; ++k)
-      result -= u.fraction[k] * cell_scale[c][k] * (fb - upwind_value[k]);
+      result -= fabs(u.fraction[k]) * cell_scale[c][k] * (fb - upwind_value[k]);
     return result;
   }
 };
@@ -135,21 +143,17 @@ template <int N>
 struct StreamTables<Real>::SecondOrderStreamer {
   struct Upwind {
     int shift;
-    int step[3];
-    Real fraction[3];
+    Real fraction[3];  // signed (StreamTables::signed_fraction); 0 past the streaming axes
   };
   const StreamTables& t;
   const int (&ip)[N][3];
 
   BOLT_HOST_DEVICE Upwind upwind(int v) const {
     Upwind u;
-    u.shift = t.shift[v];
+    u.shift = t.shifts ? t.shift[v] : 0;
 BOLT_UNROLL
-    for (int k = 0; k < 3; ++k) {
-      // (The fraction is 0 where the step is: no load waits on another.)
-      u.step[k] = k < t.axes ? t.step[k * t.table_stride + v] : 0;
-      u.fraction[k] = k < t.axes ? t.fraction[k * t.table_stride + v] : Real(0);
-    }
+    for (int k = 0; k < 3; ++k)
+      u.fraction[k] = k < t.axes ? t.signed_fraction[k * t.table_stride + v] : Real(0);
     return u;
   }
 
@@ -161,9 +165,9 @@ BOLT_UNROLL
     for (int k = 0; k < 3; ++k) {
       if (k >= t.axes) continue;  // the same for every velocity: no divergence
       // s = 0 (xi = 0) has fraction 0: its terms vanish, its neighbours are the cell itself.
-      const int s = u.step[k], i = ip[c][t.axis[k]];
+      const int s = upwind_step(u.fraction[k], 1), i = ip[c][t.axis[k]];
       const std::int64_t up = s * t.stride[k];
-      const Real fraction_v = u.fraction[k];
+      const Real fraction_v = fabs(u.fraction[k]);
       const Real r = fraction_v * t.scale[k][i];
       const Real fu1 = base[up];
       const Real fu2 = base[2 * up];

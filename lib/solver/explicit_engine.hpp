@@ -63,29 +63,28 @@ class ExplicitEngine final : public Engine {
     for (int d = 0; d < 3; ++d)
       if (grid.active[d]) stream_axis_[stream_axes_++] = d;
     const std::size_t table_stride = std::size_t(stream_table_stride(nv_));
-    std::vector<int> upwind_offset(stream_axes_ * table_stride);
-    std::vector<signed char> step(stream_axes_ * table_stride);
-    std::vector<Real> fraction(stream_axes_ * table_stride);
+    std::vector<Real> signed_fraction(stream_axes_ * table_stride);
     for (int k = 0; k < stream_axes_; ++k) {
       const int d = stream_axis_[k];
       for (int v = 0; v < nv_; ++v) {
-        const std::size_t i = k * table_stride + v;
         const int host = d * vg.size() + v0_ + v;
-        step[i] = t.step[host];
-        fraction[i] = Real(t.fraction[host]);
+        // The upwind step is -sign(xi): the fraction takes the sign of xi.
+        const double fraction = t.fraction[host];
+        signed_fraction[k * table_stride + v] =
+            Real(t.step[host] < 0 ? fraction : (t.step[host] > 0 ? -fraction : 0.0));
         const std::int64_t offset =
             shift_elements[v] + std::int64_t(t.step[host]) * strides[d] * nv_;
-        require(std::abs(offset) < (std::int64_t(1) << 31), "grid: a rank's padded ",
+        require(std::abs(offset) < (std::int64_t(1) << 31) &&
+                    strides[d] * nv_ < (std::int64_t(1) << 31),
+                "grid: a rank's padded ",
                 "xyz"[d], " stride of ", strides[d], " cells x ", nv_,
                 " velocities is too far for the 32-bit offsets of the streaming; run on more ranks "
                 "with -decomp space");
-        upwind_offset[i] = static_cast<int>(offset);
       }
       scale_[k] = Buffer<Real>(where_, convert(t.scale[d]));
     }
-    upwind_offset_ = Buffer<int>(where_, upwind_offset);
-    step_ = Buffer<signed char>(where_, step);
-    fraction_ = Buffer<Real>(where_, fraction);
+    signed_fraction_ = Buffer<Real>(where_, signed_fraction);
+    shifts_ = t.max_shift > 0;
 
     if (config.model == ModelKind::hs_mc) {
       require(!split_, "-model_type hs_mc: every velocity of a cell must be on one rank "
@@ -352,17 +351,17 @@ class ExplicitEngine final : public Engine {
   StreamTables<Real> stream_tables() const {
     StreamTables<Real> t{};
     t.shift = shift_.data();
-    t.upwind_offset = upwind_offset_.data();
-    t.step = step_.data();
-    t.fraction = fraction_.data();
+    t.signed_fraction = signed_fraction_.data();
     const auto s = config_.grid.strides();
     for (int k = 0; k < stream_axes_; ++k) {
       t.scale[k] = scale_[k].data();
       t.stride[k] = s[stream_axis_[k]] * nv_;
+      t.near_stride[k] = static_cast<int>(t.stride[k]);  // checked with the offsets (constructor)
       t.axis[k] = stream_axis_[k];
     }
     t.axes = stream_axes_;
     t.table_stride = stream_table_stride(nv_);
+    t.shifts = shifts_;
     t.order = config_.order;
     t.limiter = config_.limiter;
     return t;
@@ -594,9 +593,8 @@ class ExplicitEngine final : public Engine {
   // Per streaming axis k < stream_axes_ (the active axes stream_axis_[k]): StreamTables.
   int stream_axes_ = 0;
   std::array<int, 3> stream_axis_{};
-  Buffer<int> upwind_offset_;
-  Buffer<signed char> step_;
-  Buffer<Real> fraction_;
+  Buffer<Real> signed_fraction_;
+  bool shifts_ = false;  // some velocity moves whole cells per step
   std::array<Buffer<Real>, 3> scale_;
   std::vector<Face> faces_;  // boundary segments of the faces of active axes
   std::vector<Halo> halos_;  // segments whose ghosts come from other ranks
