@@ -100,7 +100,7 @@ struct WallOutflux {
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t t) const {
     const double flux =
-        wall_outflux_of(team, f + face.cell(t, face.interior_layer(0)) * vel.n, vel, face);
+        wall_outflux_of(team, f + face.cell(t, face.interior_layer(0)) * vel.row, vel, face);
     if (team.leader()) out[t] = flux;
   }
 };
@@ -124,8 +124,8 @@ struct BoundaryFill {
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t t) const {
-    const int nv = vel.n;
-    const Real* boundary = f + face.cell(t, face.interior_layer(0)) * nv;
+    const int nv = vel.n, row = vel.row;
+    const Real* boundary = f + face.cell(t, face.interior_layer(0)) * row;
     if (kind == FaceKind::wall) {
       const double density =
           (wall_outflux ? wall_outflux[t] : wall_outflux_of(team, boundary, flux_vel, face)) /
@@ -134,9 +134,9 @@ struct BoundaryFill {
       return;
     }
     for (int k = 0; k < face.ghost; ++k) {
-      Real* g = f + face.cell(t, face.ghost_layer(k)) * nv;
-      const Real* mirror = f + face.cell(t, face.interior_layer(k)) * nv;
-      const Real* opposite = f + face.cell(t, face.opposite_interior_layer(k)) * nv;
+      Real* g = f + face.cell(t, face.ghost_layer(k)) * row;
+      const Real* mirror = f + face.cell(t, face.interior_layer(k)) * row;
+      const Real* opposite = f + face.cell(t, face.opposite_interior_layer(k)) * row;
       team.for_each(nv, [&](int v) {
         switch (kind) {
           case FaceKind::wall: break;  // fill_wall
@@ -161,7 +161,7 @@ struct BoundaryFill {
     const Real sign = Real(face.outward()), alpha = Real(accommodation),
                reflected = Real(1.0 - accommodation);
     for (int k = 0; k < face.ghost; ++k) {
-      Real* g = f + face.cell(t, face.ghost_layer(k)) * nv;
+      Real* g = f + face.cell(t, face.ghost_layer(k)) * vel.row;
       team.for_each_rolled(items, [&](int i) {
         Real xn[kBatch], value[kBatch], entering[kBatch];
         for (int u = 0; u < kBatch; ++u) {
@@ -219,8 +219,8 @@ struct FaceFluxes {
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t t) const {
     const int nv = vel.n;
     const double sign = face.outward();
-    const Real* boundary = f + face.cell(t, face.interior_layer(0)) * nv;
-    const Real* ghost = f + face.cell(t, face.ghost_layer(0)) * nv;
+    const Real* boundary = f + face.cell(t, face.interior_layer(0)) * vel.row;
+    const Real* ghost = f + face.cell(t, face.ghost_layer(0)) * vel.row;
     const auto s = team.template reduce<5>(nv, [&](int v, Sums<5>& acc) {
       const double x = vel.x[v], y = vel.y[v], z = vel.z[v];
       const double xn = sign * double(vel.xi(face.axis, v));

@@ -23,7 +23,7 @@ struct CellRawMoments {
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
     const std::int64_t p = cells.padded(cells.coord(item));
-    const Real* row = f + p * vel.n;
+    const Real* row = f + p * vel.row;
     const auto s = team.template reduce<kRawMoments>(
         vel.n, [&](int v, Sums<kRawMoments>& acc) { accumulate_raw<3>(acc, vel, v, row[v]); });
     if (team.leader())

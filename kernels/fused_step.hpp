@@ -50,11 +50,11 @@ struct FusedStep {
     const int ip[1][3] = {
         {c.i[0] + cells.offset[0], c.i[1] + cells.offset[1], c.i[2] + cells.offset[2]}};
     const int nv = vel.n;
-    Real* BOLT_RESTRICT row_out = f_out + p * nv;
+    Real* BOLT_RESTRICT row_out = f_out + p * vel.row;
     Real* BOLT_RESTRICT fs = team.row_scratch(row_out);
     // Stream and accumulate the moments in one sweep: the velocity tables are read once for
     // both, and the post-streaming value goes to the scratch row for the relaxation sweep.
-    const auto sums = stream_row<Stream>(team, stream, vel, relax, f_in + p * nv, ip, fs);
+    const auto sums = stream_row<Stream>(team, stream, vel, relax, f_in + p * vel.row, ip, fs);
     const auto target = relax.target(team, sums, vel);
     team.for_each(nv, [&](int v) { row_out[v] = relax.relax(target, vel, v, fs[v]); });
   }
@@ -81,9 +81,8 @@ struct StreamAndSum {
     const std::int64_t p = cells.padded(c);
     const int ip[1][3] = {
         {c.i[0] + cells.offset[0], c.i[1] + cells.offset[1], c.i[2] + cells.offset[2]}};
-    const int nv = vel.n;
-    Real* BOLT_RESTRICT row_out = f_out + p * nv;
-    const auto s = stream_row<Stream>(team, stream, vel, relax, f_in + p * nv, ip, row_out);
+    Real* BOLT_RESTRICT row_out = f_out + p * vel.row;
+    const auto s = stream_row<Stream>(team, stream, vel, relax, f_in + p * vel.row, ip, row_out);
     if (team.leader())
       for (int k = 0; k < Relax::kSums; ++k) sums[item * Relax::kSums + k] = s[k];
   }
@@ -101,7 +100,7 @@ struct RelaxSummed {
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
     Sums<Relax::kSums> s;
     for (int k = 0; k < Relax::kSums; ++k) s[k] = sums[item * Relax::kSums + k];
-    Real* BOLT_RESTRICT row = f + cells.padded(cells.coord(item)) * vel.n;
+    Real* BOLT_RESTRICT row = f + cells.padded(cells.coord(item)) * vel.row;
     const auto target = relax.target(team, s, vel);
     team.for_each(vel.n, [&](int v) { row[v] = relax.relax(target, vel, v, row[v]); });
   }

@@ -17,6 +17,7 @@ struct HaloCopy {
   Real* buffer;  // [transverse][layer][v]
   FaceGeometry face;
   int nv;
+  int row;  // elements between cells' rows of f (Velocities::row)
   bool unpack;
 
   // Item = transverse position * ghost + layer.
@@ -26,11 +27,11 @@ struct HaloCopy {
     const int k = static_cast<int>(item % face.ghost);
     Real* slab = buffer + item * nv;
     if (unpack) {
-      Real* row = f + face.cell(t, face.ghost_layer(k)) * nv;
-      team.for_each(nv, [&](int v) { row[v] = slab[v]; });
+      Real* ghost = f + face.cell(t, face.ghost_layer(k)) * row;
+      team.for_each(nv, [&](int v) { ghost[v] = slab[v]; });
     } else {
-      const Real* row = f + face.cell(t, face.interior_layer(k)) * nv;
-      team.for_each(nv, [&](int v) { slab[v] = row[v]; });
+      const Real* interior = f + face.cell(t, face.interior_layer(k)) * row;
+      team.for_each(nv, [&](int v) { slab[v] = interior[v]; });
     }
   }
 };

@@ -209,6 +209,7 @@ struct McCollision {
   Real* h_out;  // h_new; must not alias h_in
   const McPoint<Real>* points;  // [v]; a mirror pair's second takes the first's x, y, -z, w
   int nv;
+  int row;  // elements between cells' rows of h_in and h_out (Velocities::row)
   const McMirrorPair* mirror_pairs;  // [mirror_items], each velocity in one pair
   int mirror_items;
   McEquilibriumMonomials equilibrium;  // of these points
@@ -256,7 +257,7 @@ struct McCollision {
     if constexpr (RowsInScratch)
       rows = scratch;
     else  // one cell: its output row
-      rows = reinterpret_cast<Lanes*>(h_out + place(0).padded * nv);
+      rows = reinterpret_cast<Lanes*>(h_out + place(0).padded * row);
 
     // The passes over the velocities in batches (kMcVelocityBatch; on the CPU single velocities,
     // whose loop vectorizes): item i stands for the velocities i + u items, and those past nv
@@ -281,7 +282,7 @@ struct McCollision {
       const Real* in[Cells];
       int ip[Cells][3];
       for (int c = 0; c < Cells; ++c) {
-        in[c] = h_in + place(c).padded * nv;
+        in[c] = h_in + place(c).padded * row;
         for (int d = 0; d < 3; ++d) ip[c][d] = place(c).ip[d];
       }
       if (streams) {
@@ -539,7 +540,7 @@ struct McCollision {
     for (int c = 0; c < Cells; ++c) {
       const double* solved = shared + kMcCellDoubles * c + kMcSolution;
       for (int k = 0; k < 5; ++k) y[c][k] = Real(solved[k]);
-      out[c] = h_out + place(c).padded * nv;
+      out[c] = h_out + place(c).padded * row;
     }
     for_each_item(items, [&](int i) {
       Lanes h[kBatch];
@@ -581,7 +582,7 @@ struct McApplyCorrection {
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
     const std::int64_t p = cells.padded(cells.coord(item));
-    Real* row = h + p * vel.n;
+    Real* row = h + p * vel.row;
     const double* y = correction + item * 5;
     const Real y0 = Real(y[0]), y1 = Real(y[1]), y2 = Real(y[2]), y3 = Real(y[3]), y4 = Real(y[4]);
     team.for_each(vel.n, [&](int v) {

@@ -44,7 +44,7 @@ inline int stream_table_stride(int nv) {
 
 template <class Real>
 struct StreamTables {
-  const int* shift;  // [v] offset of the base cell's value, in elements (cells * nv); read only
+  const int* shift;  // [v] offset of the base cell's value, in elements (cells * row); read only
                      // when `shifts`
   // [k * table_stride + v] the residual Courant number (uniform axis) or |xi| dt (stretched),
   // signed as xi along axis[k]: the upwind neighbour lies one cell against that sign, and
@@ -53,7 +53,7 @@ struct StreamTables {
   // a pass of the L1's pipeline, which the hs_mc collision is bound by).
   const Real* signed_fraction;
   const Real* scale[3];      // [k][padded coordinate along axis[k]] 1 (uniform) or 1 / dx
-  std::int64_t stride[3];    // [k] padded stride of axis[k] in elements (cells * nv)
+  std::int64_t stride[3];    // [k] padded stride of axis[k] in elements (cells * row)
   int near_stride[3];        // [k] the same in 32 bits (the host checks it and shift + it)
   int axis[3];
   int axes;
@@ -71,7 +71,7 @@ struct StreamTables {
 
   // body(streamer) for N cells at padded coordinates ip[c]: streamer.upwind(v) reads what
   // velocity v streams with (cells share it), streamer.value(u, c, fv) gives the post-streaming
-  // value in cell c, fv pointing at f[p * nv + v] of that cell (all neighbours are fixed offsets
+  // value in cell c, fv pointing at f[p * row + v] of that cell (all neighbours are fixed offsets
   // from it). The order and the number of axes are decided once, outside the loop over
   // velocities: the first-order loop is straight-line code with 32-bit offsets (with the order
   // tested inside, each axis waited on its own loads; with 64-bit offsets step * stride, a value

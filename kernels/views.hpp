@@ -6,7 +6,17 @@
 
 namespace bolt {
 
-// The discrete velocity set: nodes and quadrature weights.
+// Elements from one cell's row of f to the next: the velocity count rounded up to whole
+// 128-byte lines, so that every row starts on a line. A warp's load of 32 consecutive velocities
+// then touches one line, not two (the 18^3 grid in float had 3 rows in 4 off a line); on the GPU
+// each line is a pass of the L1's pipeline, which the hs_mc collision is bound by.
+template <class Real>
+constexpr int row_stride(int nv) {
+  constexpr int kLine = 128 / int(sizeof(Real));
+  return (nv + kLine - 1) / kLine * kLine;
+}
+
+// The discrete velocity set: nodes and quadrature weights, and the layout of f's rows.
 template <class Real>
 struct Velocities {
   const Real* x;
@@ -14,6 +24,7 @@ struct Velocities {
   const Real* z;
   const Real* w;
   int n;
+  int row;  // elements from one cell's row of f to the next (row_stride; n where rows are packed)
 
   BOLT_HOST_DEVICE Real xi(int axis, int v) const { return axis == 0 ? x[v] : (axis == 1 ? y[v] : z[v]); }
   // The table of one component, for loops over the velocities along a fixed axis (picked once,

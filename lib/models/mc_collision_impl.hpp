@@ -92,7 +92,7 @@ class McCollisionImpl final : public McCollisionOperator {
   }
 
   Velocities<Real> velocities() const {
-    return {xi_[0].data(), xi_[1].data(), xi_[2].data(), weight_.data(), nv_};
+    return {xi_[0].data(), xi_[1].data(), xi_[2].data(), weight_.data(), nv_, nv_};  // packed rows
   }
 
   // Rows stored one after the other, no ghost cells.
@@ -109,7 +109,7 @@ class McCollisionImpl final : public McCollisionOperator {
   void launch(const Buffer<Real>& in, Buffer<Real>& out, Buffer<double>& record, double* system) {
     const std::int64_t cells = std::int64_t(in.size() / nv_);
     device_.template collide<Mode>(
-        exec_, {in.data(), out.data(), StreamTables<Real>{}, false, contiguous(cells),
+        exec_, {in.data(), out.data(), StreamTables<Real>{}, false, nv_, contiguous(cells),
                 cells, layout_, Real(config_.epsilon), record.data(), system});
   }
 

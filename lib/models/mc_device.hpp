@@ -167,6 +167,7 @@ class McDevice {
     Real* out;
     StreamTables<Real> stream;  // used when `streams`
     bool streams;
+    int row;                    // elements between cells' rows of in and out
     CellIndexer cells;
     std::int64_t n_cells;
     McTeamLayout layout;
@@ -185,6 +186,7 @@ class McDevice {
                           c.out,
                           points_.data(),
                           int(points_.size()),
+                          c.row,
                           mirror_pairs_.data(),
                           int(mirror_pairs_.size()),
                           equilibrium_,

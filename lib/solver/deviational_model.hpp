@@ -233,8 +233,8 @@ class DeviationalModel {
               const CellIndexer& cells) {
     double* system = Mode == McCorrection::external ? system_.data() : nullptr;
     device_of(step).template collide<Mode>(
-        exec_, {in, out, stream, true, cells, cells_, layout_, Real(epsilon_), record_.data(),
-                system});
+        exec_, {in, out, stream, true, row_stride<Real>(nv_), cells, cells_, layout_,
+                Real(epsilon_), record_.data(), system});
   }
 
   // PETSc on the host: download the systems, solve, upload y, apply. One sequential BAIJ matrix

@@ -31,6 +31,7 @@ class ExplicitEngine final : public Engine {
         where_(config.backend),
         v0_(config.velocity_lo),
         nv_(config.velocity_count > 0 ? config.velocity_count : config.velocities.size()),
+        row_(row_stride<Real>(nv_)),
         split_(nv_ < config.velocities.size()) {
     const PhysicalGrid& grid = config.grid;
     const VelocityGrid& vg = config.velocities;
@@ -41,7 +42,7 @@ class ExplicitEngine final : public Engine {
             CellIndexer::kMaxIndexedCells, " (split the grid over more ranks)");
     for (int a = 0; a < 3; ++a) xi_[a] = Buffer<Real>(where_, owned(vg.xi[a]));
     weight_ = Buffer<Real>(where_, owned(vg.weight));
-    const std::size_t size = std::size_t(grid.padded_cells()) * nv_;
+    const std::size_t size = std::size_t(grid.padded_cells()) * row_;
     f_[0] = Buffer<Real>(where_, size);
     f_[1] = Buffer<Real>(where_, size);
     f_[0].set_zero();
@@ -52,7 +53,7 @@ class ExplicitEngine final : public Engine {
             t.max_shift + config.order, " ghost layers, the grid has ", grid.ghost);
     std::vector<int> shift_elements(nv_);
     for (int v = 0; v < nv_; ++v) {
-      const std::int64_t elements = std::int64_t(t.shift[v0_ + v]) * nv_;
+      const std::int64_t elements = std::int64_t(t.shift[v0_ + v]) * row_;
       require(std::abs(elements) < (std::int64_t(1) << 31), "time step: whole-cell shift of ",
               t.shift[v0_ + v], " cells is too far for the 32-bit offsets; lower -ts_max_courant");
       shift_elements[v] = static_cast<int>(elements);
@@ -73,9 +74,9 @@ class ExplicitEngine final : public Engine {
         signed_fraction[k * table_stride + v] =
             Real(t.step[host] < 0 ? fraction : (t.step[host] > 0 ? -fraction : 0.0));
         const std::int64_t offset =
-            shift_elements[v] + std::int64_t(t.step[host]) * strides[d] * nv_;
+            shift_elements[v] + std::int64_t(t.step[host]) * strides[d] * row_;
         require(std::abs(offset) < (std::int64_t(1) << 31) &&
-                    strides[d] * nv_ < (std::int64_t(1) << 31),
+                    strides[d] * row_ < (std::int64_t(1) << 31),
                 "grid: a rank's padded ",
                 "xyz"[d], " stride of ", strides[d], " cells x ", nv_,
                 " velocities is too far for the 32-bit offsets of the streaming; run on more ranks "
@@ -132,13 +133,13 @@ class ExplicitEngine final : public Engine {
     const PhysicalGrid& grid = config_.grid;
     require(f.size() == std::size_t(grid.interior_cells()) * nv_, "state size ", f.size(),
             " does not match the grid (", grid.interior_cells(), " cells x ", nv_, " velocities)");
-    std::vector<Real> padded(std::size_t(grid.padded_cells()) * nv_, Real(0));
+    std::vector<Real> padded(std::size_t(grid.padded_cells()) * row_, Real(0));
     const std::int64_t cells = grid.interior_cells();
 #pragma omp parallel for schedule(static)
     for (std::int64_t item = 0; item < cells; ++item) {
       const std::int64_t p = padded_index(item);
       for (int v = 0; v < nv_; ++v)
-        padded[p * nv_ + v] = mc_ ? mc_->h_of(f[item * nv_ + v], v) : Real(f[item * nv_ + v]);
+        padded[p * row_ + v] = mc_ ? mc_->h_of(f[item * nv_ + v], v) : Real(f[item * nv_ + v]);
     }
     f_[current_].upload(padded);
   }
@@ -152,7 +153,7 @@ class ExplicitEngine final : public Engine {
     for (std::int64_t item = 0; item < cells; ++item) {
       const std::int64_t p = padded_index(item);
       for (int v = 0; v < nv_; ++v)
-        f[item * nv_ + v] = mc_ ? mc_->f_of(padded[p * nv_ + v], v) : padded[p * nv_ + v];
+        f[item * nv_ + v] = mc_ ? mc_->f_of(padded[p * row_ + v], v) : padded[p * row_ + v];
     }
     return f;
   }
@@ -288,7 +289,7 @@ class ExplicitEngine final : public Engine {
   }
 
   Velocities<Real> velocities() const {
-    return {xi_[0].data(), xi_[1].data(), xi_[2].data(), weight_.data(), nv_};
+    return {xi_[0].data(), xi_[1].data(), xi_[2].data(), weight_.data(), nv_, row_};
   }
 
   // The weights moments and fluxes are summed with: w for f, w Phi0 for h (hs_mc).
@@ -355,7 +356,7 @@ class ExplicitEngine final : public Engine {
     const auto s = config_.grid.strides();
     for (int k = 0; k < stream_axes_; ++k) {
       t.scale[k] = scale_[k].data();
-      t.stride[k] = s[stream_axis_[k]] * nv_;
+      t.stride[k] = s[stream_axis_[k]] * row_;
       t.near_stride[k] = static_cast<int>(t.stride[k]);  // checked with the offsets (constructor)
       t.axis[k] = stream_axis_[k];
     }
@@ -451,7 +452,7 @@ class ExplicitEngine final : public Engine {
   }
 
   void copy_halo(Halo& halo, Buffer<Real>& buffer, bool unpack) {
-    HaloCopy<Real> kernel{f_[current_].data(), buffer.data(), halo.geometry, nv_, unpack};
+    HaloCopy<Real> kernel{f_[current_].data(), buffer.data(), halo.geometry, nv_, row_, unpack};
     const std::int64_t rows = std::int64_t(halo.geometry.transverse_count()) * halo.geometry.ghost;
     for_each_team<1>(exec_, rows, face_team_size(rows), 0, kernel,
                      unpack ? "halo_unpack" : "halo_pack");
@@ -580,6 +581,7 @@ class ExplicitEngine final : public Engine {
   Backend where_;
   int v0_;       // first owned velocity
   int nv_;       // owned velocities
+  int row_;      // elements from one cell's row of f to the next (row_stride)
   bool split_;   // the velocities are split over ranks: moments are summed across them
   Exec exec_{};
   std::array<Buffer<Real>, 3> xi_;
