@@ -168,16 +168,21 @@ inline std::int64_t mc_scratch_bytes(int cells_per_team, bool rows_in_scratch, i
 // batch before it waits on any: in a loop over single velocities each iteration's bound check
 // kept the compiler from hoisting the next one's loads, and a thread waited for its velocities
 // one after the other (two round trips each when streaming: the tables, then the rows they point
-// to). Loads past nv read velocity nv - 1 and are not used. B = 3 in the streaming and writing
-// passes (the pass adding the pieces takes mirror pairs, below; measured when the monomials had
-// a pass of their own and the pieces pass took batches too: δ = 10, float,
-// one device call: 2.456-2.459 ms/step; 3 streaming and 2 elsewhere 2.509-2.513; 3 streaming, 4
+// to). Loads past nv read velocity nv - 1 and are not used. B = 3 in the writing pass, 4 in the
+// streaming one (kMcStreamBatch; the pass adding the pieces takes mirror pairs, below). Measured
+// when streaming's tables were five loads per velocity, the monomials had a pass of their own
+// and the pieces pass took batches too (δ = 10, float, one device call): 3 everywhere
+// 2.456-2.459 ms/step; 3 streaming and 2 elsewhere 2.509-2.513; 3 streaming, 4
 // adding the pieces and summing the monomials, 3 writing 2.48; 2, 3, 3 2.50; 4, 3, 3 2.53; in
 // earlier calls 2 everywhere 2.53, 4 everywhere 2.61, none 2.62: loads in flight cost registers).
 // The 20^3-velocity cavities (δ = 1, 0.1; one team of 1024 threads per SM) did better with 3
 // streaming and 2 elsewhere, 2.40 and 2.07 against 2.45 and 2.12 ms/step (two calls); a batch
 // chosen per case at run time (the loops compiled for 3) made them slower, 2.57 and 2.23.
 constexpr int kMcVelocityBatch = 3;
+// Streaming: 4, since its tables are one signed fraction per velocity and axis (StreamTables),
+// which leaves room for the loads of a fourth velocity: against 3, δ = 10 2.010 against
+// 2.030 ms/step, δ = 1 2.062 against 2.097 (H200, one call; the monitors the same).
+constexpr int kMcStreamBatch = 4;
 // The pass that adds the pieces and sums the drift and the monomials of h' takes the velocities
 // in pairs mirrored across xi_z = 0, v and v' (McMirrorPair; on a grid symmetric in z, which
 // hs_mc's are): the two share x, y, |xi|^2 and the weight, and z changes sign, so a sum even in z
@@ -208,6 +213,10 @@ struct McCollision {
   const Real* h_in;
   Real* h_out;  // h_new; must not alias h_in
   const McPoint<Real>* points;  // [v]; a mirror pair's second takes the first's x, y, -z, w
+  // The points' x, y, z as three tables, [a * stream_table_stride(nv) + v], each on 128-byte
+  // lines: what the corrected write reads of a velocity. A warp's 16-byte loads of the points
+  // took four lines each where three scalar loads take three, and 12 registers where 9 do.
+  const Real* point_axes;
   int nv;
   int row;  // elements between cells' rows of h_in and h_out (Velocities::row)
   const McMirrorPair* mirror_pairs;  // [mirror_items], each velocity in one pair
@@ -286,16 +295,19 @@ struct McCollision {
         for (int d = 0; d < 3; ++d) ip[c][d] = place(c).ip[d];
       }
       if (streams) {
+        constexpr int kStreamBatch = Team::kBatchesLoads ? kMcStreamBatch : 1;
+        const int stream_items =
+            ((nv + kStreamBatch - 1) / kStreamBatch + kItemAlign - 1) / kItemAlign * kItemAlign;
         stream.for_cells(ip, [&](const auto& streamer) {
-          for_each_item(items, [&](int i) {
-            Lanes h[kBatch];
-            for (int u = 0; u < kBatch; ++u) {
-              const int v = loaded(i + u * items);
+          for_each_item(stream_items, [&](int i) {
+            Lanes h[kStreamBatch];
+            for (int u = 0; u < kStreamBatch; ++u) {
+              const int v = loaded(i + u * stream_items);
               const auto upwind = streamer.upwind(v);
               for (int c = 0; c < Cells; ++c) h[u].value[c] = streamer.value(upwind, c, in[c] + v);
             }
-            for (int u = 0; u < kBatch; ++u)
-              if (i + u * items < nv) rows[i + u * items] = h[u];
+            for (int u = 0; u < kStreamBatch; ++u)
+              if (i + u * stream_items < nv) rows[i + u * stream_items] = h[u];
           });
         });
       } else {
@@ -544,16 +556,17 @@ struct McCollision {
     }
     for_each_item(items, [&](int i) {
       Lanes h[kBatch];
-      McPoint<Real> q[kBatch] = {};
+      Real q[kBatch][3] = {};
       for (int u = 0; u < kBatch; ++u) {
         const int v = loaded(i + u * items);
         h[u] = rows[v];
-        if constexpr (Mode == McCorrection::batched) q[u] = points[v];
+        if constexpr (Mode == McCorrection::batched)
+          for (int a = 0; a < 3; ++a) q[u][a] = point_axes[a * stream_table_stride(nv) + v];
       }
       for (int u = 0; u < kBatch; ++u) {
         const int v = i + u * items;
         if (v >= nv) break;
-        const Real x = q[u].x, yv = q[u].y, z = q[u].z;
+        const Real x = q[u][0], yv = q[u][1], z = q[u][2];
         const Real r2 = x * x + yv * yv + z * z;
         for (int c = 0; c < Cells; ++c) {
           if (c >= count) continue;

@@ -70,6 +70,14 @@ class McDevice {
     }
     mirror_pairs_ = Buffer<McMirrorPair>(where, pairs);
     points_ = Buffer<McPoint<Real>>(where, points);
+    const std::size_t stride = stream_table_stride(int(points.size()));
+    std::vector<Real> axes(3 * stride);
+    for (std::size_t v = 0; v < points.size(); ++v) {
+      axes[v] = points[v].x;
+      axes[stride + v] = points[v].y;
+      axes[2 * stride + v] = points[v].z;
+    }
+    point_axes_ = Buffer<Real>(where, axes);
     inv_number_weight_ = Buffer<double>(where, tables_.inv_number_weight);
     // With the points the kernel sees, so that the constant part of the correction matrix
     // matches the h' part the kernel sums.
@@ -185,6 +193,7 @@ class McDevice {
       const Kernel kernel{c.in,
                           c.out,
                           points_.data(),
+                          point_axes_.data(),
                           int(points_.size()),
                           c.row,
                           mirror_pairs_.data(),
@@ -349,6 +358,7 @@ class McDevice {
   std::array<Buffer<double>, 3> faces_;
   Buffer<int> node_of_;
   Buffer<McPoint<Real>> points_;  // xi and w Phi0, rounded to Real as the collision uses them
+  Buffer<Real> point_axes_;       // their x, y, z as three tables (McCollision::point_axes)
   Buffer<McMirrorPair> mirror_pairs_;
   Buffer<double> inv_number_weight_;
   McEquilibriumMonomials equilibrium_{};  // sum_v w Phi0 m(xi_v)
