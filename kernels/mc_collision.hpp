@@ -120,9 +120,10 @@ struct McEquilibriumMonomials {
   double sum[kMcMonomials];
 };
 
-// A velocity of the grid and its number weight w Phi0: what the collision's passes over the
-// velocities read of it, in one load (16 bytes in float). In four tables it took four loads from
-// L2 per velocity and pass: two teams per multiprocessor leave the L1 little room.
+// A velocity of the grid and its number weight w Phi0: what the pass adding the pieces reads of
+// it, in one load (16 bytes in float). In four tables it took four loads from L2 per velocity
+// and pass: two teams per multiprocessor leave the L1 little room. (The corrected write, which
+// needs x, y, z only, reads them from McCollision::point_axes.)
 template <class Real>
 struct alignas(4 * sizeof(Real)) McPoint {
   Real x, y, z, w;

@@ -186,13 +186,13 @@ class DeviationalModel {
     prepare(step + 1);  // beside this collision: the other set, which the last one read
     switch (correction_) {
       case McCorrection::none:
-        launch<McCorrection::none>(step, h, h_out, stream, cells);
+        launch<McCorrection::none>(step, h, h_out, vel.row, stream, cells);
         break;
       case McCorrection::batched:
-        launch<McCorrection::batched>(step, h, h_out, stream, cells);
+        launch<McCorrection::batched>(step, h, h_out, vel.row, stream, cells);
         break;
       case McCorrection::external: {
-        launch<McCorrection::external>(step, h, h_out, stream, cells);
+        launch<McCorrection::external>(step, h, h_out, vel.row, stream, cells);
         solve_external(h_out, vel, cells);
         break;
       }
@@ -229,12 +229,12 @@ class DeviationalModel {
   }
 
   template <McCorrection Mode>
-  void launch(std::uint32_t step, const Real* in, Real* out, const StreamTables<Real>& stream,
-              const CellIndexer& cells) {
+  void launch(std::uint32_t step, const Real* in, Real* out, int row,
+              const StreamTables<Real>& stream, const CellIndexer& cells) {
     double* system = Mode == McCorrection::external ? system_.data() : nullptr;
-    device_of(step).template collide<Mode>(
-        exec_, {in, out, stream, true, row_stride<Real>(nv_), cells, cells_, layout_,
-                Real(epsilon_), record_.data(), system});
+    device_of(step).template collide<Mode>(exec_, {in, out, stream, true, row, cells, cells_,
+                                                   layout_, Real(epsilon_), record_.data(),
+                                                   system});
   }
 
   // PETSc on the host: download the systems, solve, upload y, apply. One sequential BAIJ matrix
