@@ -5,7 +5,8 @@
     /usr/bin/python3 tools/scaling_table.py --mode weak --expect-ranks 1,2,4,8 a.json b.json ...
 
 Arguments are summary files or directories (searched recursively for *.json with that schema).
-Runs are grouped by case, model, backend, decomposition ("decomp", "space" when absent) and
+Runs are grouped by case, model, backend, decomposition ("decomp", "space" when absent; a run
+with halos not overlapped, "halo_overlap": false, is "<decomp>, no overlap") and
 precision (one-rank runs, which have no decomposition, join every decomposition of theirs); in
 each group the run with the fewest ranks n0 (time t0) is the base. Per rank count
 (the fastest run when there are repeats):
@@ -34,7 +35,7 @@ SCHEMA = "bolt-summary-1"
 GROUP_KEYS = ("case", "model", "backend", "decomp", "precision")
 CSV_COLUMNS = ("case", "model", "backend", "decomp", "precision", "mode", "ranks", "grid",
                "velocities", "ms_per_step", "speedup", "efficiency", "updates_per_second",
-               "runs", "summary")
+               "halo_share", "sum_share", "runs", "summary")
 
 
 def fail(status, message):
@@ -68,6 +69,8 @@ def read_run(path):
         return None
     try:
         run = {k: str(s.get(k, "space" if k == "decomp" else "?")) for k in GROUP_KEYS}
+        if s.get("halo_overlap") is False and run["decomp"] != "velocity":
+            run["decomp"] += ", no overlap"
         run["ranks"] = int(s["ranks"])
         run["grid"] = [int(n) for n in s["grid"]]
         run["velocities"] = int(s["velocities"])
@@ -76,6 +79,9 @@ def read_run(path):
         timing = s["timing"]
         run["ms_per_step"] = float(timing.get("ms_per_step_warm", timing["ms_per_step"]))
         run["updates_per_second"] = float(s["timing"].get("updates_per_second", float("nan")))
+        # The shares of the step in halo exchange and moment sums (absent on one rank).
+        for phase in ("halo", "sum"):
+            run[f"{phase}_share"] = float(timing.get(f"{phase}_share", float("nan")))
     except (KeyError, TypeError, ValueError) as e:
         fail(1, f"{path}: incomplete summary ({e!r})")
     if not (math.isfinite(run["ms_per_step"]) and run["ms_per_step"] > 0 and run["ranks"] > 0):
@@ -149,6 +155,10 @@ def analyse(runs, requested_mode):
     return result
 
 
+def share(value):
+    return "–" if math.isnan(value) else f"{100 * value:.1f} %"
+
+
 def grid_text(run):
     return "x".join(str(n) for n in run["grid"])
 
@@ -159,15 +169,18 @@ def markdown(groups):
         unit = "GPUs" if rows[0]["backend"] == "cuda" else "ranks"
         lines += [f"### {' / '.join(key)}: {mode} scaling",
                   "",
-                  f"| {unit} | grid | velocities | ms/step | speed-up | efficiency |",
-                  "|---:|---|---:|---:|---:|---:|"]
+                  f"| {unit} | grid | velocities | ms/step | speed-up | efficiency | halo | sums |",
+                  "|---:|---|---:|---:|---:|---:|---:|---:|"]
         for r in rows:
             lines.append(f"| {r['ranks']} | {grid_text(r)} | {r['velocities']} | "
                          f"{r['ms_per_step']:.4g} | {r['speedup']:.3f} | "
-                         f"{100 * r['efficiency']:.1f} % |")
+                         f"{100 * r['efficiency']:.1f} % | {share(r['halo_share'])} | "
+                         f"{share(r['sum_share'])} |")
         lines.append("")
     lines.append("Speed-up and efficiency against the smallest rank count of each group; "
-                 "weak scaling: efficiency = t1/tN.")
+                 "weak scaling: efficiency = t1/tN. Halo, sums: the shares of the step spent in "
+                 "the halo exchange (overlapped with the interior cells unless \"no overlap\") "
+                 "and in the moment sums.")
     return "\n".join(lines) + "\n"
 
 

@@ -18,6 +18,21 @@ struct Message {
   int tag;            // tells apart messages between the same two ranks (MPI)
 };
 
+// Seconds a rank spent moving data, per phase. On the GPU (NCCL) each phase is timed between
+// events on the stream it runs on: the halo exchange from the moment the packed faces are ready
+// until its last message has arrived (also the part hidden behind the interior cells), a moment
+// sum from the end of the kernels before it until every rank of the group has contributed (so
+// it includes waiting for the slowest). On the CPU (MPI) it is the time spent inside the calls.
+struct CommunicationTimes {
+  double halo_seconds = 0.0;
+  double sum_seconds = 0.0;
+  CommunicationTimes& operator+=(const CommunicationTimes& other) {
+    halo_seconds += other.halo_seconds;
+    sum_seconds += other.sum_seconds;
+    return *this;
+  }
+};
+
 class Communicator {
  public:
   virtual ~Communicator() = default;
@@ -36,6 +51,11 @@ class Communicator {
   virtual void finish_exchange() = 0;
   // Sums `count` doubles in place over the ranks that own the same cells (the velocity group).
   virtual void sum_over_velocity_group(double* values, std::size_t count) = 0;
+  // Times are recorded only while on (off at the start), so that the sums of the diagnostics
+  // between steps are not counted as step work.
+  virtual void record_times(bool on) = 0;
+  // The times recorded since the last call; on the GPU it waits for the recorded work.
+  virtual CommunicationTimes take_times() = 0;
 };
 
 // `world` holds every rank; `velocity_group` the ranks owning this rank's cells.

@@ -1,4 +1,5 @@
 #include <climits>
+#include <utility>
 
 #include "communicator.hpp"
 #include "core/error.hpp"
@@ -25,6 +26,7 @@ class MpiCommunicator final : public Communicator {
   void start_exchange(const std::vector<Message>& sends,
                       const std::vector<Message>& receives) override {
     require(requests_.empty(), "halo exchange started twice");
+    const double start = MPI_Wtime();
     requests_.reserve(sends.size() + receives.size());
     for (const Message& m : receives) {
       int count = 0;
@@ -38,22 +40,32 @@ class MpiCommunicator final : public Communicator {
       requests_.emplace_back();
       MPI_Isend(m.data, count, type, m.peer, m.tag, world_, &requests_.back());
     }
+    if (recording_) times_.halo_seconds += MPI_Wtime() - start;
   }
 
   void finish_exchange() override {
+    const double start = MPI_Wtime();
     MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
     requests_.clear();
+    if (recording_) times_.halo_seconds += MPI_Wtime() - start;
   }
 
   void sum_over_velocity_group(double* values, std::size_t count) override {
     require(count <= std::size_t(INT_MAX), "moment sums of ", count,
             " values are too many for one MPI_Allreduce");
+    const double start = MPI_Wtime();
     MPI_Allreduce(MPI_IN_PLACE, values, static_cast<int>(count), MPI_DOUBLE, MPI_SUM, group_);
+    if (recording_) times_.sum_seconds += MPI_Wtime() - start;
   }
+
+  void record_times(bool on) override { recording_ = on; }
+  CommunicationTimes take_times() override { return std::exchange(times_, CommunicationTimes{}); }
 
  private:
   MPI_Comm world_, group_;
   std::vector<MPI_Request> requests_;  // of the exchange in flight
+  bool recording_ = false;
+  CommunicationTimes times_;
 };
 
 }  // namespace

@@ -2,6 +2,8 @@
 #include <nccl.h>
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "communicator.hpp"
 #include "core/error.hpp"
@@ -30,6 +32,56 @@ ncclComm_t make_nccl_comm(MPI_Comm comm) {
   check_nccl(ncclCommInitRank(&nccl, size, id, rank), "communicator set-up");
   return nccl;
 }
+
+// The GPU time of one phase: a pair of timing events around each of its pieces of work on a
+// stream, summed when taken. A full pool is summed at once (the host then waits for the work of
+// its last pair), so a long stretch of steps between two takes keeps a bounded set of events.
+class PhaseTimer {
+ public:
+  PhaseTimer() = default;
+  PhaseTimer(const PhaseTimer&) = delete;
+  PhaseTimer& operator=(const PhaseTimer&) = delete;
+  ~PhaseTimer() {
+    for (auto& [begin, end] : events_) {
+      cudaEventDestroy(begin);
+      cudaEventDestroy(end);
+    }
+  }
+
+  void begin(cudaStream_t stream) {
+    if (used_ == kPool) seconds_ += sum_used();
+    if (used_ == events_.size()) {
+      std::pair<cudaEvent_t, cudaEvent_t> pair;
+      check_cuda(cudaEventCreate(&pair.first), "event create");
+      check_cuda(cudaEventCreate(&pair.second), "event create");
+      events_.push_back(pair);
+    }
+    check_cuda(cudaEventRecord(events_[used_].first, stream), "event record");
+  }
+  void end(cudaStream_t stream) {
+    check_cuda(cudaEventRecord(events_[used_++].second, stream), "event record");
+  }
+  double take() { return std::exchange(seconds_, 0.0) + sum_used(); }
+
+ private:
+  static constexpr std::size_t kPool = 256;
+
+  double sum_used() {
+    double seconds = 0.0;
+    for (std::size_t i = 0; i < used_; ++i) {
+      check_cuda(cudaEventSynchronize(events_[i].second), "event synchronize");
+      float ms = 0.0f;
+      check_cuda(cudaEventElapsedTime(&ms, events_[i].first, events_[i].second), "event time");
+      seconds += 1e-3 * ms;
+    }
+    used_ = 0;
+    return seconds;
+  }
+
+  std::vector<std::pair<cudaEvent_t, cudaEvent_t>> events_;
+  std::size_t used_ = 0;
+  double seconds_ = 0.0;
+};
 
 class NcclCommunicator final : public Communicator {
  public:
@@ -64,6 +116,7 @@ class NcclCommunicator final : public Communicator {
                       const std::vector<Message>& receives) override {
     check_cuda(cudaEventRecord(packed_, nullptr), "event record");
     check_cuda(cudaStreamWaitEvent(stream_, packed_, 0), "stream wait");
+    if (recording_) halo_.begin(stream_);
     // Between boxes of this rank: a device copy, matched by tag.
     for (const Message& m : sends) {
       if (m.peer != rank_) continue;
@@ -83,6 +136,7 @@ class NcclCommunicator final : public Communicator {
       if (m.peer != rank_)
         check_nccl(ncclSend(m.data, m.bytes, ncclUint8, m.peer, world_, stream_), "send");
     check_nccl(ncclGroupEnd(), "group end");
+    if (recording_) halo_.end(stream_);
     check_cuda(cudaEventRecord(arrived_, stream_), "event record");
   }
 
@@ -92,15 +146,22 @@ class NcclCommunicator final : public Communicator {
 
   void sum_over_velocity_group(double* values, std::size_t count) override {
     if (!group_) return;
+    if (recording_) sum_.begin(nullptr);
     check_nccl(ncclAllReduce(values, values, count, ncclFloat64, ncclSum, group_, nullptr),
                "all-reduce");
+    if (recording_) sum_.end(nullptr);
   }
+
+  void record_times(bool on) override { recording_ = on; }
+  CommunicationTimes take_times() override { return {halo_.take(), sum_.take()}; }
 
  private:
   int rank_ = 0;
   ncclComm_t world_ = nullptr, group_ = nullptr;
   cudaStream_t stream_ = nullptr;          // the messages
   cudaEvent_t packed_ = nullptr, arrived_ = nullptr;
+  bool recording_ = false;
+  PhaseTimer halo_, sum_;
 };
 
 }  // namespace

@@ -11,6 +11,7 @@ Subdomains::Subdomains(std::vector<std::unique_ptr<Engine>> engines,
     : engines_(std::move(engines)), communicator_(std::move(communicator)), overlap_(overlap) {}
 
 void Subdomains::step(int count) {
+  if (communicator_) communicator_->record_times(true);
   for (int n = 0; n < count; ++n) {
     std::vector<Message> sends, receives;
     for (auto& engine : engines_) engine->begin_step(sends, receives);
@@ -28,6 +29,11 @@ void Subdomains::step(int count) {
     }
     for (auto& engine : engines_) engine->end_step();
   }
+  if (communicator_) communicator_->record_times(false);
+}
+
+CommunicationTimes Subdomains::take_communication_times() {
+  return communicator_ ? communicator_->take_times() : CommunicationTimes{};
 }
 
 void Subdomains::synchronize() {

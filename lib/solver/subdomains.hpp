@@ -23,6 +23,9 @@ class Subdomains {
   Engine& operator[](int i) { return *engines_[i]; }
   // Bytes of f read + written per step by this rank's boxes.
   double bytes_per_step() const;
+  // The time the steps since the last call spent in halo exchanges and moment sums (zero without
+  // a communicator); waits for the steps' work.
+  CommunicationTimes take_communication_times();
 
  private:
   std::vector<std::unique_ptr<Engine>> engines_;

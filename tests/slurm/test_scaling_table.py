@@ -18,7 +18,8 @@ tool, work = sys.argv[1], sys.argv[2]
 shutil.rmtree(work, ignore_errors=True)
 
 
-def summary(path, ranks, ms, grid=(16, 16, 1), decomp=None, case="cav"):
+def summary(path, ranks, ms, grid=(16, 16, 1), decomp=None, case="cav", overlap=None,
+            halo_share=None):
     s = {"schema": "bolt-summary-1", "case": case, "case_type": "cavity", "model": "bgk",
          "backend": "cpu", "precision": "double", "ranks": ranks, "grid": list(grid),
          "velocities": 512, "steps": 20,
@@ -26,6 +27,10 @@ def summary(path, ranks, ms, grid=(16, 16, 1), decomp=None, case="cav"):
                     "bytes_per_step": 1e6}}
     if decomp:
         s["decomp"] = decomp
+    if overlap is not None:
+        s["halo_overlap"] = overlap
+    if halo_share is not None:
+        s["timing"].update(halo_share=halo_share, sum_share=0.0)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         json.dump(s, f)
@@ -51,21 +56,27 @@ d = os.path.join(work, "strong")
 summary(f"{d}/n1.json", 1, 10.0)
 summary(f"{d}/n2s.json", 2, 5.5, decomp="space")
 summary(f"{d}/n2s_repeat.json", 2, 8.0, decomp="space")
-summary(f"{d}/n4s.json", 4, 3.0, decomp="space")
-summary(f"{d}/n2v.json", 2, 5.0, decomp="velocity")
+summary(f"{d}/n4s.json", 4, 3.0, decomp="space", halo_share=0.25)
+summary(f"{d}/n2s_serial.json", 2, 6.0, decomp="space", overlap=False)
+summary(f"{d}/n4s_serial.json", 4, 4.0, decomp="space", overlap=False)
+summary(f"{d}/n2v.json", 2, 5.0, decomp="velocity", overlap=False)
 with open(f"{d}/not_a_summary.json", "w") as f:
     json.dump({"something": "else"}, f)
 status, out = run("--out", f"{d}/table", "--expect-ranks", "1,2", d)
 assert status == 0, out
 got = {(r["decomp"], int(r["ranks"])): r for r in rows(f"{d}/table")}
-assert sorted(got) == [("space", 1), ("space", 2), ("space", 4), ("velocity", 1),
-                       ("velocity", 2)], sorted(got)
+assert sorted(got) == [("space", 1), ("space", 2), ("space", 4), ("space, no overlap", 1),
+                       ("space, no overlap", 2), ("space, no overlap", 4),
+                       ("velocity", 1), ("velocity", 2)], sorted(got)
 assert all(r["mode"] == "strong" for r in got.values())
 assert close(got["space", 2]["ms_per_step"], 5.5) and got["space", 2]["runs"] == "2"
 assert close(got["space", 4]["speedup"], 10 / 3) and close(got["space", 4]["efficiency"], 10 / 12)
 assert close(got["velocity", 2]["efficiency"], 1.0)
+assert close(got["space, no overlap", 4]["efficiency"], 10 / 16)
+assert close(got["space", 4]["halo_share"], 0.25) and got["space", 2]["halo_share"] == "nan"
 assert os.path.getsize(f"{d}/table.png") > 1000
 assert "| 4 | 16x16x1 |" in open(f"{d}/table.md").read()
+assert "| 25.0 % | 0.0 % |" in open(f"{d}/table.md").read()
 
 # Weak: the grid grows with the ranks along x.
 d = os.path.join(work, "weak")
