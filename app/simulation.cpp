@@ -128,8 +128,8 @@ int run_simulation(MPI_Comm comm) {
   for (const EngineConfig& local : locals) {
     engines.push_back(make_engine(local));
     // Conservation is measured against the initial state, also after a restart.
-    engines.back()->set_state(initial_distribution(run, local.grid, velocities,
-                                                   owned_velocities.lo, owned_velocities.count));
+    engines.back()->set_state(initial_state_rows(run, local.grid, velocities,
+                                                 owned_velocities.lo, owned_velocities.count));
   }
   Subdomains boxes(std::move(engines), communicator, run.halo_overlap);
   DomainView domain(partition, boxes, cells, velocities.size());

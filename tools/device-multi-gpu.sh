@@ -14,8 +14,8 @@
 #                     (double), the grid grown along z, -decomp space
 # The fields of every multi-GPU run are compared with the one-GPU run of its study (largest
 # difference relative to each field's largest value); tools/scaling_table.py makes each study's
-# table and plot. Everything lands in $OUT/multi-gpu.tgz (the run tool returns few files) and
-# the tables in $OUT/tables.md.
+# table and plot. Each study lands in $OUT/<study>.tgz (logs, summaries, table, plot; the run
+# tool returns few files) and its tables in $OUT/tables.md.
 # Environment: BOLT (binary, default build-gpu-check/app/bolt), OUT (default /tmp/multi-gpu),
 #   WORK (default /tmp/multi-gpu-work), STEPS (default 20; the warm rate is that of the second
 #   half), FILL (fraction of a GPU's memory the two copies of f may take, default 0.78).
@@ -115,7 +115,7 @@ for study in "${STUDIES[@]}"; do
       # stretching per unit length (ratio r^(192/N) between neighbours).
       n=$(largest_grid 2 $((2 * 5856 * 4)) 16)
       stretch=$(python3 -c "print(f'{0.990 ** (192 / $n):.6f},{0.995 ** (192 / $n):.6f},1')")
-      opts=(-grid_n "$n,$n,1" -grid_stretch "$stretch")
+      opts=(-precision float -grid_n "$n,$n,1" -grid_stretch "$stretch")
       run "$study" gpu1 1 inputs/cavity_hs_mc_delta10.yaml "${opts[@]}"
       for ranks in "${rank_counts[@]:1}"; do
         run "$study" "gpu${ranks}_space" "$ranks" inputs/cavity_hs_mc_delta10.yaml "${opts[@]}" \
@@ -133,11 +133,8 @@ for study in "${STUDIES[@]}"; do
     *) echo "device-multi-gpu: unknown study $study (bgk-f64, bgk-f32, hs_mc, weak)" >&2; exit 2 ;;
   esac
   compare "$study"
+  # Each study's results as soon as it ends (a call cut short keeps the studies done).
+  { echo "## $study"; cat "$WORK/$study/scaling.md" "$WORK/$study/fields.txt"; } >> "$OUT/tables.md"
+  tar -C "$WORK" --exclude='*.h5' --exclude='*.xmf' -czf "$OUT/$study.tgz" "$study"
 done
-
-for study in "${STUDIES[@]}"; do
-  echo "## $study"
-  cat "$WORK/$study/scaling.md" "$WORK/$study/fields.txt"
-done > "$OUT/tables.md"
-tar -C "$WORK" --exclude='*.h5' --exclude='*.xmf' -czf "$OUT/multi-gpu.tgz" .
 cat "$OUT/tables.md"

@@ -1,5 +1,7 @@
 #include "memory.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -109,7 +111,15 @@ void copy_bytes(void* destination, Backend destination_backend, const void* sour
 void fill_zero_bytes(Backend where, void* pointer, std::size_t bytes) {
   if (bytes == 0) return;
   if (where == Backend::cpu) {
-    std::memset(pointer, 0, bytes);
+    // By every thread, in the static blocks the OpenMP loops over cells use: the pages of a
+    // large state are touched first (placed) near the threads that work on them, and a 1e10-byte
+    // state is not zeroed at one thread's page-fault rate.
+    constexpr std::int64_t kChunk = std::int64_t(1) << 20;
+    const std::int64_t chunks = std::int64_t((bytes + kChunk - 1) / kChunk);
+    char* base = static_cast<char*>(pointer);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t c = 0; c < chunks; ++c)
+      std::memset(base + c * kChunk, 0, std::min<std::size_t>(kChunk, bytes - c * kChunk));
     return;
   }
 #ifdef BOLT_HAVE_CUDA

@@ -43,9 +43,8 @@ class Buffer {
   std::size_t size() const { return size_; }
   Backend where() const { return where_; }
 
-  void upload(const std::vector<T>& host) {
-    copy_bytes(data_, where_, host.data(), Backend::cpu, size_ * sizeof(T));
-  }
+  void upload(const std::vector<T>& host) { upload(host.data()); }
+  void upload(const T* host) { copy_bytes(data_, where_, host, Backend::cpu, size_ * sizeof(T)); }
   void download(std::vector<T>& host) const {
     host.resize(size_);
     copy_bytes(host.data(), Backend::cpu, data_, where_, size_ * sizeof(T));

@@ -91,53 +91,49 @@ CaseSetup make_case_setup(const RunOptions& options) {
   return setup;
 }
 
-std::vector<double> initial_distribution(const RunOptions& run, const PhysicalGrid& grid,
-                                         const VelocityGrid& velocities, int velocity_lo,
-                                         int velocity_count) {
-  const int nv = velocity_count;
-  const InitialState& init = run.initial;
-  std::vector<double> f(std::size_t(grid.interior_cells()) * nv);
-  auto maxwellian_row = [&](double* row, double n, const double u[3], const double T[3],
-                            bool add) {
-    const double prefactor = n / std::sqrt(kPi * T[0] * kPi * T[1] * kPi * T[2]);
-    for (int v = 0; v < nv; ++v) {
-      double exponent = 0.0;
-      for (int a = 0; a < 3; ++a) {
-        const double c = velocities.xi[a][velocity_lo + v] - u[a];
-        exponent += c * c / T[a];
+StateRows initial_state_rows(const RunOptions& run, const PhysicalGrid& grid,
+                             const VelocityGrid& velocities, int velocity_lo, int velocity_count) {
+  // Copies of what a row needs: the engine calls it from its threads, after this returns.
+  std::array<std::vector<double>, 3> xi;
+  for (int a = 0; a < 3; ++a)
+    xi[a].assign(velocities.xi[a].begin() + velocity_lo,
+                 velocities.xi[a].begin() + velocity_lo + velocity_count);
+  return [init = run.initial, xi = std::move(xi), x = grid.axes[0].centres, nx = grid.cells(0)](
+             std::int64_t cell, double* row) {
+    const std::size_t nv = xi[0].size();
+    auto maxwellian_row = [&](double n, const double u[3], const double T[3], bool add) {
+      const double prefactor = n / std::sqrt(kPi * T[0] * kPi * T[1] * kPi * T[2]);
+      for (std::size_t v = 0; v < nv; ++v) {
+        double exponent = 0.0;
+        for (int a = 0; a < 3; ++a) {
+          const double c = xi[a][v] - u[a];
+          exponent += c * c / T[a];
+        }
+        const double value = prefactor * std::exp(-exponent);
+        row[v] = add ? row[v] + value : value;
       }
-      const double value = prefactor * std::exp(-exponent);
-      row[v] = add ? row[v] + value : value;
-    }
-  };
-  // Threads over cells: a GPU-sized state has ~1e10 values (seconds, not minutes).
-  const std::int64_t cells = grid.interior_cells();
-#pragma omp parallel for schedule(static)
-  for (std::int64_t item = 0; item < cells; ++item) {
-    const int i = static_cast<int>(item % grid.cells(0));
-    double* row = f.data() + item * nv;
+    };
     const double iso[3] = {init.temperature, init.temperature, init.temperature};
     switch (init.kind) {
-      case InitKind::uniform: maxwellian_row(row, init.density, init.velocity, iso, false); break;
+      case InitKind::uniform: maxwellian_row(init.density, init.velocity, iso, false); break;
       case InitKind::riemann: {
-        const bool left = grid.axes[0].centres[i] < init.interface;
+        const bool left = x[cell % nx] < init.interface;
         const double* s = left ? init.left : init.right;
         const double u[3] = {s[1], 0.0, 0.0}, T[3] = {s[2], s[2], s[2]};
-        maxwellian_row(row, s[0], u, T, false);
+        maxwellian_row(s[0], u, T, false);
         break;
       }
       case InitKind::bimaxwellian: {
-        maxwellian_row(row, init.density, init.velocity, init.temperature_axes, false);
+        maxwellian_row(init.density, init.velocity, init.temperature_axes, false);
         if (init.second_density > 0.0) {
           const double T2[3] = {init.second_temperature, init.second_temperature,
                                 init.second_temperature};
-          maxwellian_row(row, init.second_density, init.second_velocity, T2, true);
+          maxwellian_row(init.second_density, init.second_velocity, T2, true);
         }
         break;
       }
     }
-  }
-  return f;
+  };
 }
 
 }  // namespace bolt

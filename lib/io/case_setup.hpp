@@ -19,11 +19,10 @@ struct CaseSetup {
 
 CaseSetup make_case_setup(const RunOptions& options);
 
-// f of the interior cells of `grid` (cell-major, velocity fastest) for the initial state, for
-// the velocities [velocity_lo, velocity_lo + velocity_count) of `velocities`.
-std::vector<double> initial_distribution(const RunOptions& run, const PhysicalGrid& grid,
-                                         const VelocityGrid& velocities, int velocity_lo,
-                                         int velocity_count);
+// f of the initial state, row by row (Engine::set_state): the interior cells of `grid` at the
+// velocities [velocity_lo, velocity_lo + velocity_count) of `velocities`.
+StateRows initial_state_rows(const RunOptions& run, const PhysicalGrid& grid,
+                             const VelocityGrid& velocities, int velocity_lo, int velocity_count);
 
 // Largest collision frequency of the states a run starts from or lets in (time-step limit).
 double max_collision_frequency(const RunOptions& run);

@@ -4,6 +4,7 @@
 // ExplicitEngine<Real, Exec>, is compiled for the CPU (OpenMP) and for CUDA.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -65,11 +66,17 @@ struct EngineConfig {
   int team_size = 256;                           // GPU threads per cell
 };
 
+// Writes f of one interior cell (x fastest) at its owned velocities into `row`.
+using StateRows = std::function<void(std::int64_t cell, double* row)>;
+
 class Engine {
  public:
   virtual ~Engine() = default;
   // f of the owned interior cells and velocities, cell-major (x fastest), velocity fastest.
   virtual void set_state(const std::vector<double>& f) = 0;
+  // The same, row by row on the host's threads straight into the layout of f: no second copy of
+  // a GPU-sized state on the host.
+  virtual void set_state(const StateRows& rows) = 0;
   virtual std::vector<double> state() const = 0;
   // `count` steps of a box without halo segments (tests, benchmarks); a rank's boxes with halos
   // step together through Subdomains.

@@ -2,6 +2,7 @@
 // ExplicitEngine<Real, Exec>: the one implementation of Engine. Exec is CpuExec or CudaExec; the
 // translation unit that instantiates it includes the matching launch header first
 // (engine_cpu.cpp, engine_cuda.cu). Nothing here names a backend.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <memory>
@@ -133,15 +134,37 @@ class ExplicitEngine final : public Engine {
     const PhysicalGrid& grid = config_.grid;
     require(f.size() == std::size_t(grid.interior_cells()) * nv_, "state size ", f.size(),
             " does not match the grid (", grid.interior_cells(), " cells x ", nv_, " velocities)");
-    std::vector<Real> padded(std::size_t(grid.padded_cells()) * row_, Real(0));
-    const std::int64_t cells = grid.interior_cells();
-#pragma omp parallel for schedule(static)
-    for (std::int64_t item = 0; item < cells; ++item) {
-      const std::int64_t p = padded_index(item);
-      for (int v = 0; v < nv_; ++v)
-        padded[p * row_ + v] = mc_ ? mc_->h_of(f[item * nv_ + v], v) : Real(f[item * nv_ + v]);
+    set_state([&](std::int64_t cell, double* row) {
+      std::copy_n(f.data() + cell * nv_, nv_, row);
+    });
+  }
+
+  void set_state(const StateRows& rows) override {
+    const PhysicalGrid& grid = config_.grid;
+    const std::int64_t padded_cells = grid.padded_cells();
+    // On the host f itself is written; for the GPU a staging copy, not value-initialised: the
+    // threads write every element (ghosts and row padding zero). A GPU-sized state is ~1e11
+    // bytes, which one thread zeroing it first took a minute over.
+    std::unique_ptr<Real[]> staging;
+    Real* padded = f_[current_].data();
+    if (where_ != Backend::cpu) {
+      staging.reset(new Real[std::size_t(padded_cells) * row_]);
+      padded = staging.get();
     }
-    f_[current_].upload(padded);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t p = 0; p < padded_cells; ++p) std::fill_n(padded + p * row_, row_, Real(0));
+    const std::int64_t cells = grid.interior_cells();
+#pragma omp parallel
+    {
+      std::vector<double> row(nv_);
+#pragma omp for schedule(static)
+      for (std::int64_t item = 0; item < cells; ++item) {
+        rows(item, row.data());
+        Real* out = padded + padded_index(item) * row_;
+        for (int v = 0; v < nv_; ++v) out[v] = mc_ ? mc_->h_of(row[v], v) : Real(row[v]);
+      }
+    }
+    if (staging) f_[current_].upload(staging.get());
   }
 
   std::vector<double> state() const override {

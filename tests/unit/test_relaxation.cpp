@@ -31,6 +31,16 @@ namespace {
 
 using test::kEps;
 
+// The initial state of `run` as one vector (cell-major, velocity fastest), from its rows.
+std::vector<double> initial_distribution(const RunOptions &run, const PhysicalGrid &grid,
+                                         const VelocityGrid &vg, int lo, int count) {
+  const StateRows rows = initial_state_rows(run, grid, vg, lo, count);
+  std::vector<double> f(std::size_t(grid.interior_cells()) * count);
+  for (std::int64_t cell = 0; cell < grid.interior_cells(); ++cell)
+    rows(cell, f.data() + cell * count);
+  return f;
+}
+
 // Full discrete moments of a row, in long double: n, u, T, P (central, xx yy zz
 // xy xz yz), q.
 struct Moments {
