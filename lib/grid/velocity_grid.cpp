@@ -28,9 +28,12 @@ int octant(double x, double y, double z) {
 
 }  // namespace
 
-VelocityGrid make_cartesian_velocity_grid(const VelocityGridSpec& spec) {
+namespace {
+
+// The axes of the spec's box.
+std::array<Axis, 3> box_axes(const VelocityGridSpec& spec) {
   require(spec.half_width > 0.0, "-vgrid_half_width ", spec.half_width, ": must be positive");
-  VelocityGrid grid;
+  std::array<Axis, 3> axes;
   for (int a = 0; a < 3; ++a) {
     require(spec.nodes[a] >= 1, "-vgrid_n ", spec.nodes[a], ": must be at least 1 per axis");
     AxisSpec axis;
@@ -39,8 +42,17 @@ VelocityGrid make_cartesian_velocity_grid(const VelocityGridSpec& spec) {
     axis.hi = spec.centre[a] + spec.half_width;
     axis.ratio = spec.ratio;
     axis.fine_at = spec.ratio < 1.0 ? FineAt::centre : FineAt::none;
-    grid.axes[a] = make_axis(axis, "vgrid", std::string(1, "xyz"[a]));
+    axes[a] = make_axis(axis, "vgrid", std::string(1, "xyz"[a]));
   }
+  return axes;
+}
+
+// The nodes of `axes`' box for which keep(i, j, k) holds, octant by octant, with their weights
+// (cell volumes) and reflections.
+template <class Keep>
+VelocityGrid grid_of_nodes(const std::array<Axis, 3>& axes, Keep keep) {
+  VelocityGrid grid;
+  grid.axes = axes;
   struct Node {
     int octant;
     int i, j, k;
@@ -49,8 +61,12 @@ VelocityGrid make_cartesian_velocity_grid(const VelocityGridSpec& spec) {
   const auto& ax = grid.axes;
   for (int k = 0; k < ax[2].cells(); ++k)
     for (int j = 0; j < ax[1].cells(); ++j)
-      for (int i = 0; i < ax[0].cells(); ++i)
-        nodes.push_back({octant(ax[0].centres[i], ax[1].centres[j], ax[2].centres[k]), i, j, k});
+      for (int i = 0; i < ax[0].cells(); ++i) {
+        if (keep(i, j, k))
+          nodes.push_back({octant(ax[0].centres[i], ax[1].centres[j], ax[2].centres[k]), i, j, k});
+        else
+          grid.full_box = false;
+      }
   std::stable_sort(nodes.begin(), nodes.end(),
                    [](const Node& a, const Node& b) { return a.octant < b.octant; });
   const int n = static_cast<int>(nodes.size());
@@ -71,21 +87,72 @@ VelocityGrid make_cartesian_velocity_grid(const VelocityGridSpec& spec) {
     }
     index_of[{idx[0], idx[1], idx[2]}] = v;
   }
-  // Reflection across xi_a = 0 exists when the axis nodes are symmetric about zero.
+  // Reflection across xi_a = 0 exists when the axis nodes are symmetric about zero and the
+  // mirrored node is in the set.
   for (int a = 0; a < 3; ++a) {
     const auto& c = ax[a].centres;
     const int m = ax[a].cells();
+    const double scale = std::max(std::abs(ax[a].faces.front()), std::abs(ax[a].faces.back()));
     bool symmetric = true;
-    for (int i = 0; i < m; ++i)
-      symmetric = symmetric && std::abs(c[i] + c[m - 1 - i]) <= 1e-12 * spec.half_width;
+    for (int i = 0; i < m; ++i) symmetric = symmetric && std::abs(c[i] + c[m - 1 - i]) <= 1e-12 * scale;
     if (!symmetric) continue;
     for (int v = 0; v < n; ++v) {
       int idx[3] = {grid.node[0][v], grid.node[1][v], grid.node[2][v]};
       idx[a] = m - 1 - idx[a];
-      grid.reflect[a][v] = index_of.at({idx[0], idx[1], idx[2]});
+      const auto mirror = index_of.find({idx[0], idx[1], idx[2]});
+      if (mirror != index_of.end()) grid.reflect[a][v] = mirror->second;
     }
   }
   return grid;
+}
+
+}  // namespace
+
+VelocityGrid make_cartesian_velocity_grid(const VelocityGridSpec& spec) {
+  return grid_of_nodes(box_axes(spec), [](int, int, int) { return true; });
+}
+
+VelocityGrid make_sphere_velocity_grid(const VelocityGridSpec& spec) {
+  require(spec.ratio == 1.0, "-vgrid_stretch ", spec.ratio, ": -vgrid_type sphere is a cut of ",
+          "the uniform box (1 only)");
+  require(spec.nodes[0] == spec.nodes[1] && spec.nodes[1] == spec.nodes[2], "-vgrid_n ",
+          spec.nodes[0], ",", spec.nodes[1], ",", spec.nodes[2],
+          ": -vgrid_type sphere needs the same number of nodes N0 on every axis");
+  const std::array<Axis, 3> axes = box_axes(spec);
+  // Inside the ball (a node on the sphere counts as inside, to round-off of the radius).
+  const double r2 = spec.half_width * spec.half_width * (1.0 + 1e-12);
+  return grid_of_nodes(axes, [&](int i, int j, int k) {
+    const double d[3] = {axes[0].centres[i] - spec.centre[0], axes[1].centres[j] - spec.centre[1],
+                         axes[2].centres[k] - spec.centre[2]};
+    return d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= r2;
+  });
+}
+
+namespace {
+
+struct VelocityGridType {
+  const char* name;
+  VelocityGrid (*make)(const VelocityGridSpec&);
+};
+
+// The velocity grids by -vgrid_type name: a new grid is its builder plus one line here.
+constexpr VelocityGridType kVelocityGridTypes[] = {
+    {"cartesian", make_cartesian_velocity_grid},
+    {"sphere", make_sphere_velocity_grid},
+};
+
+}  // namespace
+
+std::vector<std::string> velocity_grid_types() {
+  std::vector<std::string> names;
+  for (const auto& type : kVelocityGridTypes) names.emplace_back(type.name);
+  return names;
+}
+
+VelocityGrid make_velocity_grid(const VelocityGridSpec& spec) {
+  for (const auto& type : kVelocityGridTypes)
+    if (spec.type == type.name) return type.make(spec);
+  fail("-vgrid_type ", spec.type, ": not a velocity grid type (cartesian, sphere)");
 }
 
 }  // namespace bolt

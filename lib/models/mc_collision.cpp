@@ -20,9 +20,9 @@ McTables make_mc_tables(const VelocityGrid& velocities) {
     require(n[a] >= 1 && int(t.faces[a].size()) == n[a] + 1,
             "Monte Carlo collision: the velocity grid has no Cartesian axes");
   }
-  require(std::int64_t(n[0]) * n[1] * n[2] == vg.size(),
-          "Monte Carlo collision: needs the full Cartesian velocity box (", n[0], " x ", n[1],
-          " x ", n[2], " cells, the set has ", vg.size(), " velocities)");
+  require(vg.full_box && std::int64_t(n[0]) * n[1] * n[2] == vg.size(),
+          "-model_type hs_mc: needs the full Cartesian velocity box (-vgrid_type cartesian; ", n[0],
+          " x ", n[1], " x ", n[2], " cells, the set has ", vg.size(), " velocities)");
   t.node_of.assign(vg.size(), -1);
   const double pi = 3.14159265358979323846;
   const double phi0_norm = 1.0 / (pi * std::sqrt(pi));

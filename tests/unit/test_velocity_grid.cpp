@@ -1,6 +1,6 @@
-// The Cartesian velocity grid (lib/grid/velocity_grid.*): quadrature of a
-// Maxwellian's moments on uniform and centre-stretched grids, weights, node
-// ordering by sign octant, reflection maps.
+// The velocity grids (lib/grid/velocity_grid.*): quadrature of a Maxwellian's
+// moments on uniform and centre-stretched Cartesian grids, weights, node
+// ordering by sign octant, reflection maps; the sphere cut of paper 003.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "core/error.hpp"
 #include "grid/velocity_grid.hpp"
@@ -225,6 +226,66 @@ TEST(VelocityGrid, RejectsImpossibleSpecs) {
   spec.nodes = {4, 4, 4};
   spec.ratio = 1.5;
   EXPECT_THROW(make_cartesian_velocity_grid(spec), Error);
+}
+
+// The sphere grid (-vgrid_type sphere) of paper 003: the nodes of the uniform N0^3 box inside
+// the ball of radius V_max. The paper's counts, 4224 nodes for N0 = 20 and 3112 for N0 = 18;
+// every node kept is inside the ball and every one left out is outside; the weights are h^3; the
+// set is octant-ordered and symmetric on every axis. A Maxwellian at rest keeps its mass up to
+// the part outside the ball, erfc(R) + 2 R exp(-R^2) / sqrt(pi) for R = V_max / sqrt(T) (bolt
+// units: f ~ exp(-|xi|^2 / T)), plus the spectrally small quadrature error.
+TEST(VelocityGrid, SphereCutOfTheUniformBox) {
+  for (const auto &[n0, count] : {std::pair{20, 4224}, std::pair{18, 3112}}) {
+    VelocityGridSpec spec;
+    spec.type = "sphere";
+    spec.nodes = {n0, n0, n0};
+    spec.half_width = 4.8 / std::sqrt(2.0); // 4.8 sqrt(kT0/m), paper 003's cavity
+    const VelocityGrid vg = make_velocity_grid(spec);
+    EXPECT_EQ(vg.size(), count) << "N0 = " << n0;
+    EXPECT_FALSE(vg.full_box);
+    const double h = 2.0 * spec.half_width / n0, r2 = spec.half_width * spec.half_width;
+    for (int v = 0; v < vg.size(); ++v) {
+      EXPECT_NEAR(vg.weight[v], h * h * h, 1e-14);
+      const double x = vg.xi[0][v], y = vg.xi[1][v], z = vg.xi[2][v];
+      EXPECT_LE(x * x + y * y + z * z, r2 * (1 + 1e-12));
+    }
+    const VelocityGrid box = make_cartesian_velocity_grid(spec);
+    int inside = 0;
+    for (int v = 0; v < box.size(); ++v) {
+      const double x = box.xi[0][v], y = box.xi[1][v], z = box.xi[2][v];
+      inside += x * x + y * y + z * z <= r2 * (1 + 1e-12);
+    }
+    EXPECT_EQ(inside, count);
+    for (int a = 0; a < 3; ++a) {
+      EXPECT_TRUE(vg.symmetric(a));
+      for (int v = 0; v < vg.size(); ++v) EXPECT_EQ(vg.reflect[a][vg.reflect[a][v]], v);
+    }
+    for (int v = 1; v < vg.size(); ++v) {
+      auto octant = [&](int u) {
+        return (vg.xi[0][u] < 0) | (vg.xi[1][u] < 0) << 1 | (vg.xi[2][u] < 0) << 2;
+      };
+      EXPECT_LE(octant(v - 1), octant(v));
+    }
+    const double u[3] = {0.0, 0.0, 0.0}, T = 1.0, R = spec.half_width / std::sqrt(T);
+    const double outside = std::erfc(R) + 2.0 * R * std::exp(-R * R) / std::sqrt(M_PI);
+    const MomentErrors e = maxwellian_errors(vg, 1.0, u, T);
+    std::printf("  sphere N0 = %d: %d nodes, mass error %.3e (outside the ball %.3e)\n", n0,
+                vg.size(), e.n, outside);
+    EXPECT_LE(e.n, 1.5 * outside);
+  }
+}
+
+TEST(VelocityGrid, SphereNeedsAUniformCube) {
+  VelocityGridSpec spec;
+  spec.type = "sphere";
+  spec.nodes = {20, 20, 18};
+  EXPECT_THROW(make_velocity_grid(spec), Error);
+  spec.nodes = {20, 20, 20};
+  spec.ratio = 0.9;
+  EXPECT_THROW(make_velocity_grid(spec), Error);
+  spec.type = "octahedron";
+  spec.ratio = 1.0;
+  EXPECT_THROW(make_velocity_grid(spec), Error);
 }
 
 } // namespace
