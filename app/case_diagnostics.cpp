@@ -182,7 +182,7 @@ nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& gr
     j["discrete_downstream"] = {inflow.density, inflow.velocity[0], inflow.temperature};
     // lambda_HS = (16/5) mu / (rho sqrt(2 pi R T)) = 8 / (5 sqrt(pi)) lambda0.
     j["reciprocal_thickness_hs_mfp"] = d.reciprocal_thickness * 8.0 / (5.0 * std::sqrt(M_PI)) /
-                                       run.relaxation.delta;
+                                       run.gas.delta;
   }
   if (run.case_kind == CaseKind::couette || run.case_kind == CaseKind::heat ||
       run.case_kind == CaseKind::riemann || run.case_kind == CaseKind::shock) {

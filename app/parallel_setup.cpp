@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "kernels/relaxation.hpp"
 
 namespace bolt {
 
@@ -70,14 +69,11 @@ PartitionRequest partition_request(const CaseSetup& setup) {
   }
   r.ghost = e.grid.ghost;
   r.nv = e.velocities.size();
-  r.sums_per_cell = e.model == ModelKind::bgk ? 5 : 10;
-  if (e.model == ModelKind::hs_mc) {
+  r.sums_per_cell = e.model->sums_per_cell();
+  const std::string whole_rows = e.model->whole_rows_reason();
+  if (!whole_rows.empty()) {
     r.velocity_split_allowed = false;
-    r.velocity_split_refusal = "-model_type hs_mc collides every velocity of a cell with the others";
-  }
-  if (e.relaxation.conservative_iterations > 0) {
-    r.velocity_split_allowed = false;
-    r.velocity_split_refusal = "-model_conservative needs every velocity of a cell";
+    r.velocity_split_refusal = whole_rows;
   }
   for (int a = 0; a < 3; ++a)
     for (int s = 0; s < 2; ++s) {

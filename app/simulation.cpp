@@ -18,7 +18,7 @@
 #include "io/checkpoint.hpp"
 #include "io/hdf5_fields.hpp"
 #include "io/monitor.hpp"
-#include "io/option_reader.hpp"
+#include "core/option_reader.hpp"
 #include "io/run_options.hpp"
 #include "io/summary.hpp"
 
@@ -107,14 +107,15 @@ int run_simulation(MPI_Comm comm) {
   require(!directory_error, "-out_dir ", run.output.directory, ": cannot create the directory (",
           directory_error.message(), ")");
 
+  const std::string model(run.model->name());
   PetscPrintf(comm, "bolt: case %s (%s), model %s, backend %s, precision %s\n",
-              run.case_name.c_str(), to_string(run.case_kind), to_string(run.model),
+              run.case_name.c_str(), to_string(run.case_kind), model.c_str(),
               std::string(to_string(run.backend)).c_str(), precision_name(run.precision).c_str());
   PetscPrintf(comm, "bolt: grid %d x %d x %d cells, %d velocities, %lld phase-space cells\n",
               grid.cells(0), grid.cells(1), grid.cells(2), velocities.size(),
               static_cast<long long>(grid.interior_cells() * velocities.size()));
   PetscPrintf(comm, "bolt: dt %.6g, max Courant %.4g, ghost layers %d, delta %g\n", dt,
-              setup.time_step.courant, grid.ghost, run.relaxation.delta);
+              setup.time_step.courant, grid.ghost, run.gas.delta);
   PetscPrintf(comm,
               "bolt: %d ranks, decomposition %s (%s): %d boxes (%zu sections) on %d ranks x %d "
               "velocity batches, cell imbalance %.1f%%\n",
@@ -146,9 +147,9 @@ int run_simulation(MPI_Comm comm) {
             " differs from this run's ", dt, " (same options needed)");
     // A different model or precision is a legitimate continuation (e.g. BGK to Shakhov, or a
     // float run refined in double), but it is not the bit-identical restart: say so.
-    if (info.model != to_string(run.model) || info.precision != precision_name(run.precision))
+    if (info.model != model || info.precision != precision_name(run.precision))
       PetscPrintf(comm, "bolt: note: the checkpoint was written by a %s %s run; continuing with %s %s\n",
-                  info.model.c_str(), info.precision.c_str(), to_string(run.model),
+                  info.model.c_str(), info.precision.c_str(), model.c_str(),
                   precision_name(run.precision).c_str());
     const auto f = read_checkpoint_state(comm, run.output.restart, info, owned, owned_velocities);
     for (int i = 0; i < boxes.size(); ++i) boxes[i].set_state(f[i]);
@@ -214,7 +215,7 @@ int run_simulation(MPI_Comm comm) {
     info.dt = dt;
     info.grid = cells;
     info.nv = velocities.size();
-    info.model = to_string(run.model);
+    info.model = model;
     info.precision = precision_name(run.precision);
     std::vector<std::vector<double>> f;
     for (int i = 0; i < boxes.size(); ++i) f.push_back(boxes[i].state());
@@ -327,7 +328,7 @@ int run_simulation(MPI_Comm comm) {
   summary["schema"] = "bolt-summary-1";
   summary["case"] = run.case_name;
   summary["case_type"] = to_string(run.case_kind);
-  summary["model"] = to_string(run.model);
+  summary["model"] = model;
   summary["backend"] = std::string(to_string(run.backend));
   summary["precision"] = precision_name(run.precision);
   summary["ranks"] = size;
@@ -340,8 +341,8 @@ int run_simulation(MPI_Comm comm) {
   summary["imbalance"] = partition.imbalance;
   summary["grid"] = {grid.cells(0), grid.cells(1), grid.cells(2)};
   summary["velocities"] = velocities.size();
-  summary["delta"] = run.relaxation.delta;
-  summary["omega"] = run.relaxation.omega;
+  summary["delta"] = run.gas.delta;
+  summary["omega"] = run.gas.omega;
   summary["order"] = run.order;
   summary["dt"] = dt;
   summary["steps"] = step;

@@ -26,6 +26,15 @@ namespace bolt {
 
 enum class FaceKind { wall, specular, inflow, outflow, periodic };
 
+// The condition of a face (host side; the fills below take what it makes).
+struct FaceSpec {
+  FaceKind kind = FaceKind::wall;
+  double accommodation = 1.0;
+  double velocity[3] = {0.0, 0.0, 0.0};  // wall velocity or inflow velocity
+  double temperature = 1.0;              // wall or inflow temperature
+  double density = 1.0;                  // inflow density
+};
+
 // Geometry of one face segment on the padded grid: the rectangle of padded transverse
 // coordinates [first[k], first[k] + count[k]) along (axis + 1) % 3 and (axis + 2) % 3.
 struct FaceGeometry {

@@ -18,10 +18,19 @@
 
 namespace bolt {
 
-// hs_mc is not a relaxation model: the full Boltzmann collision by Monte Carlo (mc_collision.hpp);
-// the engine runs it on its own path and never instantiates Relaxation for it.
-enum class ModelKind { bgk, shakhov, esbgk, hs_mc };
+enum class RelaxationKind { bgk, shakhov, esbgk };
 
+// Raw-moment order each model needs: BGK 1 (+ energy), ES-BGK 2, Shakhov 3; and the sums per cell
+// that gives.
+constexpr int relaxation_order(RelaxationKind kind) {
+  return kind == RelaxationKind::shakhov ? 3 : (kind == RelaxationKind::esbgk ? 2 : 1);
+}
+constexpr int relaxation_sums(RelaxationKind kind) {
+  return relaxation_order(kind) == 1 ? 5 : (relaxation_order(kind) == 2 ? 10 : kRawMoments);
+}
+
+// What the evaluators read: the gas, the relaxation interval and the model's own options
+// (assembled by RelaxationOperator, lib/models/relaxation_operator.hpp).
 struct RelaxationParams {
   double delta = 1.0;   // rarefaction parameter p0 L / (mu0 c0)
   double omega = 0.5;   // viscosity exponent, mu = mu0 (T/T0)^omega
@@ -41,11 +50,10 @@ struct RelaxationTarget {
 
 // Conservative: compile the Newton step of the conservative equilibrium in (a separate kernel:
 // its 5 x 5 solve and 30-wide reduction would otherwise cost every run registers and occupancy).
-template <class Real, ModelKind Kind, bool Conservative>
+template <class Real, RelaxationKind Kind, bool Conservative>
 struct Relaxation {
-  // Raw-moment order each model needs: BGK 1 (+ energy), ES-BGK 2, Shakhov 3.
-  static constexpr int kOrder = Kind == ModelKind::shakhov ? 3 : (Kind == ModelKind::esbgk ? 2 : 1);
-  static constexpr int kSums = kOrder == 1 ? 5 : (kOrder == 2 ? 10 : kRawMoments);
+  static constexpr int kOrder = relaxation_order(Kind);
+  static constexpr int kSums = relaxation_sums(Kind);
   // Widest team reduction: the conservative Newton step reduces 30 sums.
   static constexpr int kReduceWidth = Conservative ? 30 : kSums;
 
@@ -79,12 +87,12 @@ struct Relaxation {
       m = macroscopic_from_raw<kOrder>(s);
     }
     RelaxationTarget t{};
-    const double nu_scale = Kind == ModelKind::esbgk ? params.prandtl : 1.0;
+    const double nu_scale = Kind == RelaxationKind::esbgk ? params.prandtl : 1.0;
     const double nu = nu_scale * params.delta * m.n * pow(m.T, 1.0 - params.omega);
     t.decay = exp(-nu * params.dt);
     for (int i = 0; i < 3; ++i) t.shakhov.u0[i] = m.u[i];
     t.shakhov.inv_T = 1.0 / m.T;
-    if constexpr (Kind == ModelKind::esbgk) {
+    if constexpr (Kind == RelaxationKind::esbgk) {
       // lambda = (1/Pr)(T/2) I + (1 - 1/Pr) P/n; L = lambda^-1 / 2.
       const double ip = 1.0 / params.prandtl;
       double lam[6];
@@ -106,7 +114,7 @@ struct Relaxation {
     } else {
       t.gauss = maxwellian_gaussian(m.n, m.u, m.T);
     }
-    if constexpr (Kind == ModelKind::shakhov) {
+    if constexpr (Kind == RelaxationKind::shakhov) {
       const double c = (1.0 - params.prandtl) * 2.0 / (5.0 * m.n * m.T * m.T);
       for (int i = 0; i < 3; ++i) t.shakhov.s[i] = c * m.q[i];
     }
@@ -123,13 +131,13 @@ struct Relaxation {
     const Real x = vel.x[v], y = vel.y[v], z = vel.z[v];
     // BGK and Shakhov targets are isotropic Gaussians: a scalar quadratic form is cheaper.
     Real F;
-    if constexpr (Kind == ModelKind::esbgk) {
+    if constexpr (Kind == RelaxationKind::esbgk) {
       F = t.gauss(x, y, z);
     } else {
       const Real cx = x - Real(t.gauss.u[0]), cy = y - Real(t.gauss.u[1]), cz = z - Real(t.gauss.u[2]);
       F = Real(t.gauss.a) * exp(-Real(t.gauss.beta * t.gauss.L[0]) * (cx * cx + cy * cy + cz * cz));
     }
-    if constexpr (Kind == ModelKind::shakhov) F *= t.shakhov(x, y, z);
+    if constexpr (Kind == RelaxationKind::shakhov) F *= t.shakhov(x, y, z);
     Real result = F + (f - F) * Real(t.decay);
     if (t.force_dt[0] != 0.0 || t.force_dt[1] != 0.0 || t.force_dt[2] != 0.0) {
       const double* u0 = t.shakhov.u0;

@@ -10,9 +10,7 @@
 namespace bolt {
 
 double max_collision_frequency(const RunOptions& run) {
-  const RelaxationParams& r = run.relaxation;
-  const double scale = run.model == ModelKind::esbgk ? r.prandtl : 1.0;
-  auto nu = [&](double n, double T) { return scale * r.delta * n * std::pow(T, 1.0 - r.omega); };
+  auto nu = [&](double n, double T) { return run.model->collision_frequency(run.gas, n, T); };
   const InitialState& i = run.initial;
   double worst = nu(i.density, i.temperature);
   if (i.kind == InitKind::riemann)
@@ -34,7 +32,7 @@ CaseSetup make_case_setup(const RunOptions& options) {
   EngineConfig& e = setup.engine;
   e.backend = run.backend;
   e.precision = run.precision;
-  e.velocities = make_cartesian_velocity_grid(run.velocity_grid);
+  e.velocities = make_velocity_grid(run.velocity_grid);
   if (run.case_kind == CaseKind::shock) {
     // The downstream inflow state that the discrete upstream fluxes require.
     const GasState up{run.initial.left[0], run.initial.left[1], run.initial.left[2]};
@@ -67,9 +65,8 @@ CaseSetup make_case_setup(const RunOptions& options) {
       }
   e.grid = make_physical_grid(run.axes, setup.time_step.ghost);
   e.model = run.model;
-  e.relaxation = run.relaxation;
-  e.relaxation.dt = setup.time_step.dt;
-  e.mc = run.mc;
+  e.gas = run.gas;
+  e.dt = setup.time_step.dt;
   e.order = run.order;
   e.limiter = run.limiter;
   e.splitting = run.splitting;

@@ -5,9 +5,9 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/option_reader.hpp"
 #include "decomposition/geometry.hpp"
 #include "models/model_registry.hpp"
-#include "option_reader.hpp"
 #include "physics/rankine_hugoniot.hpp"
 
 namespace bolt {
@@ -25,8 +25,6 @@ const char* to_string(CaseKind kind) {
   }
   return "?";
 }
-
-const char* to_string(ModelKind kind) { return model_name(kind).data(); }
 
 namespace {
 
@@ -104,6 +102,11 @@ void read_grid(MPI_Comm comm, RunOptions& run) {
 
 void read_velocity_grid(MPI_Comm comm, RunOptions& run) {
   OptionReader o(comm, "Velocity grid (-vgrid_)");
+  run.velocity_grid.type = o.choice(
+      "vgrid_type",
+      "cartesian: every node of the box; sphere: the nodes of the uniform box inside the ball of "
+      "radius -vgrid_half_width (projection method)",
+      "cartesian", velocity_grid_types());
   const auto n = o.integers("vgrid_n", "velocity nodes per axis", {16, 16, 16}, true);
   for (int a = 0; a < 3; ++a) run.velocity_grid.nodes[a] = n[a];
   run.velocity_grid.half_width =
@@ -117,76 +120,17 @@ void read_velocity_grid(MPI_Comm comm, RunOptions& run) {
 }
 
 void read_model(MPI_Comm comm, RunOptions& run) {
-  OptionReader o(comm, "Collision model (-model_)");
-  run.model = model_entry(o.choice("model_type", "collision model", "bgk", model_names())).kind;
-  RelaxationParams& r = run.relaxation;
-  r.delta = o.positive_real("model_delta", "rarefaction parameter delta = p0 L / (mu0 c0)", 1.0);
-  r.omega = o.real("model_omega", "viscosity exponent, mu = mu0 (T/T0)^omega", 0.5);
-  require(r.omega >= 0.5 && r.omega <= 1.0, "-model_omega ", r.omega, ": must be in [0.5, 1]");
-  r.prandtl = o.real("model_prandtl", "Prandtl number of Shakhov and ES-BGK", 2.0 / 3.0);
-  if (run.model == ModelKind::esbgk)
-    require(r.prandtl >= 2.0 / 3.0, "-model_prandtl ", r.prandtl,
-            ": ES-BGK needs Pr >= 2/3 for a positive-definite Gaussian");
-  require(r.prandtl > 0.0, "-model_prandtl ", r.prandtl, ": must be positive");
-  const bool conservative = o.flag(
-      "model_conservative",
-      "conservative discrete equilibrium: effective n, u, T by Newton so discrete moments match",
-      false);
-  const int iterations =
-      o.integer("model_newton_iterations", "Newton steps of the conservative equilibrium", 4, 1, 20);
-  r.conservative_iterations = conservative ? iterations : 0;
-  const auto force = o.reals("model_force", "uniform body-force acceleration (units c0^2/L)", {0, 0, 0});
-  for (int a = 0; a < 3; ++a) r.force[a] = force[a];
-}
-
-void read_monte_carlo(MPI_Comm comm, RunOptions& run) {
-  OptionReader o(comm, "Monte Carlo Boltzmann collision, -model_type hs_mc (-mc_)");
-  McModelParams& m = run.mc;
-  m.samples = o.integer("mc_samples", "collision samples N_t per step, shared by every cell", 1024,
-                        1, 1 << 28);
-  m.seed = std::uint32_t(o.integer("mc_seed", "random seed (Philox key with the step number)", 1,
-                                   0, std::numeric_limits<int>::max()));
-  m.epsilon = o.positive_real(
-      "mc_epsilon", "deviation scale eps of f = Phi0 (1 + eps h) (e.g. the lid speed)", 1.0);
-  const std::string correction = o.choice(
-      "mc_correction",
-      "conservation correction: batched 5x5 solve in the kernel, petsc on the host, or none",
-      "batched", {"batched", "petsc", "none"});
-  m.correction = correction == "batched"  ? McCorrection::batched
-                 : correction == "petsc" ? McCorrection::external
-                                         : McCorrection::none;
-  m.expected_self_loss =
-      o.choice("mc_self_loss",
-               "self term of the linear loss: expected (its mean; stable in rarely sampled tail "
-               "cells) or sampled (paper 000 Eq. 24; unstable there at large delta)",
-               "expected", {"expected", "sampled"}) == "expected";
-  m.sampling_temperature = o.positive_real(
-      "mc_sampling_temperature",
-      "temperature (T0) of the Maxwellian the collision pairs v, v1 are drawn from, with "
-      "importance weights: 1 is Phi0 (paper 000); above 1 samples the tails of the velocity box "
-      "more often, with smaller increments there",
-      1.0);
-  require(m.sampling_temperature >= 1.0, "-mc_sampling_temperature ", m.sampling_temperature,
-          ": must be at least 1 (below 1 the importance weights grow in the tails of the box)");
-  m.team_size = o.integer("mc_team_size",
-                          "GPU threads of a collision team (multiple of 32; fewer when the "
-                          "kernel's registers allow fewer; 0: 512 when two teams fit on one "
-                          "multiprocessor, else 1024)",
-                          0, 0, 1024);
-  require(m.team_size % 32 == 0, "-mc_team_size ", m.team_size,
-          ": must be 0 (automatic) or a multiple of 32");
-  m.cells_per_team = o.integer("mc_cells_per_team",
-                               "spatial cells a GPU collision team shares the samples between "
-                               "(0: as many as fit in shared memory; at most " +
-                                   std::to_string(kMcMaxCellsPerTeam) + ")",
-                               0, 0, kMcMaxCellsPerTeam);
-  if (run.model == ModelKind::hs_mc) {
-    require(run.relaxation.force[0] == 0.0 && run.relaxation.force[1] == 0.0 &&
-                run.relaxation.force[2] == 0.0,
-            "-model_force: not available with -model_type hs_mc");
-    require(run.relaxation.conservative_iterations == 0, "-model_conservative: a relaxation-model "
-            "option; hs_mc conserves through its own correction (-mc_correction)");
+  std::string name;
+  {
+    OptionReader o(comm, "Collision model and gas (-model_)");
+    name = o.choice("model_type", "collision model", "bgk", model_names());
+    run.gas.delta =
+        o.positive_real("model_delta", "rarefaction parameter delta = p0 L / (mu0 c0)", 1.0);
+    run.gas.omega = o.real("model_omega", "viscosity exponent, mu = mu0 (T/T0)^omega", 0.5);
+    require(run.gas.omega >= 0.5 && run.gas.omega <= 1.0, "-model_omega ", run.gas.omega,
+            ": must be in [0.5, 1]");
   }
+  run.model = read_collision_model(comm, name);
 }
 
 void read_time_stepping(MPI_Comm comm, RunOptions& run) {
@@ -375,7 +319,6 @@ RunOptions read_run_options(MPI_Comm comm) {
   read_grid(comm, run);
   read_velocity_grid(comm, run);
   read_model(comm, run);
-  read_monte_carlo(comm, run);
   read_time_stepping(comm, run);
   read_faces(comm, run);
   read_geometry(comm, run);

@@ -2,6 +2,7 @@
 // Everything a run is configured with, read from PETSc options (a YAML case file in inputs/ via
 // -options_file_yaml, overridden on the command line). docs/options.md lists every option.
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,8 +13,8 @@
 #include "decomposition/partition.hpp"
 #include "grid/axis.hpp"
 #include "grid/velocity_grid.hpp"
-#include "kernels/relaxation.hpp"
 #include "kernels/streaming.hpp"
+#include "models/model_registry.hpp"
 #include "solver/engine.hpp"
 
 namespace bolt {
@@ -51,9 +52,9 @@ struct RunOptions {
   std::string case_name;
   std::array<AxisSpec, 3> axes;
   VelocityGridSpec velocity_grid;
-  ModelKind model = ModelKind::bgk;
-  RelaxationParams relaxation;
-  McModelParams mc;  // hs_mc only
+  // -model_type with its own options (the option's default: BGK)
+  std::shared_ptr<const CollisionModel> model = default_model("bgk");
+  GasParams gas;
   int order = 1;
   Limiter limiter = Limiter::van_leer;
   Splitting splitting = Splitting::lie;
@@ -81,6 +82,5 @@ struct RunOptions {
 RunOptions read_run_options(MPI_Comm comm);
 
 const char* to_string(CaseKind kind);
-const char* to_string(ModelKind kind);
 
 }  // namespace bolt

@@ -3,8 +3,9 @@
 // hard spheres / VHS) as a self-contained component: draws the collision samples of a step and
 // applies the collision step (with the conservation correction) to rows of the deviational
 // distribution h, f = Phi0 (1 + eps h), on either backend. Host code sees neither a backend nor
-// a precision; McCollisionImpl<Real, Exec> (mc_collision_impl.hpp) is compiled for the CPU
-// (mc_collision_cpu.cpp) and for CUDA (mc_collision_cuda.cu).
+// a precision; McCollisionImpl<Real, Exec> (mc_collision_impl.hpp), a handle on the engine's
+// driver McOperator, is compiled for the CPU (mc_collision_cpu.cpp) and for CUDA
+// (mc_collision_cuda.cu).
 //
 // Kernels: kernels/mc_samples.hpp, kernels/mc_collision.hpp. Plain reference: mc_reference.hpp.
 // Host-side conservation solve with PETSc: petsc_block_solver.hpp.
@@ -67,6 +68,8 @@ struct McConfig {
   int cells_per_team = 0;
   int rows_in_scratch = -1;
   int gather_strips = 0;  // strips of the gather plan (0: one per GPU team thread, 1 on the CPU)
+  // GPU threads of a collision team: -1 team_size, 0 chosen by mc_team_layout (-mc_team_size).
+  int collision_team_size = -1;
 };
 
 // A sample as the host sees it (cells and increments in double), kernels/mc_samples.hpp.

@@ -1,20 +1,16 @@
 #pragma once
-// McCollisionImpl<Real, Exec>: the one implementation of McCollisionOperator. The translation unit
-// that instantiates it includes the matching launch header first (mc_collision_cpu.cpp,
-// mc_collision_cuda.cu); nothing here names a backend.
-#include <algorithm>
-#include <cmath>
+// McCollisionImpl<Real, Exec>: McCollisionOperator, the tests' handle on the Monte Carlo
+// collision, over the engine's own driver McOperator (mc_operator.hpp) -- rows of h without
+// ghosts, collided without streaming. The translation unit that instantiates it includes the
+// matching launch header first (mc_collision_cpu.cpp, mc_collision_cuda.cu).
+#include <array>
 #include <cstdint>
-#include <limits>
 #include <vector>
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "kernels/mc_collision.hpp"
-#include "kernels/mc_samples.hpp"
 #include "mc_collision.hpp"
-#include "mc_device.hpp"
-#include "petsc_block_solver.hpp"
+#include "mc_operator.hpp"
 
 namespace bolt {
 
@@ -22,34 +18,26 @@ template <class Real, class Exec>
 class McCollisionImpl final : public McCollisionOperator {
  public:
   explicit McCollisionImpl(const McConfig& config)
-      : config_(config),
-        where_(config.backend),
-        nv_(config.velocities.size()),
-        device_(config.backend, config.velocities, sampling_config(config)) {
+      : where_(config.backend), nv_(config.velocities.size()), operator_(config, 0) {
     for (int a = 0; a < 3; ++a) xi_[a] = Buffer<Real>(where_, convert(config.velocities.xi[a]));
     weight_ = Buffer<Real>(where_, convert(config.velocities.weight));
-    layout_ = mc_team_layout(team_shared_memory(exec_), nv_, device_.g_samples(), sizeof(Real),
-                             config.cells_per_team, config.rows_in_scratch, device_.strips(),
-                             config.team_size);
-    if (layout_.rows_in_scratch)
-      device_.schedule_loads(layout_.cells_per_team * int(sizeof(Real)));
   }
 
   void draw(std::uint32_t step) override {
-    device_.draw(exec_, step);
-    last_ = device_.last_draw();
+    step_ = step;
+    last_ = operator_.draw(step).last_draw();
     all_.drawn += last_.drawn;
     all_.rejected += last_.rejected;
   }
 
-  std::vector<McSampleHost> samples() const override { return device_.samples(); }
-  void set_samples(const std::vector<McSampleHost>& host) override { device_.set_samples(host); }
+  std::vector<McSampleHost> samples() const override { return device().samples(); }
+  void set_samples(const std::vector<McSampleHost>& host) override { device().set_samples(host); }
 
   McSampleStats last_draw() const override { return last_; }
   McSampleStats all_draws() const override { return all_; }
   const std::vector<double>& records() const override { return records_; }
-  double kappa() const override { return device_.kappa(); }
-  std::vector<std::vector<int>> gather_lists() const override { return device_.gather_lists(); }
+  double kappa() const override { return device().kappa(); }
+  std::vector<std::vector<int>> gather_lists() const override { return device().gather_lists(); }
 
   std::vector<double> collide(const std::vector<double>& h) override {
     require(nv_ > 0 && h.size() % std::size_t(nv_) == 0, "collide: ", h.size(),
@@ -57,30 +45,10 @@ class McCollisionImpl final : public McCollisionOperator {
     const std::int64_t cells = std::int64_t(h.size() / nv_);
     Buffer<Real> in(where_, convert(h));
     Buffer<Real> out(where_, h.size());
-    Buffer<double> record(where_, std::size_t(cells) * kMcRecord);
-    switch (config_.correction) {
-      case McCorrection::none:
-        launch<McCorrection::none>(in, out, record, nullptr);
-        break;
-      case McCorrection::batched:
-        launch<McCorrection::batched>(in, out, record, nullptr);
-        break;
-      case McCorrection::external: {
-        Buffer<double> system(where_, std::size_t(cells) * kMcSystem);
-        launch<McCorrection::external>(in, out, record, system.data());
-        records_ = record.to_host();
-        const std::vector<double> y = solve_on_host(system.to_host(), cells);
-        for (std::int64_t c = 0; c < cells; ++c)
-          for (int k = 0; k < 5; ++k) records_[c * kMcRecord + k] = y[c * 5 + k];
-        Buffer<double> correction(where_, y);
-        McApplyCorrection<Real> apply{out.data(), velocities(), correction.data(),
-                                      contiguous(cells), Real(config_.epsilon)};
-        for_each_team<1>(exec_, cells, config_.team_size, 0, apply, "mc_apply_correction");
-        const std::vector<Real> result = out.to_host();
-        return std::vector<double>(result.begin(), result.end());
-      }
-    }
-    records_ = record.to_host();
+    operator_.collide(step_, in.data(), out.data(), velocities(), StreamTables<Real>{}, false,
+                      contiguous(cells), cells);
+    records_ = operator_.records();
+    records_.resize(std::size_t(cells) * kMcRecord);
     const std::vector<Real> result = out.to_host();
     return std::vector<double>(result.begin(), result.end());
   }
@@ -90,6 +58,10 @@ class McCollisionImpl final : public McCollisionOperator {
   static std::vector<Real> convert(const std::vector<T>& values) {
     return std::vector<Real>(values.begin(), values.end());
   }
+
+  // The samples of the step drawn last (those of step 0 before any draw: all zero).
+  const McDevice<Real, Exec>& device() const { return operator_.device_of(step_); }
+  McDevice<Real, Exec>& device() { return operator_.device_of(step_); }
 
   Velocities<Real> velocities() const {
     return {xi_[0].data(), xi_[1].data(), xi_[2].data(), weight_.data(), nv_, nv_};  // packed rows
@@ -105,40 +77,14 @@ class McCollisionImpl final : public McCollisionOperator {
     return c;
   }
 
-  template <McCorrection Mode>
-  void launch(const Buffer<Real>& in, Buffer<Real>& out, Buffer<double>& record, double* system) {
-    const std::int64_t cells = std::int64_t(in.size() / nv_);
-    device_.template collide<Mode>(
-        exec_, {in.data(), out.data(), StreamTables<Real>{}, false, nv_, contiguous(cells),
-                cells, layout_, Real(config_.epsilon), record.data(), system});
-  }
-
-  std::vector<double> solve_on_host(const std::vector<double>& systems, std::int64_t cells) {
-    if (!petsc_ || petsc_blocks_ != cells) {
-      petsc_ = std::make_unique<PetscBlockSolver5>(cells);
-      petsc_blocks_ = cells;
-    }
-    std::vector<double> matrices(std::size_t(cells) * 25), rhs(std::size_t(cells) * 5), y;
-    for (std::int64_t c = 0; c < cells; ++c) {
-      std::copy_n(systems.begin() + c * kMcSystem, 25, matrices.begin() + c * 25);
-      std::copy_n(systems.begin() + c * kMcSystem + 25, 5, rhs.begin() + c * 5);
-    }
-    petsc_->solve(matrices, rhs, y);
-    return y;
-  }
-
-  McConfig config_;
   Backend where_;
   int nv_;
-  Exec exec_{};
-  McDevice<Real, Exec> device_;
+  McOperator<Real, Exec> operator_;
   std::array<Buffer<Real>, 3> xi_;
   Buffer<Real> weight_;
-  McTeamLayout layout_;
+  std::uint32_t step_ = 0;
   McSampleStats last_, all_;
   std::vector<double> records_;
-  std::unique_ptr<PetscBlockSolver5> petsc_;
-  std::int64_t petsc_blocks_ = 0;
 };
 
 }  // namespace bolt

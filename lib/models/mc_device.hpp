@@ -2,8 +2,8 @@
 // The device-side state of the Monte Carlo collision that does not depend on the cells: the
 // velocity-cell lookup tables, the equilibrium number weights w Phi0, the samples of the current
 // step with their gather plan (McEntryIndex) and the rejection counters.
-// Shared by McCollisionImpl (the stand-alone operator) and the engine's hs_mc model. Include
-// after the backend's launch header (see mc_collision_impl.hpp).
+// McOperator (mc_operator.hpp) keeps two, one for even and one for odd steps. Include after the
+// backend's launch header.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

@@ -14,22 +14,11 @@
 #include "grid/physical_grid.hpp"
 #include "grid/velocity_grid.hpp"
 #include "kernels/boundary_fill.hpp"
-#include "kernels/relaxation.hpp"
 #include "kernels/streaming.hpp"
-#include "models/mc_collision.hpp"
+#include "models/collision_model.hpp"
 #include "parallel/communicator.hpp"
 
 namespace bolt {
-
-enum class Splitting { lie, strang };
-
-struct FaceSpec {
-  FaceKind kind = FaceKind::wall;
-  double accommodation = 1.0;
-  double velocity[3] = {0.0, 0.0, 0.0};  // wall velocity or inflow velocity
-  double temperature = 1.0;              // wall or inflow temperature
-  double density = 1.0;                  // inflow density
-};
 
 // Part of a face of the engine's box, in its interior cell coordinates along the face's two other
 // axes, (axis + 1) % 3 and (axis + 2) % 3. Its ghosts come from another rank's cells (peer >= 0:
@@ -50,9 +39,9 @@ struct EngineConfig {
   // The velocities this engine owns: [velocity_lo, velocity_lo + velocity_count) of
   // `velocities`; count 0 means all. With a part, moments are summed over the velocity group.
   int velocity_lo = 0, velocity_count = 0;
-  ModelKind model = ModelKind::bgk;
-  RelaxationParams relaxation;  // relaxation.dt is the time step
-  McModelParams mc;             // hs_mc: samples, seed, eps, correction (delta, omega above)
+  std::shared_ptr<const CollisionModel> model;  // -model_type with its options (model_registry)
+  GasParams gas;
+  double dt = 0.0;  // the time step
   int order = 1;
   Limiter limiter = Limiter::van_leer;
   Splitting splitting = Splitting::lie;
@@ -98,9 +87,9 @@ class Engine {
   // Bytes of f read + written by one fused step (the minimum traffic the benchmark counts).
   virtual double bytes_per_step() const = 0;
   // Numbers of the collision model for the monitor (name, value; this rank), e.g. the size of
-  // the Monte Carlo conservation correction. Empty for the relaxation models.
+  // the Monte Carlo conservation correction.
   virtual std::vector<std::pair<std::string, double>> model_diagnostics() { return {}; }
-  // The step number the state belongs to (a restart sets it): hs_mc keys its samples by it.
+  // The step number the state belongs to (a restart sets it): random samples are keyed by it.
   virtual void set_step(std::int64_t /*step*/) {}
 };
 

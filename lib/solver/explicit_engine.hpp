@@ -1,7 +1,9 @@
 #pragma once
 // ExplicitEngine<Real, Exec>: the one implementation of Engine. Exec is CpuExec or CudaExec; the
 // translation unit that instantiates it includes the matching launch header first
-// (engine_cpu.cpp, engine_cuda.cu). Nothing here names a backend.
+// (engine_cpu.cpp, engine_cuda.cu). Nothing here names a backend or a collision model: the
+// engine owns f, its ghosts, halos and streaming tables, and asks the run's collision operator
+// (lib/models/collision_operator.hpp) for the rest.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -15,11 +17,8 @@
 #include "engine.hpp"
 #include "kernels/boundary_fill.hpp"
 #include "kernels/cell_moments.hpp"
-#include "kernels/fused_step.hpp"
 #include "kernels/halo.hpp"
-#include "kernels/maxwellian.hpp"
-#include "kernels/relaxation.hpp"
-#include "deviational_model.hpp"
+#include "models/model_operators.hpp"
 #include "stream_tables.hpp"
 
 namespace bolt {
@@ -49,7 +48,7 @@ class ExplicitEngine final : public Engine {
     f_[0].set_zero();
     f_[1].set_zero();
 
-    const HostStreamTables t = make_stream_tables(grid, vg, config.relaxation.dt);
+    const HostStreamTables t = make_stream_tables(grid, vg, config.dt);
     require(t.max_shift + config.order <= grid.ghost, "time step: Courant number needs ",
             t.max_shift + config.order, " ghost layers, the grid has ", grid.ghost);
     std::vector<int> shift_elements(nv_);
@@ -88,13 +87,30 @@ class ExplicitEngine final : public Engine {
     signed_fraction_ = Buffer<Real>(where_, signed_fraction);
     shifts_ = t.max_shift > 0;
 
-    if (config.model == ModelKind::hs_mc) {
-      require(!split_, "-model_type hs_mc: every velocity of a cell must be on one rank "
-              "(use -decomp space)");
-      require(config.splitting == Splitting::lie, "-ts_splitting strang: hs_mc streams, then "
-              "collides (paper 000); use lie");
-      mc_ = std::make_unique<DeviationalModel<Real, Exec>>(config, nv_, grid.interior_cells());
-    }
+    require(config.model != nullptr, "engine: no collision model");
+    const std::string refusal = config.model->splitting_refusal(config.splitting);
+    require(refusal.empty(), refusal);
+    const std::string whole_rows = config.model->whole_rows_reason();
+    require(!split_ || whole_rows.empty(), whole_rows, "; not available with the velocities split ",
+            "over ranks (use -decomp space)");
+    require(!split_ || config.communicator, "engine: no communicator for a decomposed run");
+    OperatorSetup setup;
+    setup.backend = config.backend;
+    setup.model = config.model;
+    setup.gas = config.gas;
+    setup.dt = config.dt;
+    setup.splitting = config.splitting;
+    setup.velocities = &config_.velocities;
+    setup.velocity_lo = v0_;
+    setup.velocity_count = nv_;
+    setup.cells = grid.interior_cells();
+    setup.team_size = config.team_size;
+    if (split_)
+      setup.sum_over_velocity_group = [communicator = config.communicator](double* values,
+                                                                           std::size_t count) {
+        communicator->sum_over_velocity_group(values, count);
+      };
+    collision_ = make_collision_operator<Real, Exec>(setup);
 
     bool exchanges = false;
     for (int a = 0; a < 3; ++a)
@@ -117,16 +133,8 @@ class ExplicitEngine final : public Engine {
           }
         }
       }
-    require(!(exchanges || split_) || config.communicator, "engine: no communicator for a ",
-            "decomposed run");
-    if (split_) {
-      require(config.relaxation.conservative_iterations == 0, "-model_conservative: the ",
-              "conservative equilibrium needs every velocity of a cell; not available with the ",
-              "velocities split over ranks (use -decomp space)");
-      sums_ = Buffer<double>(where_, std::size_t(grid.interior_cells()) * kRawMoments);
-    }
+    require(!exchanges || config.communicator, "engine: no communicator for a decomposed run");
     raw_ = Buffer<double>(where_, std::size_t(grid.interior_cells()) * kRawMoments);
-    scratch_bytes_ = row_scratch_bytes();
     split_regions();
   }
 
@@ -160,8 +168,7 @@ class ExplicitEngine final : public Engine {
 #pragma omp for schedule(static)
       for (std::int64_t item = 0; item < cells; ++item) {
         rows(item, row.data());
-        Real* out = padded + padded_index(item) * row_;
-        for (int v = 0; v < nv_; ++v) out[v] = mc_ ? mc_->h_of(row[v], v) : Real(row[v]);
+        collision_->stored_of_f(row.data(), padded + padded_index(item) * row_, 0, nv_);
       }
     }
     if (staging) f_[current_].upload(staging.get());
@@ -173,11 +180,9 @@ class ExplicitEngine final : public Engine {
     std::vector<double> f(std::size_t(grid.interior_cells()) * nv_);
     const std::int64_t cells = grid.interior_cells();
 #pragma omp parallel for schedule(static)
-    for (std::int64_t item = 0; item < cells; ++item) {
-      const std::int64_t p = padded_index(item);
-      for (int v = 0; v < nv_; ++v)
-        f[item * nv_ + v] = mc_ ? mc_->f_of(padded[p * row_ + v], v) : padded[p * row_ + v];
-    }
+    for (std::int64_t item = 0; item < cells; ++item)
+      collision_->f_of_stored(padded.data() + padded_index(item) * row_, f.data() + item * nv_, 0,
+                              nv_);
     return f;
   }
 
@@ -193,11 +198,8 @@ class ExplicitEngine final : public Engine {
   }
 
   void begin_step(std::vector<Message>& sends, std::vector<Message>& receives) override {
-    if (config_.splitting == Splitting::strang)  // in place: each row is its own
-      relax_pass(0.5 * config_.relaxation.dt, f_[current_].data());
-    // hs_mc: the samples and plan of the step beside the ghost fills, unless the step before
-    // prepared them beside its collision (all but the first step of a run).
-    if (mc_) mc_->prepare(static_cast<std::uint32_t>(step_count_));
+    // In place (each row is its own): Strang's first half, a step's samples.
+    collision_->begin_step(cell_pass(f_[current_].data(), whole()));
     fill_boundaries();
     for (Halo& halo : halos_) {
       copy_halo(halo, halo.send, false);
@@ -207,31 +209,26 @@ class ExplicitEngine final : public Engine {
     }
   }
 
-  // hs_mc streams inside its collision pass (end_step): no interior pass while halos travel.
   void stream_interior() override {
-    if (split_ || mc_ || interior_.n[0] * interior_.n[1] * interior_.n[2] == 0) return;
-    stream_pass(stream_dt(), f_[1 - current_].data(), interior_);
+    if (!collision_->passes_in_parts() || interior_.cells() == 0) return;
+    collision_->pass(cell_pass(f_[1 - current_].data(), interior_));
     interior_done_ = true;
   }
 
   void end_step() override {
     for (Halo& halo : halos_) copy_halo(halo, halo.receive, true);
-    if (mc_) {
-      // hs_mc: stream and collide every cell with the samples of this step (keyed by the step
-      // number, so a restart continues the sample sequence).
-      mc_->step(static_cast<std::uint32_t>(step_count_++), f_[current_].data(),
-                f_[1 - current_].data(), velocities(), stream_tables(), indexer());
-    } else if (interior_done_) {
-      for (const Region& region : shell_) stream_pass(stream_dt(), f_[1 - current_].data(), region);
+    if (interior_done_) {
+      for (const Region& region : shell_) collision_->pass(cell_pass(f_[1 - current_].data(), region));
     } else {
-      stream_pass(stream_dt(), f_[1 - current_].data(), whole());
+      collision_->pass(cell_pass(f_[1 - current_].data(), whole()));
     }
     interior_done_ = false;
     current_ = 1 - current_;
+    ++step_count_;
   }
 
   std::vector<std::pair<std::string, double>> model_diagnostics() override {
-    return mc_ ? mc_->diagnostics() : std::vector<std::pair<std::string, double>>{};
+    return collision_->diagnostics();
   }
 
   void set_step(std::int64_t step) override { step_count_ = step; }
@@ -244,7 +241,7 @@ class ExplicitEngine final : public Engine {
     std::vector<double> raw = raw_.to_host();
     std::vector<double> fields(std::size_t(config_.grid.interior_cells()) * kFieldCount);
     for (std::int64_t c = 0; c < config_.grid.interior_cells(); ++c) {
-      if (mc_) mc_->raw_of_f(raw.data() + c * kRawMoments);  // h moments -> f moments
+      collision_->raw_of_f(raw.data() + c * kRawMoments);
       fields_from_raw(raw.data() + c * kRawMoments, fields.data() + c * kFieldCount);
     }
     return fields;
@@ -261,8 +258,7 @@ class ExplicitEngine final : public Engine {
                      kernel, "face_fluxes");
     if (split_) config_.communicator->sum_over_velocity_group(out.data(), out.size());
     std::vector<double> all = out.to_host();
-    if (mc_)  // h fluxes -> f fluxes
-      for (std::size_t t = 0; t + 5 <= all.size(); t += 5) mc_->flux_of_f(axis, side, all.data() + t);
+    for (std::size_t t = 0; t + 5 <= all.size(); t += 5) collision_->flux_of_f(axis, side, all.data() + t);
     return all;
   }
 
@@ -280,7 +276,7 @@ class ExplicitEngine final : public Engine {
     Buffer<int> reflect;
     double influx = 0.0;          // over every velocity of the run
     Buffer<double> outflux;       // walls, velocities split: [transverse]
-    Buffer<Real> offset;          // walls of hs_mc: e_v (deviational_model.hpp)
+    Buffer<Real> offset;          // walls where the stored state is affine in f (mc_operator.hpp)
   };
 
   // A face segment whose ghosts come from another rank.
@@ -315,14 +311,20 @@ class ExplicitEngine final : public Engine {
     return {xi_[0].data(), xi_[1].data(), xi_[2].data(), weight_.data(), nv_, row_};
   }
 
-  // The weights moments and fluxes are summed with: w for f, w Phi0 for h (hs_mc).
-  Velocities<Real> moment_view() const { return mc_ ? mc_->number_view(velocities()) : velocities(); }
+  // The weights moments and fluxes of the stored state are summed with.
+  Velocities<Real> moment_view() const { return collision_->moment_view(velocities()); }
 
   // A box of cells: [lo, lo + n) in interior coordinates.
   struct Region {
     std::array<int, 3> lo{0, 0, 0}, n{0, 0, 0};
     std::int64_t cells() const { return std::int64_t(n[0]) * n[1] * n[2]; }
   };
+
+  // One pass of the collision operator from the current f into `destination` over `region`.
+  CellPass<Real> cell_pass(Real* destination, const Region& region) const {
+    return {f_[current_].data(), destination, velocities(), stream_tables(), indexer(region),
+            static_cast<std::uint32_t>(step_count_)};
+  }
 
   Region whole() const {
     const PhysicalGrid& grid = config_.grid;
@@ -440,23 +442,10 @@ class ExplicitEngine final : public Engine {
     std::vector<int> reflect(nv_, 0);
     if (needs_reflect) reflect = vg.reflect[axis];
     face.reflect = Buffer<int>(where_, reflect);
-    std::vector<double> equilibrium(vg.size(), 0.0);
-    const double n = spec.kind == FaceKind::wall ? 1.0 : spec.density;
-    const double prefactor = maxwellian_prefactor(n, spec.temperature);
-    const double outward = side == 0 ? -1.0 : 1.0;
-    for (int v = 0; v < vg.size(); ++v) {
-      equilibrium[v] = maxwellian<double>(prefactor, 1.0 / spec.temperature, spec.velocity,
-                                          vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]);
-      const double xn = outward * vg.xi[axis][v];
-      if (xn < 0.0) face.influx += vg.weight[v] * (-xn) * equilibrium[v];
-    }
-    face.equilibrium = Buffer<Real>(where_, owned(equilibrium));
-    if (mc_) {
-      const auto values = mc_->face_values(spec, axis, side);
-      face.equilibrium = Buffer<Real>(where_, values.equilibrium);
-      face.offset = Buffer<Real>(where_, values.offset);
-      face.influx = values.influx;
-    }
+    const FaceValues<Real> values = collision_->face_values(spec, axis, side);
+    face.equilibrium = Buffer<Real>(where_, values.equilibrium);
+    if (!values.offset.empty()) face.offset = Buffer<Real>(where_, values.offset);
+    face.influx = values.influx;
     if (spec.kind == FaceKind::wall && split_)
       face.outflux = Buffer<double>(where_, face.geometry.transverse_count());
   }
@@ -514,65 +503,10 @@ class ExplicitEngine final : public Engine {
                                 face.influx,
                                 wall_flux_first ? face.outflux.data() : nullptr,
                                 moment_view(),
-                                mc_ ? face.offset.data() : nullptr};
+                                face.offset.size() > 0 ? face.offset.data() : nullptr};
       batch.add(kernel);
     }
     launch();
-  }
-
-  template <ModelKind Kind, bool Stream, bool Conservative>
-  void pass(double relax_dt, Real* destination, const Region& region) {
-    using Relax = Relaxation<Real, Kind, Conservative>;
-    Relax relax{config_.relaxation};
-    relax.params.dt = relax_dt;
-    if constexpr (!Conservative) {
-      if (split_) {  // whole box only: the sums are indexed by the box's cell number
-        const std::int64_t cells = config_.grid.interior_cells();
-        StreamAndSum<Real, Relax, Stream> first{f_[current_].data(), destination, sums_.data(),
-                                                velocities(), stream_tables(), indexer(), relax};
-        for_each_team<Relax::kSums>(exec_, cells, config_.team_size, 0, first,
-                                    Stream ? "stream_and_sum" : "sum");
-        config_.communicator->sum_over_velocity_group(sums_.data(), cells * Relax::kSums);
-        RelaxSummed<Real, Relax> second{destination, sums_.data(), velocities(), indexer(), relax};
-        for_each_team<Relax::kSums>(exec_, cells, config_.team_size, 0, second, "relax_summed");
-        return;
-      }
-    }
-    FusedStep<Real, Relax, Stream> kernel{f_[current_].data(), destination, velocities(),
-                                          stream_tables(), indexer(region), relax};
-    for_each_team<Relax::kReduceWidth>(exec_, region.cells(), config_.team_size, scratch_bytes_,
-                                       kernel, Stream ? "fused_step" : "relaxation");
-  }
-
-  template <ModelKind Kind, bool Stream>
-  void pass(double relax_dt, Real* destination, const Region& region) {
-    if (config_.relaxation.conservative_iterations > 0)
-      pass<Kind, Stream, true>(relax_dt, destination, region);
-    else
-      pass<Kind, Stream, false>(relax_dt, destination, region);
-  }
-
-  // The relaxation-only pass (Strang) and the streaming pass, for the model of the run.
-  void relax_pass(double relax_dt, Real* destination) {
-    dispatch<false>(relax_dt, destination, whole());
-  }
-  void stream_pass(double relax_dt, Real* destination, const Region& region) {
-    dispatch<true>(relax_dt, destination, region);
-  }
-  // Relaxation time of the streaming pass: half a step after Strang's first half.
-  double stream_dt() const {
-    const double dt = config_.relaxation.dt;
-    return config_.splitting == Splitting::strang ? 0.5 * dt : dt;
-  }
-
-  template <bool Stream>
-  void dispatch(double relax_dt, Real* destination, const Region& region) {
-    switch (config_.model) {
-      case ModelKind::bgk: pass<ModelKind::bgk, Stream>(relax_dt, destination, region); break;
-      case ModelKind::shakhov: pass<ModelKind::shakhov, Stream>(relax_dt, destination, region); break;
-      case ModelKind::esbgk: pass<ModelKind::esbgk, Stream>(relax_dt, destination, region); break;
-      case ModelKind::hs_mc: break;  // streams inside its collision pass (end_step)
-    }
   }
 
   // Threads per team of the kernels that take one face position (all its velocities) per team:
@@ -593,13 +527,6 @@ class ExplicitEngine final : public Engine {
     return threads;
   }
 
-  // The post-streaming row lives in shared memory on the GPU when it fits (with the reduction
-  // buffer) in what the device allows a block; otherwise in the output row itself.
-  std::size_t row_scratch_bytes() const {
-    const std::size_t bytes = std::size_t(nv_) * sizeof(Real);
-    return bytes + 16 * 1024 <= shared_memory_per_team(exec_) ? bytes : 0;
-  }
-
   EngineConfig config_;
   Backend where_;
   int v0_;       // first owned velocity
@@ -611,9 +538,7 @@ class ExplicitEngine final : public Engine {
   Buffer<Real> weight_;
   std::array<Buffer<Real>, 2> f_;
   int current_ = 0;
-  std::size_t scratch_bytes_ = 0;
   Buffer<double> raw_;   // raw moments per cell (fields)
-  Buffer<double> sums_;  // moment sums per cell between the halves of a split step
   Buffer<int> shift_;
   // Per streaming axis k < stream_axes_ (the active axes stream_axis_[k]): StreamTables.
   int stream_axes_ = 0;
@@ -626,8 +551,8 @@ class ExplicitEngine final : public Engine {
   Region interior_;            // cells that read no halo ghost (empty: none)
   std::vector<Region> shell_;  // the other cells
   bool interior_done_ = false; // stream_interior ran this step
-  std::unique_ptr<DeviationalModel<Real, Exec>> mc_;  // hs_mc only
-  std::int64_t step_count_ = 0;                      // steps taken (keys the MC samples)
+  std::unique_ptr<CollisionOperator<Real, Exec>> collision_;
+  std::int64_t step_count_ = 0;  // steps taken (keys random samples)
 };
 
 }  // namespace bolt

@@ -27,6 +27,7 @@
 #include "io/case_setup.hpp"
 #include "io/run_options.hpp"
 #include "kernels/cell_moments.hpp"
+#include "models/relaxation_model.hpp"
 #include "solver/engine.hpp"
 #include "unit_helpers.hpp"
 
@@ -45,13 +46,13 @@ const char* name(Geometry g) {
   }
   return "?";
 }
-const char* name(ModelKind m) {
-  return m == ModelKind::bgk ? "bgk" : (m == ModelKind::shakhov ? "shakhov" : "esbgk");
+const char* name(RelaxationKind m) {
+  return m == RelaxationKind::bgk ? "bgk" : (m == RelaxationKind::shakhov ? "shakhov" : "esbgk");
 }
 
 struct Case {
   Geometry geometry;
-  ModelKind model;
+  RelaxationKind model;
   bool conservative;
   int order;
   Splitting splitting;
@@ -90,13 +91,13 @@ struct Built {
 
 Built build(const Case& c) {
   RunOptions run;
-  run.model = c.model;
+  RelaxationOptions options;
+  options.conservative_iterations = c.conservative ? 3 : 0;
   run.order = c.order;
   run.splitting = c.splitting;
   run.precision = c.precision;
-  run.relaxation.delta = 2.0;
-  run.relaxation.omega = 0.74;
-  run.relaxation.conservative_iterations = c.conservative ? 3 : 0;
+  run.gas.delta = 2.0;
+  run.gas.omega = 0.74;
   run.velocity_grid.nodes = {8, 8, 8};
   run.velocity_grid.half_width = 3.5;
   run.max_courant = 0.5;
@@ -138,8 +139,8 @@ Built build(const Case& c) {
       run.faces[0][1] = kind(FaceKind::outflow);
       run.faces[1][0] = kind(FaceKind::periodic);
       run.faces[1][1] = kind(FaceKind::periodic);
-      run.relaxation.force[0] = 0.05;
-      run.relaxation.force[1] = -0.02;
+      options.force[0] = 0.05;
+      options.force[1] = -0.02;
       run.team_size = 256;
       break;
     case Geometry::box3d:
@@ -158,6 +159,7 @@ Built build(const Case& c) {
       steps = 6;
       break;
   }
+  run.model = std::make_shared<RelaxationModel>(name(c.model), c.model, options);
   return {run, steps};
 }
 
@@ -218,7 +220,7 @@ using test::have_device;
 using test::relative_difference;
 using test::second_backend;
 
-using Param = std::tuple<Geometry, ModelKind, bool, int, Splitting, Precision>;
+using Param = std::tuple<Geometry, RelaxationKind, bool, int, Splitting, Precision>;
 
 class CpuGpuAgreement : public ::testing::TestWithParam<Param> {
  protected:
@@ -265,7 +267,7 @@ INSTANTIATE_TEST_SUITE_P(
     All, CpuGpuAgreement,
     ::testing::Combine(::testing::Values(Geometry::cavity2d, Geometry::inflow1d,
                                          Geometry::periodic1d, Geometry::channel2d, Geometry::box3d),
-                       ::testing::Values(ModelKind::bgk, ModelKind::shakhov, ModelKind::esbgk),
+                       ::testing::Values(RelaxationKind::bgk, RelaxationKind::shakhov, RelaxationKind::esbgk),
                        ::testing::Bool(), ::testing::Values(1, 2),
                        ::testing::Values(Splitting::lie, Splitting::strang),
                        ::testing::Values(Precision::double_, Precision::single)),
@@ -276,7 +278,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(GpuDeterminism, RepeatedRunsAreBitIdentical) {
   if (!have_device()) GTEST_SKIP() << "no CUDA device visible";
   for (Precision p : {Precision::double_, Precision::single}) {
-    const Built b = build({Geometry::box3d, ModelKind::shakhov, true, 2, Splitting::strang, p});
+    const Built b = build({Geometry::box3d, RelaxationKind::shakhov, true, 2, Splitting::strang, p});
     const Result first = run_on(second_backend(), b);
     const Result second = run_on(second_backend(), b);
     EXPECT_EQ(first.state, second.state) << to_string(p);

@@ -23,6 +23,7 @@
 #include "core/backend.hpp"
 #include "grid/velocity_grid.hpp"
 #include "models/mc_collision.hpp"
+#include "models/mc_model.hpp"
 #include "models/mc_reference.hpp"
 #include "solver/engine.hpp"
 #include "gpu_test_support.hpp"
@@ -301,12 +302,13 @@ TEST_F(McGpu, EngineCavityAgrees) {
     c.precision = p;
     c.grid = physical;
     c.velocities = vg;
-    c.model = ModelKind::hs_mc;
-    c.relaxation.delta = 3.0;
-    c.relaxation.dt = 0.01;
-    c.mc.samples = 2000;
-    c.mc.seed = 5u;
-    c.mc.epsilon = 0.1;
+    McModelParams options;
+    options.samples = 2000;
+    options.seed = 5u;
+    options.epsilon = 0.1;
+    c.model = std::make_shared<McModel>(options);
+    c.gas.delta = 3.0;
+    c.dt = 0.01;
     c.faces[1][1].velocity[0] = 0.1;
     c.faces[0][1].temperature = 1.2;
     c.faces[0][1].accommodation = 0.8;
@@ -315,11 +317,11 @@ TEST_F(McGpu, EngineCavityAgrees) {
     for (int run = 0; run < 2; ++run) {
       c.backend = run == 0 ? Backend::cpu : second_backend();
       auto engine = make_engine(c);
-      std::vector<double> f0 = rows(vg, int(physical.interior_cells()), c.mc.epsilon);
+      std::vector<double> f0 = rows(vg, int(physical.interior_cells()), options.epsilon);
       for (std::size_t i = 0; i < f0.size(); ++i) {
         const int v = int(i % vg.size());
         f0[i] =
-            reference_phi0(vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]) * (1.0 + c.mc.epsilon * f0[i]);
+            reference_phi0(vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]) * (1.0 + options.epsilon * f0[i]);
       }
       engine->set_state(f0);
       engine->step(4);

@@ -49,16 +49,18 @@ struct BoxCase {
   PhysicalGrid grid;
   VelocityGrid velocities;
   int order;
-  ModelKind model = ModelKind::bgk;
+  RelaxationKind model = RelaxationKind::bgk;
 };
 
 EngineConfig wall_config(const BoxCase &c) {
   double courant_per_dt = max_courant(c.grid, c.velocities, 1.0);
-  EngineConfig config =
-      test::cpu_config(c.grid, c.velocities, c.model, 0.5 / courant_per_dt);
+  RelaxationOptions options;
+  options.conservative_iterations = 3;
+  EngineConfig config = test::cpu_config(c.grid, c.velocities,
+                                         test::relaxation_model(c.model, options),
+                                         0.5 / courant_per_dt);
   config.order = c.order;
-  config.relaxation.delta = 2.0;
-  config.relaxation.conservative_iterations = 3;
+  config.gas.delta = 2.0;
   for (int a = 0; a < 3; ++a)
     for (int s = 0; s < 2; ++s)
       config.faces[a][s] = FaceSpec{}; // diffuse, at rest, T = 1
@@ -166,7 +168,7 @@ TEST(Boundary, DiffuseWallsConserveMassStretchedVelocitiesEsbgk) {
   check_closed_box({"1-D order 2 stretched-v bgk", line(8, 1.0, 2),
                     small_velocity_grid(0.8), 2});
   check_closed_box({"1-D order 2 esbgk", line(8, 1.0, 2),
-                    small_velocity_grid(1.0), 2, ModelKind::esbgk});
+                    small_velocity_grid(1.0), 2, RelaxationKind::esbgk});
 }
 
 // Specular walls: the entering half is the mirror image of the leaving half, so
@@ -176,7 +178,7 @@ TEST(Boundary, DiffuseWallsConserveMassStretchedVelocitiesEsbgk) {
 TEST(Boundary, SpecularWallFluxes) {
   const VelocityGrid vg = small_velocity_grid(1.0);
   const PhysicalGrid grid = line(6, 1.0, 1);
-  EngineConfig config = test::cpu_config(grid, vg, ModelKind::bgk, 0.01);
+  EngineConfig config = test::cpu_config(grid, vg, RelaxationKind::bgk, 0.01);
   config.faces[0][0].kind = config.faces[0][1].kind = FaceKind::specular;
   auto engine = make_engine(config);
   engine->set_state(random_positive_state(grid, vg));
@@ -205,7 +207,7 @@ TEST(Boundary, PartialAccommodationNeedsSymmetricGrid) {
   spec.centre = {0.5, 0.0, 0.0};
   const VelocityGrid vg = make_cartesian_velocity_grid(spec);
   EngineConfig config =
-      test::cpu_config(line(4, 1.0, 1), vg, ModelKind::bgk, 0.01);
+      test::cpu_config(line(4, 1.0, 1), vg, RelaxationKind::bgk, 0.01);
   config.faces[0][0].accommodation = 0.5;
   EXPECT_THROW(make_engine(config), Error);
   config.faces[0][0].accommodation = 1.0;

@@ -14,19 +14,24 @@
 
 #include "kernels/cell_moments.hpp"
 #include "mc_helpers.hpp"
+#include "models/mc_model.hpp"
 
 namespace bolt {
 namespace {
 
 using test::kEps;
 
+constexpr int kSamples = 2000;
+constexpr std::uint32_t kSeed = 31u;
+
 EngineConfig mc_engine_config(const PhysicalGrid& grid, const VelocityGrid& vg, double dt,
                               double eps) {
-  EngineConfig c = test::cpu_config(grid, vg, ModelKind::hs_mc, dt);
-  c.relaxation.delta = 2.0;
-  c.mc.samples = 2000;
-  c.mc.seed = 31u;
-  c.mc.epsilon = eps;
+  McModelParams options;
+  options.samples = kSamples;
+  options.seed = kSeed;
+  options.epsilon = eps;
+  EngineConfig c = test::cpu_config(grid, vg, std::make_shared<McModel>(options), dt);
+  c.gas.delta = 2.0;
   return c;
 }
 
@@ -126,8 +131,8 @@ TEST(McEngine, HomogeneousStepsEqualTheOperator) {
   engine->step(3);
   const std::vector<double> f_engine = engine->state();
 
-  McConfig op_config = test::mc_config(vg, config.mc.samples, dt, config.relaxation.delta, 0.5, eps);
-  op_config.seed = config.mc.seed;
+  McConfig op_config = test::mc_config(vg, kSamples, dt, config.gas.delta, 0.5, eps);
+  op_config.seed = kSeed;
   auto op = make_mc_collision(op_config);
   for (std::uint32_t step = 0; step < 3; ++step) {
     op->draw(step);

@@ -83,10 +83,10 @@ Moments moments(const VelocityGrid &vg, const std::vector<double> &f) {
 
 // The relaxation target of each model from the definitions in DESIGN.md (bolt
 // units).
-std::vector<double> reference_target(ModelKind model, const VelocityGrid &vg,
+std::vector<double> reference_target(RelaxationKind model, const VelocityGrid &vg,
                                      const Moments &m, double prandtl) {
   std::vector<double> F(vg.size());
-  if (model == ModelKind::esbgk) {
+  if (model == RelaxationKind::esbgk) {
     // lambda = (1/Pr)(T/2) I + (1 - 1/Pr) P/n; F = n (2 pi)^(-3/2) det^(-1/2)
     // exp(-c.lambda^-1.c/2)
     double lam[3][3];
@@ -126,7 +126,7 @@ std::vector<double> reference_target(ModelKind model, const VelocityGrid &vg,
   const std::vector<double> fm = test::maxwellian_row(vg, m.n, m.u, m.T);
   for (int v = 0; v < vg.size(); ++v) {
     F[v] = fm[v];
-    if (model == ModelKind::shakhov) {
+    if (model == RelaxationKind::shakhov) {
       double cq = 0.0, c2 = 0.0;
       for (int i = 0; i < 3; ++i) {
         const double c = vg.xi[i][v] - m.u[i];
@@ -140,10 +140,10 @@ std::vector<double> reference_target(ModelKind model, const VelocityGrid &vg,
   return F;
 }
 
-double collision_frequency(ModelKind model, const RelaxationParams &p, double n,
-                           double T) {
-  return (model == ModelKind::esbgk ? p.prandtl : 1.0) * p.delta * n *
-         std::pow(T, 1.0 - p.omega);
+double collision_frequency(RelaxationKind model, double prandtl, const GasParams &gas,
+                           double n, double T) {
+  return (model == RelaxationKind::esbgk ? prandtl : 1.0) * gas.delta * n *
+         std::pow(T, 1.0 - gas.omega);
 }
 
 // A drifting anisotropic bi-Maxwellian (InitKind::bimaxwellian): shear stress,
@@ -171,8 +171,8 @@ VelocityGrid cube_grid(int N, double half_width) {
   return make_cartesian_velocity_grid(spec);
 }
 
-const ModelKind kModels[3] = {ModelKind::bgk, ModelKind::shakhov,
-                              ModelKind::esbgk};
+const RelaxationKind kModels[3] = {RelaxationKind::bgk, RelaxationKind::shakhov,
+                              RelaxationKind::esbgk};
 
 // One step of the engine equals the reference relaxation, elementwise, to
 // round-off: the exp() arguments are at most ~ 20 and computed in a different
@@ -182,27 +182,27 @@ TEST(Relaxation, OneStepMatchesReference) {
   const PhysicalGrid grid = test::homogeneous_grid();
   const std::vector<double> f0 =
       initial_distribution(bimaxwellian_options(), grid, vg, 0, vg.size());
-  for (ModelKind model : kModels) {
+  for (RelaxationKind model : kModels) {
     EngineConfig config = test::cpu_config(grid, vg, model, 0.3);
-    config.relaxation.delta = 1.3;
-    config.relaxation.omega = 0.81;
+    config.gas.delta = 1.3;
+    config.gas.omega = 0.81;
+    const double prandtl = RelaxationOptions{}.prandtl;
     auto engine = make_engine(config);
     engine->set_state(f0);
     engine->step(1);
     const std::vector<double> f1 = engine->state();
     const Moments m = moments(vg, f0);
     const std::vector<double> F =
-        reference_target(model, vg, m, config.relaxation.prandtl);
+        reference_target(model, vg, m, prandtl);
     const double decay =
-        std::exp(-collision_frequency(model, config.relaxation, m.n, m.T) *
-                 config.relaxation.dt);
+        std::exp(-collision_frequency(model, prandtl, config.gas, m.n, m.T) * config.dt);
     double scale = 0.0, worst = 0.0;
     for (int v = 0; v < vg.size(); ++v)
       scale = std::max({scale, std::abs(f0[v]), std::abs(F[v])});
     for (int v = 0; v < vg.size(); ++v)
       worst =
           std::max(worst, std::abs(f1[v] - (F[v] + (f0[v] - F[v]) * decay)));
-    EXPECT_LE(worst, 64 * kEps * scale) << to_string(model);
+    EXPECT_LE(worst, 64 * kEps * scale) << test::name(model);
   }
 }
 
@@ -211,13 +211,14 @@ struct ConservationErrors {
 };
 
 ConservationErrors
-run_conservation(ModelKind model, int iterations, const VelocityGrid &vg,
+run_conservation(RelaxationKind model, int iterations, const VelocityGrid &vg,
                  int steps, const RunOptions &run = bimaxwellian_options()) {
   const PhysicalGrid grid = test::homogeneous_grid();
   const std::vector<double> f0 = initial_distribution(run, grid, vg, 0, vg.size());
-  EngineConfig config = test::cpu_config(grid, vg, model, 0.5);
-  config.relaxation.delta = 1.0;
-  config.relaxation.conservative_iterations = iterations;
+  RelaxationOptions options;
+  options.conservative_iterations = iterations;
+  EngineConfig config = test::cpu_config(grid, vg, test::relaxation_model(model, options), 0.5);
+  config.gas.delta = 1.0;
   auto engine = make_engine(config);
   engine->set_state(f0);
   engine->step(steps);
@@ -235,7 +236,7 @@ run_conservation(ModelKind model, int iterations, const VelocityGrid &vg,
 // E. With the conservative target (3 Newton steps: quadratic convergence from a
 // 1e-3 start reaches round-off) the changes are round-off: bound 64 eps per
 // step (sums of 512 terms, each O(1) relative).
-void check_conservation(ModelKind model, const RunOptions &run,
+void check_conservation(RelaxationKind model, const RunOptions &run,
                         const char *label) {
   const VelocityGrid vg = cube_grid(8, 4.0);
   const int steps = 10;
@@ -245,9 +246,9 @@ void check_conservation(ModelKind model, const RunOptions &run,
   std::printf(
       "  %-8s %-22s %d steps, 8^3 grid: plain dn=%.2e d(nu)=%.2e dE=%.2e | "
       "conservative dn=%.2e d(nu)=%.2e dE=%.2e\n",
-      to_string(model), label, steps, plain.n, plain.momentum, plain.energy,
+      test::name(model), label, steps, plain.n, plain.momentum, plain.energy,
       cons.n, cons.momentum, cons.energy);
-  const std::string tag = std::string(to_string(model)) + "_";
+  const std::string tag = std::string(test::name(model)) + "_";
   ::testing::Test::RecordProperty(tag + "plain_dn", std::to_string(plain.n));
   ::testing::Test::RecordProperty(tag + "plain_dE",
                                   std::to_string(plain.energy));
@@ -259,15 +260,15 @@ void check_conservation(ModelKind model, const RunOptions &run,
   // below 1e-2.
   EXPECT_GT(std::max({plain.n, plain.momentum, plain.energy}), 1e3 * roundoff);
   EXPECT_LT(std::max({plain.n, plain.momentum, plain.energy}), 1e-2);
-  EXPECT_LE(cons.n, roundoff) << to_string(model) << " " << label;
-  EXPECT_LE(cons.momentum, roundoff) << to_string(model) << " " << label;
-  EXPECT_LE(cons.energy, roundoff) << to_string(model) << " " << label;
+  EXPECT_LE(cons.n, roundoff) << test::name(model) << " " << label;
+  EXPECT_LE(cons.momentum, roundoff) << test::name(model) << " " << label;
+  EXPECT_LE(cons.energy, roundoff) << test::name(model) << " " << label;
 }
 
 TEST(Relaxation, ConservativeEquilibriumConservesBgkAndEsbgk) {
-  check_conservation(ModelKind::bgk, bimaxwellian_options(),
+  check_conservation(RelaxationKind::bgk, bimaxwellian_options(),
                      "drifting bi-Maxwellian");
-  check_conservation(ModelKind::esbgk, bimaxwellian_options(),
+  check_conservation(RelaxationKind::esbgk, bimaxwellian_options(),
                      "drifting bi-Maxwellian");
 }
 
@@ -278,7 +279,7 @@ TEST(Relaxation, ConservativeEquilibriumConservesShakhovWithoutHeatFlux) {
   RunOptions run = bimaxwellian_options();
   run.initial.velocity[0] = 0.0;
   run.initial.second_density = 0.0;
-  check_conservation(ModelKind::shakhov, run, "anisotropic, q = 0");
+  check_conservation(RelaxationKind::shakhov, run, "anisotropic, q = 0");
 }
 
 // Shakhov with a heat flux: the target is G [1 + (c.s)(2c^2/T - 5)], and the
@@ -290,7 +291,7 @@ TEST(Relaxation, ConservativeEquilibriumConservesShakhovWithoutHeatFlux) {
 // present (see the report): dn ~ 1e-4 over 10 steps, ~10x smaller than without
 // the option but far from round-off.
 TEST(Relaxation, ConservativeEquilibriumConservesShakhovWithHeatFlux) {
-  check_conservation(ModelKind::shakhov, bimaxwellian_options(),
+  check_conservation(RelaxationKind::shakhov, bimaxwellian_options(),
                      "drifting bi-Maxwellian");
 }
 
@@ -308,16 +309,16 @@ TEST(Relaxation, ConservativeEquilibriumOnStretchedVelocityGrid) {
     spec.half_width = 4.0;
     spec.ratio = 0.85;
     const VelocityGrid vg = make_cartesian_velocity_grid(spec);
-    for (ModelKind model : {ModelKind::bgk, ModelKind::esbgk}) {
+    for (RelaxationKind model : {RelaxationKind::bgk, RelaxationKind::esbgk}) {
       for (int iterations : {0, 3, 4}) {
         const ConservationErrors e =
             run_conservation(model, iterations, vg, steps);
         std::printf("  stretched %2d^3 %-6s %d Newton steps: dn=%.2e "
                     "d(nu)=%.2e dE=%.2e\n",
-                    N, to_string(model), iterations, e.n, e.momentum, e.energy);
+                    N, test::name(model), iterations, e.n, e.momentum, e.energy);
         if (N == 12 && iterations == 3) {
           EXPECT_LE(std::max({e.n, e.momentum, e.energy}), steps * 64 * kEps)
-              << to_string(model);
+              << test::name(model);
         }
       }
     }
@@ -350,13 +351,13 @@ struct RateResult {
 // the exact relaxation; returns the mean measured rate and the mean continuum
 // rate `rate_factor * nu`.
 template <class Quantity, class Factor>
-RateResult measure_rate(ModelKind model, const VelocityGrid &vg, double dt,
+RateResult measure_rate(RelaxationKind model, const VelocityGrid &vg, double dt,
                         int steps, Quantity quantity, Factor expected_factor,
                         double rate_factor, double tolerance_scale) {
   const PhysicalGrid grid = test::homogeneous_grid();
   EngineConfig config = test::cpu_config(grid, vg, model, dt);
-  config.relaxation.delta = 1.3;
-  config.relaxation.omega = 0.81;
+  config.gas.delta = 1.3;
+  config.gas.omega = 0.81;
   auto engine = make_engine(config);
   engine->set_state(initial_distribution(bimaxwellian_options(), grid, vg, 0, vg.size()));
   std::vector<double> fields = engine->fields();
@@ -365,8 +366,8 @@ RateResult measure_rate(ModelKind model, const VelocityGrid &vg, double dt,
   for (int s = 0; s < steps; ++s) {
     // nu of the bare model (p/mu); the ES-BGK evaluator multiplies by Pr
     // itself.
-    const double nu = config.relaxation.delta * fields[kN_] *
-                      std::pow(fields[kT_], 1.0 - config.relaxation.omega);
+    const double nu = config.gas.delta * fields[kN_] *
+                      std::pow(fields[kT_], 1.0 - config.gas.omega);
     nu_sum += nu;
     engine->step(1);
     fields = engine->fields();
@@ -376,7 +377,7 @@ RateResult measure_rate(ModelKind model, const VelocityGrid &vg, double dt,
     // Deviation bound: the target's spurious part, quadrature error x p/2, over
     // |quantity|.
     EXPECT_LE(deviation, tolerance_scale / std::abs(previous))
-        << to_string(model) << " step " << s;
+        << test::name(model) << " step " << s;
     worst = std::max(worst, deviation);
     previous = now;
   }
@@ -398,12 +399,12 @@ TEST(Relaxation, StressRelaxesAtPOverMu) {
   const double dt = 0.1 / 1.3; // nu ~ delta n T^(1-omega) ~ 1.3
   const int steps = 10;
   const double Pr = 2.0 / 3.0;
-  for (ModelKind model : kModels) {
+  for (RelaxationKind model : kModels) {
     // Per-step factor of the exact relaxation with a frozen target:
     //   BGK, Shakhov: e^{-x};  ES-BGK: 1 - (1/Pr)(1 - e^{-Pr x})   (x = p/mu
     //   dt).
     auto factor = [&](double x) {
-      return model == ModelKind::esbgk ? 1.0 - (1.0 - std::exp(-Pr * x)) / Pr
+      return model == RelaxationKind::esbgk ? 1.0 - (1.0 - std::exp(-Pr * x)) / Pr
                                        : std::exp(-x);
     };
     auto normal_difference = [](const std::vector<double> &f) {
@@ -421,15 +422,15 @@ TEST(Relaxation, StressRelaxesAtPOverMu) {
       // that, with 20% margin on the O(x) term.
       const double x = 0.1;
       const double allowed =
-          model == ModelKind::esbgk ? 1.2 * (1.0 - Pr) * x / 2.0 : 1e-9;
+          model == RelaxationKind::esbgk ? 1.2 * (1.0 - Pr) * x / 2.0 : 1e-9;
       const double rel = r.measured_rate / r.expected_continuum_rate - 1.0;
       std::printf("  %-8s %s: measured rate %.10f, p/mu %.10f, rel diff %+.2e, "
                   "worst step "
                   "deviation %.1e\n",
-                  to_string(model), which == 0 ? "Pxx-Pyy" : "Pxy    ",
+                  test::name(model), which == 0 ? "Pxx-Pyy" : "Pxy    ",
                   r.measured_rate, r.expected_continuum_rate, rel,
                   r.worst_step_deviation);
-      EXPECT_LE(std::abs(rel), allowed) << to_string(model);
+      EXPECT_LE(std::abs(rel), allowed) << test::name(model);
     }
   }
 }
@@ -449,7 +450,7 @@ TEST(Relaxation, ShakhovHeatFluxRelaxesAtPrandtlTimesPOverMu) {
   const int steps = 10;
   auto qx = [](const std::vector<double> &f) { return f[kQx_]; };
   const RateResult shakhov = measure_rate(
-      ModelKind::shakhov, vg, dt, steps, qx,
+      RelaxationKind::shakhov, vg, dt, steps, qx,
       [&](double y) { return 1.0 - Pr * (1.0 - std::exp(-y)); }, Pr, scale);
   const double rel =
       shakhov.measured_rate / shakhov.expected_continuum_rate - 1.0;
@@ -461,7 +462,7 @@ TEST(Relaxation, ShakhovHeatFluxRelaxesAtPrandtlTimesPOverMu) {
   EXPECT_LE(std::abs(rel), 1.2 * (1.0 - Pr) * x / 2.0);
   EXPECT_LT(rel, 0.0); // the sign of the O(x) term
   const RateResult bgk = measure_rate(
-      ModelKind::bgk, vg, dt, steps, qx, [](double y) { return std::exp(-y); },
+      RelaxationKind::bgk, vg, dt, steps, qx, [](double y) { return std::exp(-y); },
       1.0, scale);
   std::printf("  bgk      qx: measured rate %.10f, p/mu %.10f\n",
               bgk.measured_rate, bgk.expected_continuum_rate);

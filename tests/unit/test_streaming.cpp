@@ -56,8 +56,8 @@ PhysicalGrid periodic_line(int cells, double length, int ghost) {
 
 EngineConfig streaming_only(const PhysicalGrid &grid, const VelocityGrid &vg,
                             double dt, int order) {
-  EngineConfig c = test::cpu_config(grid, vg, ModelKind::bgk, dt);
-  c.relaxation.delta = 0.0; // nu = 0: no collisions
+  EngineConfig c = test::cpu_config(grid, vg, RelaxationKind::bgk, dt);
+  c.gas.delta = 0.0; // nu = 0: no collisions
   c.order = order;
   for (int a = 0; a < 3; ++a)
     for (int s = 0; s < 2; ++s)

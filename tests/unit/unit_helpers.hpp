@@ -8,11 +8,14 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "grid/physical_grid.hpp"
 #include "grid/velocity_grid.hpp"
 #include "kernels/maxwellian.hpp"
+#include "models/relaxation_model.hpp"
 #include "solver/engine.hpp"
 
 namespace bolt::test {
@@ -39,17 +42,31 @@ inline PhysicalGrid homogeneous_grid() {
   return make_physical_grid(specs, 1);
 }
 
-inline EngineConfig cpu_config(const PhysicalGrid &grid,
-                               const VelocityGrid &velocities, ModelKind model,
-                               double dt) {
+// The registered name of a relaxation evaluator, for messages.
+inline const char *name(RelaxationKind kind) {
+  return kind == RelaxationKind::bgk ? "bgk" : (kind == RelaxationKind::shakhov ? "shakhov" : "esbgk");
+}
+
+inline std::shared_ptr<const CollisionModel> relaxation_model(RelaxationKind kind,
+                                                              const RelaxationOptions &options = {}) {
+  return std::make_shared<RelaxationModel>(name(kind), kind, options);
+}
+
+inline EngineConfig cpu_config(const PhysicalGrid &grid, const VelocityGrid &velocities,
+                               std::shared_ptr<const CollisionModel> model, double dt) {
   EngineConfig c;
   c.backend = Backend::cpu;
   c.precision = Precision::double_;
   c.grid = grid;
   c.velocities = velocities;
-  c.model = model;
-  c.relaxation.dt = dt;
+  c.model = std::move(model);
+  c.dt = dt;
   return c;
+}
+
+inline EngineConfig cpu_config(const PhysicalGrid &grid, const VelocityGrid &velocities,
+                               RelaxationKind kind, double dt) {
+  return cpu_config(grid, velocities, relaxation_model(kind), dt);
 }
 
 // Discrete moments of one row, summed here in long double so they serve as a

@@ -1,0 +1,34 @@
+#pragma once
+// A collision model as the run sees it (-model_type and the model's own options): what it needs
+// of the decomposition and the time step, with no backend and no precision. The registry
+// (model_registry.hpp) reads it from the options and makes its operator (collision_operator.hpp)
+// for the engine's backend and precision. Nothing outside the registry branches on a model.
+#include <string>
+#include <string_view>
+
+namespace bolt {
+
+// The gas every model shares (units of docs/physics.md).
+struct GasParams {
+  double delta = 1.0;  // rarefaction parameter p0 L / (mu0 c0)
+  double omega = 0.5;  // viscosity exponent, mu = mu0 (T/T0)^omega
+};
+
+enum class Splitting { lie, strang };
+
+class CollisionModel {
+ public:
+  virtual ~CollisionModel() = default;
+  // The registered name (-model_type).
+  virtual std::string_view name() const = 0;
+  // Why every velocity of a cell must be on one rank (no velocity decomposition), or empty.
+  virtual std::string whole_rows_reason() const { return {}; }
+  // Why the model cannot run with this splitting of streaming and collision, or empty.
+  virtual std::string splitting_refusal(Splitting /*splitting*/) const { return {}; }
+  // Values per cell the velocity decomposition sums over the ranks each step.
+  virtual int sums_per_cell() const = 0;
+  // Collision frequency of gas in equilibrium at density n and temperature T (time-step limit).
+  virtual double collision_frequency(const GasParams& gas, double n, double T) const = 0;
+};
+
+}  // namespace bolt

@@ -1,0 +1,38 @@
+#pragma once
+// -model_type hs_mc, the full Boltzmann equation for hard spheres (VHS for omega > 0.5) by the
+// semi-regular Monte Carlo method of paper 000, as the run sees it: its options (-mc_) and needs.
+// Its operator is McOperator (mc_operator.hpp).
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "collision_model.hpp"
+#include "mc_collision.hpp"
+
+namespace bolt {
+
+class McModel final : public CollisionModel {
+ public:
+  explicit McModel(const McModelParams& options) : options_(options) {}
+
+  std::string_view name() const override { return "hs_mc"; }
+  std::string whole_rows_reason() const override {
+    return "-model_type hs_mc collides every velocity of a cell with the others";
+  }
+  std::string splitting_refusal(Splitting splitting) const override;
+  int sums_per_cell() const override { return 0; }
+  double collision_frequency(const GasParams& gas, double n, double T) const override;
+
+  const McModelParams& options() const { return options_; }
+
+ private:
+  McModelParams options_;
+};
+
+// `chosen`: hs_mc is the run's model, and refuses the relaxation models' body force and
+// conservative equilibrium (it has neither).
+std::shared_ptr<const CollisionModel> read_mc_model(MPI_Comm comm, bool chosen);
+
+}  // namespace bolt

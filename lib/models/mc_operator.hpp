@@ -1,0 +1,347 @@
+#pragma once
+// McOperator<Real, Exec>: the one driver of the semi-regular Monte Carlo collision (paper 000),
+// used by the engine (-model_type hs_mc) and, through McCollisionOperator (mc_collision.hpp), by
+// the tests.
+//  * The stored state is the deviation h of f = Phi0 (1 + eps h), Phi0 = pi^(-3/2) exp(-|xi|^2):
+//    f <-> h for set_state / state; moments and face fluxes of f from sums of w Phi0 h
+//    (Eqs. 9-12): f-moments = Phi0-moments + eps h-moments, the Phi0 part summed once here.
+//  * Boundary values in terms of h (Eqs. 13-15): the entering h of a diffuse wall is
+//      h_g = (n_w Phi_w / Phi0 - 1) / eps = e_v + (B_h / A_w) r_v,
+//      r_v = Phi_w / Phi0,  e_v = (A r_v / A_w - 1) / eps,
+//    with B_h = sum_leaving w Phi0 |xi_n| h (WallOutflux on number weights), A = sum_entering
+//    w Phi0 |xi_n|, A_w = sum_entering w Phi0 |xi_n| r_v. This is n_w = (A + eps B_h) / A_w: the
+//    h flux through the wall is zero with the same discrete sums as the moments, and a wall at
+//    rest at T0 leaves Phi0 (h = 0) exactly stationary (r_v = 1, e_v = 0). Paper Eq. 15 has the
+//    continuum influx of Phi0 in place of A; on the grid this choice keeps h = 0 an exact
+//    solution. r_v and e_v are computed from log(Phi_w / Phi0) with expm1: no cancellation for a
+//    lid moving at 0.01 c0 and eps = 0.01.
+//  * The step: the samples of the step (drawn beside the step before), then McCollision streams
+//    and collides every cell in one pass, with the correction solved in the kernel or by PETSc
+//    on the host.
+// Include after the backend's launch header (it launches kernels).
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "collision_operator.hpp"
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "kernels/macroscopic.hpp"
+#include "kernels/mc_collision.hpp"
+#include "mc_device.hpp"
+#include "mc_model.hpp"
+#include "petsc_block_solver.hpp"
+
+namespace bolt {
+
+// Waves of collision teams (all multiprocessors busy) from which the plan's schedule is made:
+// it takes as long as about 40 waves of the delta = 10 cavity's collision (1.5 ms on the H200,
+// where one wave takes 37 us); a 48 x 48 cavity (4.4 waves) took 1.1-1.3 ms per step with it
+// (its kernel set the pace), 0.27 ms without.
+constexpr std::int64_t kMcScheduleWaves = 64;
+
+template <class Real, class Exec>
+class McOperator final : public CollisionOperator<Real, Exec> {
+ public:
+  // The engine's: its box of `setup.cells` cells, every velocity of the run.
+  McOperator(const OperatorSetup& setup, const McModel& model)
+      : McOperator(engine_config(setup, model), setup.cells) {
+    require(!setup.split(), "-model_type hs_mc: every velocity of a cell must be on one rank "
+            "(use -decomp space)");
+  }
+
+  // `cells` rows per collision; 0: any number, sized at each collide (the tests), and the
+  // gather's load schedule made whenever the rows are in the team scratch.
+  McOperator(const McConfig& config, std::int64_t cells)
+      : config_(config),
+        where_(config.backend),
+        nv_(config.velocities.size()),
+        cells_(cells),
+        devices_{McDevice<Real, Exec>(config.backend, config.velocities, sampling_config(config)),
+                 McDevice<Real, Exec>(config.backend, config.velocities, sampling_config(config))} {
+    const VelocityGrid& vg = config.velocities;
+    require(config.epsilon > 0.0, "-mc_epsilon ", config.epsilon, ": must be positive");
+    for (int a = 0; a < 3; ++a) xi_[a] = vg.xi[a];
+    const double pi = 3.14159265358979323846;
+    phi0_.resize(nv_);
+    std::vector<Real> number(nv_);
+    for (int v = 0; v < nv_; ++v) {
+      const double x = vg.xi[0][v], y = vg.xi[1][v], z = vg.xi[2][v];
+      phi0_[v] = std::exp(-(x * x + y * y + z * z)) / (pi * std::sqrt(pi));
+      number[v] = Real(devices_[0].tables().number_weight[v]);
+      number_host_.push_back(double(number[v]));  // the weights the kernels sum with
+    }
+    number_ = Buffer<Real>(where_, number);
+    // Raw moments of Phi0 itself with the same weights (kernels/macroscopic.hpp order).
+    phi0_raw_.assign(kRawMoments, 0.0);
+    for (int v = 0; v < nv_; ++v) {
+      const double x = vg.xi[0][v], y = vg.xi[1][v], z = vg.xi[2][v], n = number_host_[v];
+      const double xi2 = x * x + y * y + z * z;
+      const double m[kRawMoments] = {1,     x,     y,     z,       x * x,   y * y,  z * z,
+                                     x * y, x * z, y * z, x * xi2, y * xi2, z * xi2};
+      for (int k = 0; k < kRawMoments; ++k) phi0_raw_[k] += n * m[k];
+    }
+    reserve(cells);
+    const int team_threads =
+        config.collision_team_size < 0 ? config.team_size : config.collision_team_size;
+    layout_ = mc_team_layout(team_shared_memory(exec_), nv_, devices_[0].g_samples(), sizeof(Real),
+                             config.cells_per_team, config.rows_in_scratch, devices_[0].strips(),
+                             team_threads);
+    // The schedule of the gather's loads (McEntrySchedule) runs beside the collision of the step
+    // before; it pays where that collision is longer (kMcScheduleWaves).
+    const std::int64_t teams = (cells + layout_.cells_per_team - 1) / layout_.cells_per_team;
+    const int per_processor = layout_.team_threads > 0 ? 1024 / layout_.team_threads : 1;
+    const std::int64_t at_once = std::int64_t(multiprocessors(exec_)) * per_processor;
+    if (layout_.rows_in_scratch && (cells == 0 || teams >= kMcScheduleWaves * at_once))
+      for (auto& device : devices_)
+        device.schedule_loads(layout_.cells_per_team * int(sizeof(Real)));
+  }
+
+  void stored_of_f(const double* f, Real* h, int v0, int count) const override {
+    for (int v = 0; v < count; ++v)
+      h[v] = Real((f[v] / phi0_[v0 + v] - 1.0) / config_.epsilon);
+  }
+  void f_of_stored(const Real* h, double* f, int v0, int count) const override {
+    for (int v = 0; v < count; ++v)
+      f[v] = phi0_[v0 + v] * (1.0 + config_.epsilon * double(h[v]));
+  }
+
+  // Weights w Phi0: sums of h with them are the h-moments.
+  Velocities<Real> moment_view(const Velocities<Real>& vel) const override {
+    Velocities<Real> n = vel;
+    n.w = number_.data();
+    return n;
+  }
+
+  void raw_of_f(double* raw) const override {
+    for (int k = 0; k < kRawMoments; ++k) raw[k] = phi0_raw_[k] + config_.epsilon * raw[k];
+  }
+
+  // The Phi0 part has face value Phi0 on both sides.
+  void flux_of_f(int axis, int side, double* flux) const override {
+    const double sign = side == 0 ? -1.0 : 1.0;
+    double phi0[5] = {0, 0, 0, 0, 0};
+    for (int v = 0; v < nv_; ++v) {
+      const double xn = sign * xi_[axis][v], n = number_host_[v] * xn;
+      phi0[0] += n;
+      for (int a = 0; a < 3; ++a) phi0[1 + a] += n * xi_[a][v];
+      phi0[4] += n * (xi_[0][v] * xi_[0][v] + xi_[1][v] * xi_[1][v] + xi_[2][v] * xi_[2][v]);
+    }
+    for (int k = 0; k < 5; ++k) flux[k] = phi0[k] + config_.epsilon * flux[k];
+  }
+
+  // Walls: r_v, e_v, A_w (see the header); inflow: h of the inflow state.
+  FaceValues<Real> face_values(const FaceSpec& spec, int axis, int side) const override {
+    const double epsilon = config_.epsilon;
+    FaceValues<Real> out;
+    out.equilibrium.assign(nv_, Real(0));
+    out.offset.assign(nv_, Real(0));
+    const double outward = side == 0 ? -1.0 : 1.0;
+    const double n = spec.kind == FaceKind::wall ? 1.0 : spec.density;
+    std::vector<double> log_ratio(nv_);  // log(n Phi_state / Phi0)
+    for (int v = 0; v < nv_; ++v) {
+      double c2 = 0.0, xi2 = 0.0;
+      for (int a = 0; a < 3; ++a) {
+        c2 += (xi_[a][v] - spec.velocity[a]) * (xi_[a][v] - spec.velocity[a]);
+        xi2 += xi_[a][v] * xi_[a][v];
+      }
+      log_ratio[v] = std::log(n) - 1.5 * std::log(spec.temperature) - c2 / spec.temperature + xi2;
+    }
+    if (spec.kind == FaceKind::inflow) {
+      for (int v = 0; v < nv_; ++v) out.equilibrium[v] = Real(std::expm1(log_ratio[v]) / epsilon);
+      return out;
+    }
+    if (spec.kind != FaceKind::wall) return out;
+    double A = 0.0, Aw = 0.0;
+    for (int v = 0; v < nv_; ++v) {
+      const double xn = outward * xi_[axis][v];
+      if (xn >= 0.0) continue;
+      A += number_host_[v] * (-xn);
+      Aw += number_host_[v] * (-xn) * std::exp(log_ratio[v]);
+    }
+    out.influx = Aw;
+    for (int v = 0; v < nv_; ++v) {
+      out.equilibrium[v] = Real(std::exp(log_ratio[v]));
+      out.offset[v] = Real(std::expm1(std::log(A / Aw) + log_ratio[v]) / epsilon);
+    }
+    return out;
+  }
+
+  // The samples and plan of the step beside the ghost fills, unless the step before prepared
+  // them beside its collision (all but the first step of a run).
+  void begin_step(const CellPass<Real>& box) override { prepare(box.step); }
+
+  // Streams inside its collision pass: no interior pass while the halos travel.
+  bool passes_in_parts() const override { return false; }
+
+  // Streaming and collision of every cell in one pass, with the samples of the step (keyed by
+  // the step number, so a restart continues the sample sequence).
+  void pass(const CellPass<Real>& p) override {
+    if (is_prepared_) side_.join(exec_);
+    if (!is_prepared_ || prepared_ != p.step) device_of(p.step).draw(exec_, p.step);
+    is_prepared_ = false;
+    prepare(p.step + 1);  // beside this collision: the other set, which the last one read
+    collide(p.step, p.f_in, p.f_out, p.vel, p.stream, true, p.cells, cells_);
+  }
+
+  // Monitor numbers: rejected fraction over all draws, the largest correction |(A, B, C)| and
+  // the largest energy drift it removed in the last step (over this box's cells).
+  std::vector<std::pair<std::string, double>> diagnostics() const override {
+    const McCorrectionSummary s = summarize_records(record_.to_host(), config_.epsilon);
+    const McSampleStats drawn = all_draws();
+    return {{"mc_rejected", drawn.fraction()},
+            {"mc_abc", s.max_abc},
+            {"mc_energy_drift", config_.epsilon * s.max_drift[2]}};
+  }
+
+  // What the tests reach (McCollisionOperator): the samples of a step, drawn now.
+  McDevice<Real, Exec>& draw(std::uint32_t step) {
+    device_of(step).draw(exec_, step);
+    return device_of(step);
+  }
+  McDevice<Real, Exec>& device_of(std::uint32_t step) { return devices_[step % 2]; }
+  const McDevice<Real, Exec>& device_of(std::uint32_t step) const { return devices_[step % 2]; }
+  McSampleStats all_draws() const {
+    McSampleStats drawn{0, 0};
+    for (const auto& device : devices_) {
+      const McSampleStats draws = device.all_draws();
+      drawn.drawn += draws.drawn;
+      drawn.rejected += draws.rejected;
+    }
+    return drawn;
+  }
+  std::vector<double> records() const { return record_.to_host(); }
+
+  // The collision of `count` cells of `in` (rows `vel.row` apart, at `cells`) into `out` with
+  // the samples of `step` as drawn, streaming first when `streams`.
+  void collide(std::uint32_t step, const Real* in, Real* out, const Velocities<Real>& vel,
+               const StreamTables<Real>& stream, bool streams, const CellIndexer& cells,
+               std::int64_t count) {
+    reserve(count);
+    switch (config_.correction) {
+      case McCorrection::none:
+        launch<McCorrection::none>(step, {in, out, stream, streams, vel.row, cells, count});
+        break;
+      case McCorrection::batched:
+        launch<McCorrection::batched>(step, {in, out, stream, streams, vel.row, cells, count});
+        break;
+      case McCorrection::external:
+        launch<McCorrection::external>(step, {in, out, stream, streams, vel.row, cells, count});
+        solve_external(out, vel, cells, count);
+        break;
+    }
+  }
+
+ private:
+  struct Rows {
+    const Real* in;
+    Real* out;
+    StreamTables<Real> stream;
+    bool streams;
+    int row;
+    CellIndexer cells;
+    std::int64_t count;
+  };
+
+  static McConfig engine_config(const OperatorSetup& setup, const McModel& model) {
+    const McModelParams& m = model.options();
+    McConfig c;
+    c.backend = setup.backend;
+    c.velocities = *setup.velocities;
+    c.delta = setup.gas.delta;
+    c.omega = setup.gas.omega;
+    c.epsilon = m.epsilon;
+    c.dt = setup.dt;
+    c.samples = m.samples;
+    c.seed = m.seed;
+    c.correction = m.correction;
+    c.expected_self_loss = m.expected_self_loss;
+    c.sampling_temperature = m.sampling_temperature;
+    c.team_size = setup.team_size;
+    c.cells_per_team = m.cells_per_team;
+    c.collision_team_size = m.team_size;
+    return c;
+  }
+
+  // Record (and correction system) buffers for `count` cells.
+  void reserve(std::int64_t count) {
+    if (std::int64_t(record_.size()) >= count * kMcRecord) return;
+    record_ = Buffer<double>(where_, std::size_t(count) * kMcRecord);
+    record_.set_zero();
+    if (config_.correction == McCorrection::external)
+      system_ = Buffer<double>(where_, std::size_t(count) * kMcSystem);
+  }
+
+  // Draws the samples of `step` and builds their gather plan on a second stream, after the work
+  // issued so far (the collision two steps back read the same set) and beside what the engine
+  // issues next; pass() waits for it. Each pass prepares the next one beside its collision,
+  // so the call before the ghost fills finds the step prepared unless it is the first (the
+  // plan's small kernels took 2 % of the delta = 10 step on the H200, when they ran beside the
+  // fills only).
+  void prepare(std::uint32_t step) {
+    if (is_prepared_ && prepared_ == step) return;
+    side_.fork(exec_);
+    device_of(step).draw(side_.exec(), step);
+    prepared_ = step;
+    is_prepared_ = true;
+  }
+
+  template <McCorrection Mode>
+  void launch(std::uint32_t step, const Rows& r) {
+    double* system = Mode == McCorrection::external ? system_.data() : nullptr;
+    device_of(step).template collide<Mode>(
+        exec_, {r.in, r.out, r.stream, r.streams, r.row, r.cells, r.count, layout_,
+                Real(config_.epsilon), record_.data(), system});
+  }
+
+  // PETSc on the host: download the systems, solve, upload y, apply. One sequential BAIJ matrix
+  // per box: the systems of a box are its own, and ranks own different numbers of boxes (a
+  // collective over the ranks per box would not pair up).
+  void solve_external(Real* h, const Velocities<Real>& vel, const CellIndexer& cells,
+                      std::int64_t count) {
+    if (!petsc_ || petsc_blocks_ != count) {
+      petsc_ = std::make_unique<PetscBlockSolver5>(count, false);
+      petsc_blocks_ = count;
+    }
+    const std::vector<double> systems = system_.to_host();
+    std::vector<double> matrices(std::size_t(count) * 25), rhs(std::size_t(count) * 5), y;
+    for (std::int64_t c = 0; c < count; ++c)
+      for (int k = 0; k < 25; ++k) {
+        matrices[c * 25 + k] = systems[c * kMcSystem + k];
+        if (k < 5) rhs[c * 5 + k] = systems[c * kMcSystem + 25 + k];
+      }
+    petsc_->solve(matrices, rhs, y);
+    std::vector<double> record = record_.to_host();
+    for (std::int64_t c = 0; c < count; ++c)
+      for (int k = 0; k < 5; ++k) record[c * kMcRecord + k] = y[c * 5 + k];
+    record_.upload(record);
+    Buffer<double> correction(where_, y);
+    McApplyCorrection<Real> apply{h, vel, correction.data(), cells, Real(config_.epsilon)};
+    for_each_team<1>(exec_, count, config_.team_size, 0, apply, "mc_apply_correction");
+  }
+
+  McConfig config_;
+  Backend where_;
+  int nv_;
+  std::int64_t cells_;
+  Exec exec_{};
+  decltype(side_stream_of(Exec{})) side_ = side_stream_of(exec_);  // prepare()
+  std::uint32_t prepared_ = 0;
+  bool is_prepared_ = false;
+  // The samples and gather plan of even and odd steps: one step collides with its set while the
+  // next one's is drawn and planned into the other (prepare).
+  std::array<McDevice<Real, Exec>, 2> devices_;
+  std::array<std::vector<double>, 3> xi_;
+  std::vector<double> phi0_, number_host_, phi0_raw_;
+  Buffer<Real> number_;
+  Buffer<double> record_, system_;
+  McTeamLayout layout_;
+  std::unique_ptr<PetscBlockSolver5> petsc_;
+  std::int64_t petsc_blocks_ = 0;
+};
+
+}  // namespace bolt

@@ -1,0 +1,97 @@
+#pragma once
+// RelaxationOperator<Real, Exec, Kind>: the one driver of the relaxation evaluators
+// (kernels/relaxation.hpp). A pass is FusedStep -- stream every velocity of a cell, reduce its
+// moments, relax, write: one read and one write of f -- or, with the velocities split over ranks,
+// StreamAndSum, the sum over the velocity group, RelaxSummed. Strang splitting relaxes half a
+// step in place before the ghosts are filled and half inside the streaming pass. Include after
+// the backend's launch header (it launches kernels).
+#include <cstdint>
+
+#include "collision_operator.hpp"
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "kernels/fused_step.hpp"
+#include "kernels/relaxation.hpp"
+#include "relaxation_model.hpp"
+
+namespace bolt {
+
+template <class Real, class Exec, RelaxationKind Kind>
+class RelaxationOperator final : public CollisionOperator<Real, Exec> {
+ public:
+  RelaxationOperator(const OperatorSetup& setup, const RelaxationModel& model)
+      : setup_(setup), split_(setup.split()) {
+    const RelaxationOptions& o = model.options();
+    params_.delta = setup.gas.delta;
+    params_.omega = setup.gas.omega;
+    params_.prandtl = o.prandtl;
+    params_.dt = setup.dt;
+    for (int a = 0; a < 3; ++a) params_.force[a] = o.force[a];
+    params_.conservative_iterations = o.conservative_iterations;
+    if (split_) {  // not conservative (RelaxationModel::whole_rows_reason)
+      require(bool(setup.sum_over_velocity_group), "relaxation: velocities split, no group sum");
+      sums_ = Buffer<double>(setup.backend, std::size_t(setup.cells) * relaxation_sums(Kind));
+    }
+    // The post-streaming row lives in shared memory on the GPU when it fits (with the reduction
+    // buffer) in what the device allows a block; otherwise in the output row itself.
+    const std::size_t bytes = std::size_t(setup.velocity_count) * sizeof(Real);
+    scratch_bytes_ = bytes + 16 * 1024 <= shared_memory_per_team(exec_) ? bytes : 0;
+  }
+
+  FaceValues<Real> face_values(const FaceSpec& spec, int axis, int side) const override {
+    return maxwellian_face_values<Real>(spec, axis, side, setup_);
+  }
+
+  void begin_step(const CellPass<Real>& box) override {
+    if (setup_.splitting == Splitting::strang) dispatch<false>(0.5 * setup_.dt, box);
+  }
+
+  // The split step sums its moments per box cell: the box is passed whole.
+  bool passes_in_parts() const override { return !split_; }
+
+  // Relaxation time of the streaming pass: half a step after Strang's first half.
+  void pass(const CellPass<Real>& cells) override {
+    dispatch<true>(setup_.splitting == Splitting::strang ? 0.5 * setup_.dt : setup_.dt, cells);
+  }
+
+ private:
+  template <bool Stream>
+  void dispatch(double relax_dt, const CellPass<Real>& p) {
+    if (params_.conservative_iterations > 0)
+      run<Stream, true>(relax_dt, p);
+    else
+      run<Stream, false>(relax_dt, p);
+  }
+
+  template <bool Stream, bool Conservative>
+  void run(double relax_dt, const CellPass<Real>& p) {
+    using Relax = Relaxation<Real, Kind, Conservative>;
+    Relax relax{params_};
+    relax.params.dt = relax_dt;
+    const std::int64_t cells = std::int64_t(p.cells.n[0]) * p.cells.n[1] * p.cells.n[2];
+    if constexpr (!Conservative) {
+      if (split_) {
+        StreamAndSum<Real, Relax, Stream> first{p.f_in, p.f_out, sums_.data(), p.vel,
+                                                p.stream, p.cells, relax};
+        for_each_team<Relax::kSums>(exec_, cells, setup_.team_size, 0, first,
+                                    Stream ? "stream_and_sum" : "sum");
+        setup_.sum_over_velocity_group(sums_.data(), std::size_t(cells) * Relax::kSums);
+        RelaxSummed<Real, Relax> second{p.f_out, sums_.data(), p.vel, p.cells, relax};
+        for_each_team<Relax::kSums>(exec_, cells, setup_.team_size, 0, second, "relax_summed");
+        return;
+      }
+    }
+    FusedStep<Real, Relax, Stream> kernel{p.f_in, p.f_out, p.vel, p.stream, p.cells, relax};
+    for_each_team<Relax::kReduceWidth>(exec_, cells, setup_.team_size, scratch_bytes_, kernel,
+                                       Stream ? "fused_step" : "relaxation");
+  }
+
+  OperatorSetup setup_;
+  bool split_;
+  Exec exec_{};
+  RelaxationParams params_;
+  Buffer<double> sums_;  // moment sums per cell between the halves of a split step
+  std::size_t scratch_bytes_ = 0;
+};
+
+}  // namespace bolt
