@@ -9,10 +9,10 @@
 //            leaving flux summed by the fill's team, or, when ranks split the velocities, by
 //            WallOutflux and then over the velocity ranks);
 //            velocities leaving: the boundary cell's value (the face flux of the upwind scheme).
-//            For the deviation h of f = Phi0 (1 + eps h) (hs_mc) the entering value is
-//            alpha (n_w' r_v + e_v) + (1 - alpha) h(reflected): `equilibrium` holds r_v =
-//            Phi_w / Phi0, `offset` e_v, and the fluxes are sums of w Phi0 h (see
-//            lib/solver/deviational_model.hpp).
+//            Where the stored state is affine in f (the deviation h of f = Phi0 (1 + eps h) of
+//            hs_mc) the entering value is alpha (n_w' r_v + e_v) + (1 - alpha) h(reflected):
+//            `equilibrium` holds r_v = Phi_w / Phi0, `offset` e_v, and the fluxes are sums of
+//            w Phi0 h (the operator's face values and moment weights, lib/models/mc_operator.hpp).
 //  specular  every ghost layer k mirrors interior layer k with the reflected velocity.
 //  inflow    the given equilibrium.   outflow: the boundary cell's value (zero gradient).
 //  periodic  the opposite side's interior layers.
@@ -129,7 +129,7 @@ struct BoundaryFill {
   // the two took 4 % of the delta = 10 hs_mc step).
   const double* wall_outflux;
   Velocities<Real> flux_vel;
-  const Real* offset = nullptr;  // [nv] walls in the deviational form, else nullptr
+  const Real* offset = nullptr;  // [nv] walls where the state is affine in f, else nullptr
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t t) const {
