@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "mc_operator.hpp"
 #include "model_registry.hpp"
+#include "projection_operator.hpp"
 #include "relaxation_operator.hpp"
 
 namespace bolt {

@@ -13,6 +13,7 @@
 
 #include "collision_model.hpp"
 #include "mc_model.hpp"
+#include "projection_model.hpp"
 #include "relaxation_model.hpp"
 
 namespace bolt {
@@ -21,6 +22,8 @@ template <class Real, class Exec, RelaxationKind Kind>
 class RelaxationOperator;
 template <class Real, class Exec>
 class McOperator;
+template <class Real, class Exec>
+class ProjectionOperator;
 
 // A family of models: its host description and the operator made from it.
 template <RelaxationKind Kind>
@@ -50,6 +53,18 @@ struct McFamily {
   }
 };
 
+struct ProjectionFamily {
+  using Model = ProjectionModel;
+  template <class Real, class Exec>
+  using Operator = ProjectionOperator<Real, Exec>;
+  static std::shared_ptr<const CollisionModel> read(MPI_Comm comm, std::string_view, bool) {
+    return read_projection_model(comm);
+  }
+  static std::shared_ptr<const CollisionModel> defaults(std::string_view) {
+    return std::make_shared<ProjectionModel>(ProjectionOptions{});
+  }
+};
+
 template <class F>
 struct ModelEntry {
   using Family = F;
@@ -68,6 +83,10 @@ inline constexpr std::tuple kModels{
         "hs_mc",
         "full Boltzmann, hard spheres (VHS for -model_omega > 0.5), semi-regular Monte Carlo of "
         "paper 000 on the deviation h, f = Phi0 (1 + eps h) (-mc_ options)"},
+    ModelEntry<ProjectionFamily>{
+        "projection",
+        "full Boltzmann, hard spheres, Tcheremissine's conservative projection method of paper "
+        "003 on a uniform (sphere-cut) velocity grid (-projection_ options)"},
 };
 
 // Calls f(entry) for every entry of kModels.

@@ -1,0 +1,132 @@
+#pragma once
+// The collision step of the conservative projection method (paper 003; the rules in
+// ../shared/refdata/projection/): over a time step tau, every term nu of the discrete collision
+// integral is applied to a cell's row of f in turn,
+//   Delta = c (f_a f_b - (f_l f_m)^(1-r) (f_l' f_m')^r),
+//   f_a -= Delta, f_b -= Delta, f_l += (1-r) Delta, f_m += (1-r) Delta,
+//   f_l' += r Delta, f_m' += r Delta,
+// (a, b) the pre-collision pair, (l, m) and (l', m') = (l + s, m - s) the two node pairs the
+// post-collision pair is projected onto, with the momentum of (a, b) and energies on either side
+// of it, r the weight that conserves energy. Mass, momentum and energy are conserved by every
+// term, and the power interpolation of the gain makes a discrete Maxwellian an exact zero. A
+// term that would make any of its six values negative is not applied (positivity); it is
+// counted with its |Delta|.
+//
+// The terms come in batches in which no two share a velocity: a batch is applied by the team's
+// threads together, the batches one after the other. The result is that of applying the terms
+// one by one in batch order, on either backend (one thread per cell on the CPU).
+#include <cmath>
+#include <cstdint>
+
+#include "core/host_device.hpp"
+#include "core/sums.hpp"
+#include "streaming.hpp"
+#include "views.hpp"
+
+namespace bolt {
+
+enum ProjectionNode { kAlpha, kBeta, kLambda, kMu, kLambdaS, kMuS, kProjectionNodes };
+
+template <class Real>
+struct ProjectionTerm {
+  int node[kProjectionNodes];  // a, b, l, m, l + s, m - s
+  Real r;                      // weight of (l + s, m - s); 0: one pair
+  Real c;                      // tau kappa N^2 h^3 b g / (2 N_nu) (projection_plan.cpp)
+};
+
+// Sums kept per cell: terms skipped for positivity, their sum of |Delta|, and the sum of |Delta|
+// over every term (applied or not).
+constexpr int kProjectionRecord = 3;
+
+// One term on a row: whether it was applied (false: a value would have gone negative, and the
+// row is as it was), and Delta. A node may appear twice in a term (l = m, or l = a where the
+// post-collision pair lands back on a pre-collision node): the increments are added one by one.
+template <class Real>
+BOLT_HOST_DEVICE inline bool apply_projection_term(const ProjectionTerm<Real>& t, Real* f,
+                                                   Real& delta) {
+  const int nodes = t.r != Real(0) ? kProjectionNodes : kLambdaS;
+  Real saved[kProjectionNodes];
+  for (int k = 0; k < nodes; ++k) saved[k] = f[t.node[k]];
+  Real gain = saved[kLambda] * saved[kMu];
+  if (t.r != Real(0))
+    gain = pow(gain, Real(1) - t.r) * pow(saved[kLambdaS] * saved[kMuS], t.r);
+  delta = t.c * (saved[kAlpha] * saved[kBeta] - gain);
+  const Real share[kProjectionNodes] = {-delta, -delta, (Real(1) - t.r) * delta,
+                                        (Real(1) - t.r) * delta, t.r * delta, t.r * delta};
+  for (int k = 0; k < nodes; ++k) f[t.node[k]] += share[k];
+  bool negative = false;
+  for (int k = 0; k < nodes; ++k) negative = negative || f[t.node[k]] < Real(0);
+  if (negative)  // back in reverse order: a node met twice gets its value from before the term
+    for (int k = nodes - 1; k >= 0; --k) f[t.node[k]] = saved[k];
+  return !negative;
+}
+
+// The collision step of every cell, in place: a team per cell, its row in the team scratch when
+// it has one.
+template <class Real>
+struct ProjectionCollision {
+  Real* f;
+  Velocities<Real> vel;  // n and the row stride
+  CellIndexer cells;
+  const ProjectionTerm<Real>* terms;
+  const int* batch_start;  // [batches + 1] into terms
+  int batches;
+  double* record;  // [cell][kProjectionRecord]
+
+  template <class Team>
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
+    Real* row = f + cells.padded(cells.coord(item)) * vel.row;
+    Real* fs = team.row_scratch(row);
+    if (fs != row) {
+      team.for_each(vel.n, [&](int v) { fs[v] = row[v]; });
+      team.sync();
+    }
+    double totals[kProjectionRecord] = {0.0, 0.0, 0.0};
+    for (int b = 0; b < batches; ++b) {
+      const int first = batch_start[b];
+      // The reduction's barrier orders the batches: a batch reads what the one before wrote.
+      const Sums<kProjectionRecord> s = team.template reduce<kProjectionRecord>(
+          batch_start[b + 1] - first, [&](int i, Sums<kProjectionRecord>& sums) {
+            Real delta;
+            const bool applied = apply_projection_term(terms[first + i], fs, delta);
+            const double size = fabs(double(delta));
+            sums[2] += size;
+            if (!applied) {
+              sums[0] += 1.0;
+              sums[1] += size;
+            }
+          });
+      for (int k = 0; k < kProjectionRecord; ++k) totals[k] += s[k];
+    }
+    if (fs != row) team.for_each(vel.n, [&](int v) { row[v] = fs[v]; });
+    if (team.leader())
+      for (int k = 0; k < kProjectionRecord; ++k) record[item * kProjectionRecord + k] = totals[k];
+  }
+};
+
+// Free streaming alone (the projection method collides in a pass of its own): f_out of every
+// cell from the upwind rows of f_in.
+template <class Real>
+struct StreamOnly {
+  const Real* f_in;
+  Real* f_out;
+  Velocities<Real> vel;
+  StreamTables<Real> stream;
+  CellIndexer cells;
+
+  template <class Team>
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
+    const auto c = cells.coord(item);
+    const std::int64_t p = cells.padded(c);
+    const int ip[1][3] = {
+        {c.i[0] + cells.offset[0], c.i[1] + cells.offset[1], c.i[2] + cells.offset[2]}};
+    const Real* in = f_in + p * vel.row;
+    Real* out = f_out + p * vel.row;
+    stream.for_cells(ip, [&](const auto& streamer) {
+      team.for_each(vel.n, [&](int v) { out[v] = streamer.value(streamer.upwind(v), 0, in + v); });
+      return 0;
+    });
+  }
+};
+
+}  // namespace bolt

@@ -1,0 +1,47 @@
+#pragma once
+// -model_type projection: the full Boltzmann equation by Tcheremissine's conservative projection
+// method (paper 003), as the run sees it: its options (-projection_) and needs. Its operator is
+// ProjectionOperator (projection_operator.hpp); the terms of its collision integral are built by
+// projection_plan.hpp.
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "collision_model.hpp"
+#include "projection_plan.hpp"
+
+namespace bolt {
+
+struct ProjectionOptions {
+  std::int64_t points = 50000;  // lattice size asked for (the smallest tabulated p >= it)
+  int sets = 16;                // shifted lattices prepared at the start, one drawn per step
+  std::uint32_t seed = 1;       // of the shifts and of the draw (Philox)
+};
+
+class ProjectionModel final : public CollisionModel {
+ public:
+  explicit ProjectionModel(const ProjectionOptions& options) : options_(options) {}
+
+  std::string_view name() const override { return "projection"; }
+  std::string whole_rows_reason() const override {
+    return "-model_type projection collides every velocity of a cell with the others";
+  }
+  std::string splitting_refusal(Splitting splitting) const override;
+  int sums_per_cell() const override { return 0; }
+  double collision_frequency(const GasParams& gas, double n, double T) const override;
+
+  const ProjectionOptions& options() const { return options_; }
+  // kappa = pi b_max^2 n0 L of the gas (hard spheres: b_max = d), and chi(g, b).
+  double kappa(const GasParams& gas) const;
+  Deflection deflection() const;
+
+ private:
+  ProjectionOptions options_;
+};
+
+std::shared_ptr<const CollisionModel> read_projection_model(MPI_Comm comm);
+
+}  // namespace bolt

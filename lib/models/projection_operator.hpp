@@ -1,0 +1,116 @@
+#pragma once
+// ProjectionOperator<Real, Exec>: the driver of the projection method (paper 003). The stored
+// state is f. At the start it prepares -projection_sets shifted Korobov lattices (shifts from
+// Philox keyed by the seed), each turned into the terms of the discrete collision integral
+// (projection_plan.hpp) and kept on the device; each step draws one of them (Philox keyed by
+// the seed and the step, so a restart and every rank draw the same), streams every cell
+// (StreamOnly) and applies the terms to every cell in place (ProjectionCollision). Include after
+// the backend's launch header (it launches kernels).
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "collision_operator.hpp"
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "kernels/projection.hpp"
+#include "korobov.hpp"
+#include "projection_model.hpp"
+#include "projection_plan.hpp"
+
+namespace bolt {
+
+template <class Real, class Exec>
+class ProjectionOperator final : public CollisionOperator<Real, Exec> {
+ public:
+  ProjectionOperator(const OperatorSetup& setup, const ProjectionModel& model)
+      : setup_(setup), seed_(model.options().seed) {
+    require(!setup.split(), "-model_type projection: every velocity of a cell must be on one rank "
+            "(use -decomp space)");
+    const ProjectionOptions& o = model.options();
+    const KorobovRule rule = korobov_rule(o.points);
+    const double kappa = model.kappa(setup.gas);
+    std::vector<ProjectionPlan> plans(o.sets);
+#pragma omp parallel for schedule(dynamic)
+    for (int k = 0; k < o.sets; ++k)
+      plans[k] = make_projection_plan(*setup.velocities, rule, projection_shift(seed_, k), setup.dt,
+                                      kappa, model.deflection());
+    for (const ProjectionPlan& plan : plans) {
+      Set set;
+      std::vector<ProjectionTerm<Real>> terms(plan.terms.size());
+      for (std::size_t t = 0; t < terms.size(); ++t) {
+        for (int k = 0; k < kProjectionNodes; ++k) terms[t].node[k] = plan.terms[t].node[k];
+        terms[t].r = Real(plan.terms[t].r);
+        terms[t].c = Real(plan.terms[t].c);
+      }
+      set.terms = Buffer<ProjectionTerm<Real>>(setup.backend, terms);
+      set.batch_start = Buffer<int>(setup.backend, plan.batch_start);
+      set.batches = plan.batches();
+      set.counts = plan.counts;
+      sets_.push_back(std::move(set));
+    }
+    record_ = Buffer<double>(setup.backend, std::size_t(setup.cells) * kProjectionRecord);
+    record_.set_zero();
+    const std::size_t bytes = std::size_t(setup.velocity_count) * sizeof(Real);
+    scratch_bytes_ = bytes + 16 * 1024 <= shared_memory_per_team(exec_) ? bytes : 0;
+  }
+
+  FaceValues<Real> face_values(const FaceSpec& spec, int axis, int side) const override {
+    return maxwellian_face_values<Real>(spec, axis, side, setup_);
+  }
+
+  // The collision needs every streamed cell of the box: one pass, after the halos.
+  bool passes_in_parts() const override { return false; }
+
+  void pass(const CellPass<Real>& p) override {
+    const std::int64_t cells = std::int64_t(p.cells.n[0]) * p.cells.n[1] * p.cells.n[2];
+    StreamOnly<Real> stream{p.f_in, p.f_out, p.vel, p.stream, p.cells};
+    for_each_team<1>(exec_, cells, setup_.team_size, 0, stream, "stream_only");
+    last_ = projection_set_of_step(seed_, p.step, int(sets_.size()));
+    const Set& set = sets_[last_];
+    ProjectionCollision<Real> collide{p.f_out,           p.vel,       p.cells,
+                                      set.terms.data(),  set.batch_start.data(),
+                                      set.batches,       record_.data()};
+    for_each_team<kProjectionRecord>(exec_, cells, setup_.team_size, scratch_bytes_, collide,
+                                     "projection_collision");
+  }
+
+  // The last step's terms skipped for positivity (fraction of all term applications), their
+  // share of the sum of |Delta|, and the share of the lattice's counted points excluded because
+  // a projection node left the velocity set.
+  std::vector<std::pair<std::string, double>> diagnostics() const override {
+    const std::vector<double> record = record_.to_host();
+    double skipped = 0.0, skipped_delta = 0.0, all_delta = 0.0;
+    for (std::size_t c = 0; c + kProjectionRecord <= record.size(); c += kProjectionRecord) {
+      skipped += record[c];
+      skipped_delta += record[c + 1];
+      all_delta += record[c + 2];
+    }
+    const ProjectionPlanCounts& counts = sets_[last_].counts;
+    const double applications = double(counts.terms) * double(setup_.cells);
+    return {{"proj_skipped", applications > 0.0 ? skipped / applications : 0.0},
+            {"proj_skipped_share", all_delta > 0.0 ? skipped_delta / all_delta : 0.0},
+            {"proj_left_set", counts.inside > 0 ? double(counts.left_set) / counts.inside : 0.0}};
+  }
+
+ private:
+  struct Set {
+    Buffer<ProjectionTerm<Real>> terms;
+    Buffer<int> batch_start;
+    int batches = 0;
+    ProjectionPlanCounts counts;
+  };
+
+  OperatorSetup setup_;
+  std::uint32_t seed_;
+  Exec exec_{};
+  std::vector<Set> sets_;
+  int last_ = 0;
+  Buffer<double> record_;
+  std::size_t scratch_bytes_ = 0;
+};
+
+}  // namespace bolt

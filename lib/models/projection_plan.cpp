@@ -1,0 +1,227 @@
+#include "projection_plan.hpp"
+
+#include <Random123/philox.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/error.hpp"
+
+namespace bolt {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// The velocity set as a part of a uniform box of n^3 nodes: node index of (i, j, k) or -1.
+struct UniformNodes {
+  int n = 0;
+  double h = 0.0;
+  std::array<double, 3> lo{};  // centre of node 0 along each axis
+  std::vector<int> node_of;    // [i + n (j + n k)]
+
+  explicit UniformNodes(const VelocityGrid& vg) {
+    n = vg.axes[0].cells();
+    require(n >= 2 && vg.axes[1].cells() == n && vg.axes[2].cells() == n,
+            "-model_type projection: needs the same number of velocity nodes on every axis "
+            "(-vgrid_n N0)");
+    h = vg.axes[0].widths[0];
+    for (int a = 0; a < 3; ++a) {
+      lo[a] = vg.axes[a].centres[0];
+      for (double w : vg.axes[a].widths)
+        require(std::abs(w - h) <= 1e-12 * h, "-model_type projection: needs a uniform velocity "
+                "grid with the same spacing on every axis (-vgrid_stretch 1)");
+    }
+    node_of.assign(std::size_t(n) * n * n, -1);
+    for (int v = 0; v < vg.size(); ++v)
+      node_of[vg.node[0][v] + n * (vg.node[1][v] + n * vg.node[2][v])] = v;
+  }
+
+  int at(const std::array<int, 3>& i) const {
+    for (int a = 0; a < 3; ++a)
+      if (i[a] < 0 || i[a] >= n) return -1;
+    return node_of[i[0] + n * (i[1] + n * i[2])];
+  }
+  double xi(int axis, int i) const { return lo[axis] + h * i; }
+  double energy(const std::array<int, 3>& i) const {
+    double e = 0.0;
+    for (int a = 0; a < 3; ++a) e += xi(a, i[a]) * xi(a, i[a]);
+    return e;
+  }
+};
+
+// Two unit vectors completing g / |g| to an orthonormal basis.
+void perpendicular_basis(const double g[3], double e1[3], double e2[3]) {
+  const double norm = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+  const double u[3] = {g[0] / norm, g[1] / norm, g[2] / norm};
+  // Cross with the axis least aligned with g.
+  const int a = std::abs(u[0]) <= std::abs(u[1]) ? (std::abs(u[0]) <= std::abs(u[2]) ? 0 : 2)
+                                                 : (std::abs(u[1]) <= std::abs(u[2]) ? 1 : 2);
+  double t[3] = {0.0, 0.0, 0.0};
+  t[a] = 1.0;
+  e1[0] = u[1] * t[2] - u[2] * t[1];
+  e1[1] = u[2] * t[0] - u[0] * t[2];
+  e1[2] = u[0] * t[1] - u[1] * t[0];
+  const double n1 = std::sqrt(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
+  for (int k = 0; k < 3; ++k) e1[k] /= n1;
+  e2[0] = u[1] * e1[2] - u[2] * e1[1];
+  e2[1] = u[2] * e1[0] - u[0] * e1[2];
+  e2[2] = u[0] * e1[1] - u[1] * e1[0];
+}
+
+}  // namespace
+
+std::array<double, kKorobovDimensions> projection_shift(std::uint32_t seed, std::uint32_t set) {
+  r123::Philox4x32 rng;
+  const r123::Philox4x32::key_type key = {{seed, set}};
+  std::array<double, kKorobovDimensions> shift;
+  for (std::uint32_t call = 0; call < kKorobovDimensions / 2; ++call) {
+    const r123::Philox4x32::ctr_type r = rng({{call, 0u, 0u, 0u}}, key);
+    // 53 bits of each pair of words: [0, 1) exactly.
+    shift[2 * call] = double(((std::uint64_t(r[0]) << 32) | r[1]) >> 11) * 0x1p-53;
+    shift[2 * call + 1] = double(((std::uint64_t(r[2]) << 32) | r[3]) >> 11) * 0x1p-53;
+  }
+  return shift;
+}
+
+int projection_set_of_step(std::uint32_t seed, std::uint32_t step, int sets) {
+  r123::Philox4x32 rng;
+  const r123::Philox4x32::ctr_type r = rng({{step, 1u, 0u, 0u}}, {{seed, 0x70726f6au}});
+  return int(r[0] % std::uint32_t(sets));
+}
+
+ProjectionPlan make_projection_plan(const VelocityGrid& velocities, const KorobovRule& rule,
+                                    const std::array<double, kKorobovDimensions>& shift,
+                                    double tau, double kappa, const Deflection& deflection) {
+  const UniformNodes grid(velocities);
+  const int n = grid.n;
+  ProjectionPlan plan;
+  ProjectionPlanCounts& counts = plan.counts;
+  counts.lattice = rule.p;
+  std::vector<ProjectionTerm<double>> terms;  // lattice order
+  std::vector<double> bg;                     // b g of each term (c once N_nu is known)
+  for (std::int64_t s = 0; s < rule.p; ++s) {
+    const auto x = korobov_point(rule, s, shift);
+    std::array<int, 3> ia, ib;
+    for (int k = 0; k < 3; ++k) {
+      ia[k] = std::min(n - 1, int(x[k] * n));
+      ib[k] = std::min(n - 1, int(x[3 + k] * n));
+    }
+    const int alpha = grid.at(ia), beta = grid.at(ib);
+    if (alpha < 0 || beta < 0) continue;
+    ++counts.inside;
+    if (alpha == beta) {
+      ++counts.no_change;
+      continue;
+    }
+    // Post-collision pair: the relative velocity turned by chi about the azimuth eps.
+    double g[3], centre[3];
+    for (int k = 0; k < 3; ++k) {
+      g[k] = grid.xi(k, ia[k]) - grid.xi(k, ib[k]);
+      centre[k] = 0.5 * (grid.xi(k, ia[k]) + grid.xi(k, ib[k]));
+    }
+    const double speed = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    const double b = x[6], eps = 2.0 * kPi * x[7];
+    const double chi = deflection(speed, b);
+    double e1[3], e2[3];
+    perpendicular_basis(g, e1, e2);
+    double post[3];  // xi'
+    for (int k = 0; k < 3; ++k) {
+      const double turned = std::cos(chi) * g[k] +
+                            speed * std::sin(chi) * (std::cos(eps) * e1[k] + std::sin(eps) * e2[k]);
+      post[k] = centre[k] + 0.5 * turned;
+    }
+    // (l, m): l the node nearest xi', m = a + b - l (the momentum of (a, b)).
+    std::array<int, 3> il, im;
+    for (int k = 0; k < 3; ++k) {
+      il[k] = int(std::lround((post[k] - grid.lo[k]) / grid.h));
+      im[k] = ia[k] + ib[k] - il[k];
+    }
+    const int lambda = grid.at(il), mu = grid.at(im);
+    if (lambda < 0 || mu < 0) {
+      ++counts.left_set;
+      continue;
+    }
+    const double e0 = grid.energy(ia) + grid.energy(ib), e1_pair = grid.energy(il) + grid.energy(im);
+    ProjectionTerm<double> term{{alpha, beta, lambda, mu, lambda, mu}, 0.0, 0.0};
+    const double spread_l = [&] {
+      double d = 0.0;
+      for (int k = 0; k < 3; ++k) d += (grid.xi(k, il[k]) - post[k]) * (grid.xi(k, il[k]) - post[k]);
+      return d;
+    }();
+    // Exactly on the pre-collision energy (to round-off of E0): one pair.
+    if (std::abs(e1_pair - e0) > 1e-12 * e0) {
+      double best = std::numeric_limits<double>::infinity();
+      bool outside = false;
+      for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx = -1; dx <= 1; ++dx) {
+            if (dx == 0 && dy == 0 && dz == 0) continue;
+            const std::array<int, 3> ils = {il[0] + dx, il[1] + dy, il[2] + dz};
+            const std::array<int, 3> ims = {im[0] - dx, im[1] - dy, im[2] - dz};
+            const double e2_pair = grid.energy(ils) + grid.energy(ims);
+            if ((e2_pair - e0) * (e1_pair - e0) >= 0.0) continue;  // same side of E0
+            const int ls = grid.at(ils), ms = grid.at(ims);
+            if (ls < 0 || ms < 0) {
+              outside = true;
+              continue;
+            }
+            const double r = (e0 - e1_pair) / (e2_pair - e1_pair);
+            double spread = 0.0;
+            for (int k = 0; k < 3; ++k)
+              spread += (grid.xi(k, ils[k]) - post[k]) * (grid.xi(k, ils[k]) - post[k]);
+            const double cost = (1.0 - r) * spread_l + r * spread;
+            if (cost < best) {
+              best = cost;
+              term.node[kLambdaS] = ls;
+              term.node[kMuS] = ms;
+              term.r = r;
+            }
+          }
+      if (term.r == 0.0) {
+        ++(outside ? counts.left_set : counts.no_pair);
+        continue;
+      }
+    }
+    const bool same_pair = (lambda == alpha && mu == beta) || (lambda == beta && mu == alpha);
+    if (same_pair && term.r == 0.0) {
+      ++counts.no_change;
+      continue;
+    }
+    terms.push_back(term);
+    bg.push_back(b * speed);
+  }
+  counts.terms = std::int64_t(terms.size());
+  // c = tau (kappa / pi) (1/4) (N h^3)^2 (2 pi / N_nu) b g / h^3: the symmetrised integral's
+  // four delta terms (1/4), the pair (xi, xi1) over the set by N_nu equally weighted points,
+  // b in [0, 1] and eps in [0, 2 pi), and a node's delta function 1 / h^3.
+  const double nodes = double(velocities.size()), h3 = grid.h * grid.h * grid.h;
+  const double scale = counts.inside > 0 ? tau * kappa * nodes * nodes * h3 / (2.0 * counts.inside) : 0.0;
+  for (std::size_t t = 0; t < terms.size(); ++t) terms[t].c = scale * bg[t];
+
+  // Batches: a term goes one batch after the last that touched any of its velocities.
+  std::vector<int> last(velocities.size(), -1), batch_of(terms.size());
+  int batches = 0;
+  for (std::size_t t = 0; t < terms.size(); ++t) {
+    int after = -1;
+    for (int node : terms[t].node) after = std::max(after, last[node]);
+    batch_of[t] = after + 1;
+    for (int node : terms[t].node) last[node] = after + 1;
+    batches = std::max(batches, after + 2);
+  }
+  plan.batch_start.assign(batches + 1, 0);
+  for (int b : batch_of) ++plan.batch_start[b + 1];
+  for (int b = 0; b < batches; ++b) plan.batch_start[b + 1] += plan.batch_start[b];
+  plan.terms.resize(terms.size());
+  plan.lattice_order.resize(terms.size());
+  std::vector<int> fill(plan.batch_start.begin(), plan.batch_start.end() - 1);
+  for (std::size_t t = 0; t < terms.size(); ++t) {
+    const int at = fill[batch_of[t]]++;
+    plan.terms[at] = terms[t];
+    plan.lattice_order[t] = at;
+  }
+  return plan;
+}
+
+}  // namespace bolt
