@@ -14,7 +14,7 @@
 //
 // The terms come in batches in which no two share a velocity: a batch is applied by the team's
 // threads together, the batches one after the other. The result is that of applying the terms
-// one by one in batch order, on either backend (one thread per cell on the CPU).
+// one by one in their stored order, on either backend (one thread per cell on the CPU).
 #include <cmath>
 #include <cstdint>
 

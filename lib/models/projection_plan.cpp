@@ -200,27 +200,30 @@ ProjectionPlan make_projection_plan(const VelocityGrid& velocities, const Korobo
   const double scale = counts.inside > 0 ? tau * kappa * nodes * nodes * h3 / (2.0 * counts.inside) : 0.0;
   for (std::size_t t = 0; t < terms.size(); ++t) terms[t].c = scale * bg[t];
 
-  // Batches: a term goes one batch after the last that touched any of its velocities.
-  std::vector<int> last(velocities.size(), -1), batch_of(terms.size());
-  int batches = 0;
+  // Batches: each term in the first batch where none of its velocities is taken yet (first
+  // fit). A batch of the order-keeping rule, one after the last batch that touched any of the
+  // term's velocities, held 34 terms on average (273 batches for 9181 terms, N0 = 20): a team of
+  // 256 threads idled on most of them.
+  std::vector<std::vector<char>> taken;  // [batch][velocity]
+  std::vector<int> batch_of(terms.size());
   for (std::size_t t = 0; t < terms.size(); ++t) {
-    int after = -1;
-    for (int node : terms[t].node) after = std::max(after, last[node]);
-    batch_of[t] = after + 1;
-    for (int node : terms[t].node) last[node] = after + 1;
-    batches = std::max(batches, after + 2);
+    int b = 0;
+    for (;; ++b) {
+      if (b == int(taken.size())) taken.emplace_back(velocities.size(), 0);
+      bool free = true;
+      for (int node : terms[t].node) free = free && !taken[b][node];
+      if (free) break;
+    }
+    for (int node : terms[t].node) taken[b][node] = 1;
+    batch_of[t] = b;
   }
+  const int batches = int(taken.size());
   plan.batch_start.assign(batches + 1, 0);
   for (int b : batch_of) ++plan.batch_start[b + 1];
   for (int b = 0; b < batches; ++b) plan.batch_start[b + 1] += plan.batch_start[b];
   plan.terms.resize(terms.size());
-  plan.lattice_order.resize(terms.size());
   std::vector<int> fill(plan.batch_start.begin(), plan.batch_start.end() - 1);
-  for (std::size_t t = 0; t < terms.size(); ++t) {
-    const int at = fill[batch_of[t]]++;
-    plan.terms[at] = terms[t];
-    plan.lattice_order[t] = at;
-  }
+  for (std::size_t t = 0; t < terms.size(); ++t) plan.terms[fill[batch_of[t]]++] = terms[t];
   return plan;
 }
 

@@ -35,9 +35,8 @@ struct ProjectionPlanCounts {
 };
 
 struct ProjectionPlan {
-  std::vector<ProjectionTerm<double>> terms;  // in batch order
+  std::vector<ProjectionTerm<double>> terms;  // batch after batch
   std::vector<int> batch_start;               // [batches + 1]
-  std::vector<int> lattice_order;             // terms[lattice_order[k]] is the k-th in lattice order
   ProjectionPlanCounts counts;
   int batches() const { return int(batch_start.size()) - 1; }
 };
@@ -47,9 +46,9 @@ using Deflection = std::function<double(double g, double b)>;
 
 // The terms of `rule` shifted by `shift` on the grid `velocities` (uniform spacing h, the box of
 // N0^3 nodes or its cut by a sphere), for a collision step of `tau` with prefactor `kappa`
-// (c = tau kappa N_nodes^2 h^3 b g / (2 N_nu), kernels/projection.hpp). The batches keep the
-// lattice order of the terms that share a velocity, so the batched step equals applying the
-// terms one by one in lattice order.
+// (c = tau kappa N_nodes^2 h^3 b g / (2 N_nu), kernels/projection.hpp). No two terms of a batch
+// share a velocity, so the batched step equals applying the terms one by one in their stored
+// order.
 // The shift of lattice set `set` (8 uniforms in [0, 1), Philox keyed by (seed, set)), and the
 // set a step uses (Philox keyed by the seed, counter the step: a restart and every rank draw the
 // same).

@@ -11,8 +11,7 @@ ProjectionReferenceCounts projection_reference(const ProjectionPlan& plan, std::
   const std::size_t cells = f.size() / std::size_t(nv);
   for (std::size_t cell = 0; cell < cells; ++cell) {
     double* row = f.data() + cell * nv;
-    for (int index : plan.lattice_order) {
-      const ProjectionTerm<double>& t = plan.terms[index];
+    for (const ProjectionTerm<double>& t : plan.terms) {
       const int a = t.node[kAlpha], b = t.node[kBeta], l = t.node[kLambda], m = t.node[kMu];
       const int ls = t.node[kLambdaS], ms = t.node[kMuS];
       // The gain: the power interpolation between the two pairs.
