@@ -49,6 +49,7 @@ struct CellPass {
   StreamTables<Real> stream;
   CellIndexer cells;   // the cells of this pass (the box, or a region of it)
   std::uint32_t step;  // number of the step the pass belongs to (keys random samples)
+  int substep;         // streaming pass of the step, < CollisionOperator::substeps()
 };
 
 // What the fills of a boundary face put in the ghosts (kernels/boundary_fill.hpp), in terms of
@@ -83,6 +84,9 @@ class CollisionOperator {
   virtual void flux_of_f(int /*axis*/, int /*side*/, double* /*flux*/) const {}
   virtual FaceValues<Real> face_values(const FaceSpec& spec, int axis, int side) const = 0;
 
+  // Streaming passes per step, each over dt / substeps() (the engine fills the ghosts and
+  // exchanges the halos before each): 2 for Strang's A(dt/2) C(dt) A(dt/2).
+  virtual int substeps() const { return 1; }
   // Before the ghosts of a step are filled, with the whole box in place (Strang's first half of
   // the collision; the preparation of a step's samples).
   virtual void begin_step(const CellPass<Real>& /*box*/) {}

@@ -9,13 +9,6 @@
 
 namespace bolt {
 
-std::string ProjectionModel::splitting_refusal(Splitting splitting) const {
-  if (splitting == Splitting::strang)
-    return "-ts_splitting strang: not yet available with -model_type projection (it streams, "
-           "then collides: use lie)";
-  return {};
-}
-
 // The BGK frequency of the same viscosity, as for hs_mc: the time-step limit of
 // -ts_collision_fraction.
 double ProjectionModel::collision_frequency(const GasParams& gas, double n, double T) const {

@@ -29,7 +29,6 @@ class ProjectionModel final : public CollisionModel {
   std::string whole_rows_reason() const override {
     return "-model_type projection collides every velocity of a cell with the others";
   }
-  std::string splitting_refusal(Splitting splitting) const override;
   int sums_per_cell() const override { return 0; }
   double collision_frequency(const GasParams& gas, double n, double T) const override;
 

@@ -62,13 +62,18 @@ class ProjectionOperator final : public CollisionOperator<Real, Exec> {
     return maxwellian_face_values<Real>(spec, axis, side, setup_);
   }
 
+  // Strang (paper 003 Eq. 2): A(dt/2) C(dt) A(dt/2), two streaming passes; Lie: A(dt) C(dt).
+  int substeps() const override { return setup_.splitting == Splitting::strang ? 2 : 1; }
+
   // The collision needs every streamed cell of the box: one pass, after the halos.
   bool passes_in_parts() const override { return false; }
 
+  // Streaming over dt / substeps(), then, after the first, the collision over dt.
   void pass(const CellPass<Real>& p) override {
     const std::int64_t cells = std::int64_t(p.cells.n[0]) * p.cells.n[1] * p.cells.n[2];
     StreamOnly<Real> stream{p.f_in, p.f_out, p.vel, p.stream, p.cells};
     for_each_team<1>(exec_, cells, setup_.team_size, 0, stream, "stream_only");
+    if (p.substep > 0) return;
     last_ = projection_set_of_step(seed_, p.step, int(sets_.size()));
     const Set& set = sets_[last_];
     ProjectionCollision<Real> collide{p.f_out,           p.vel,       p.cells,

@@ -78,6 +78,9 @@ class Engine {
   // it overlaps the messages; end_step then does the rest.
   virtual void stream_interior() = 0;
   virtual void end_step() = 0;
+  // The halves begin_step .. end_step a step takes: one per streaming pass of the collision
+  // model (two for Strang's A(dt/2) C(dt) A(dt/2) where the model streams twice).
+  virtual int substeps() const { return 1; }
   // kFieldCount macroscopic fields per interior cell (kernels/cell_moments.hpp).
   virtual std::vector<double> fields() = 0;
   // Fluxes through a face: 5 per interior position on the face (kernels/boundary_fill.hpp),

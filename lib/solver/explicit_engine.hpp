@@ -48,7 +48,34 @@ class ExplicitEngine final : public Engine {
     f_[0].set_zero();
     f_[1].set_zero();
 
-    const HostStreamTables t = make_stream_tables(grid, vg, config.dt);
+    require(config.model != nullptr, "engine: no collision model");
+    const std::string refusal = config.model->splitting_refusal(config.splitting);
+    require(refusal.empty(), refusal);
+    const std::string whole_rows = config.model->whole_rows_reason();
+    require(!split_ || whole_rows.empty(), whole_rows, "; not available with the velocities split ",
+            "over ranks (use -decomp space)");
+    require(!split_ || config.communicator, "engine: no communicator for a decomposed run");
+    OperatorSetup setup;
+    setup.backend = config.backend;
+    setup.model = config.model;
+    setup.gas = config.gas;
+    setup.dt = config.dt;
+    setup.splitting = config.splitting;
+    setup.velocities = &config_.velocities;
+    setup.velocity_lo = v0_;
+    setup.velocity_count = nv_;
+    setup.cells = grid.interior_cells();
+    setup.team_size = config.team_size;
+    if (split_)
+      setup.sum_over_velocity_group = [communicator = config.communicator](double* values,
+                                                                           std::size_t count) {
+        communicator->sum_over_velocity_group(values, count);
+      };
+    collision_ = make_collision_operator<Real, Exec>(setup);
+
+    // A step streams in collision_->substeps() passes of dt / substeps each (Strang's halves).
+    const HostStreamTables t =
+        make_stream_tables(grid, vg, config.dt / collision_->substeps());
     require(t.max_shift + config.order <= grid.ghost, "time step: Courant number needs ",
             t.max_shift + config.order, " ghost layers, the grid has ", grid.ghost);
     std::vector<int> shift_elements(nv_);
@@ -87,30 +114,7 @@ class ExplicitEngine final : public Engine {
     signed_fraction_ = Buffer<Real>(where_, signed_fraction);
     shifts_ = t.max_shift > 0;
 
-    require(config.model != nullptr, "engine: no collision model");
-    const std::string refusal = config.model->splitting_refusal(config.splitting);
-    require(refusal.empty(), refusal);
-    const std::string whole_rows = config.model->whole_rows_reason();
-    require(!split_ || whole_rows.empty(), whole_rows, "; not available with the velocities split ",
-            "over ranks (use -decomp space)");
-    require(!split_ || config.communicator, "engine: no communicator for a decomposed run");
-    OperatorSetup setup;
-    setup.backend = config.backend;
-    setup.model = config.model;
-    setup.gas = config.gas;
-    setup.dt = config.dt;
-    setup.splitting = config.splitting;
-    setup.velocities = &config_.velocities;
-    setup.velocity_lo = v0_;
-    setup.velocity_count = nv_;
-    setup.cells = grid.interior_cells();
-    setup.team_size = config.team_size;
-    if (split_)
-      setup.sum_over_velocity_group = [communicator = config.communicator](double* values,
-                                                                           std::size_t count) {
-        communicator->sum_over_velocity_group(values, count);
-      };
-    collision_ = make_collision_operator<Real, Exec>(setup);
+
 
     bool exchanges = false;
     for (int a = 0; a < 3; ++a)
@@ -191,7 +195,7 @@ class ExplicitEngine final : public Engine {
   void step(int count) override {
     require(halos_.empty(), "engine: a box with halo segments steps through Subdomains");
     std::vector<Message> none_sent, none_received;
-    for (int n = 0; n < count; ++n) {
+    for (int n = 0; n < count * substeps(); ++n) {
       begin_step(none_sent, none_received);
       end_step();
     }
@@ -224,8 +228,13 @@ class ExplicitEngine final : public Engine {
     }
     interior_done_ = false;
     current_ = 1 - current_;
-    ++step_count_;
+    if (++substep_ == substeps()) {
+      substep_ = 0;
+      ++step_count_;
+    }
   }
+
+  int substeps() const override { return collision_->substeps(); }
 
   std::vector<std::pair<std::string, double>> model_diagnostics() override {
     return collision_->diagnostics();
@@ -323,7 +332,7 @@ class ExplicitEngine final : public Engine {
   // One pass of the collision operator from the current f into `destination` over `region`.
   CellPass<Real> cell_pass(Real* destination, const Region& region) const {
     return {f_[current_].data(), destination, velocities(), stream_tables(), indexer(region),
-            static_cast<std::uint32_t>(step_count_)};
+            static_cast<std::uint32_t>(step_count_), substep_};
   }
 
   Region whole() const {
@@ -553,6 +562,7 @@ class ExplicitEngine final : public Engine {
   bool interior_done_ = false; // stream_interior ran this step
   std::unique_ptr<CollisionOperator<Real, Exec>> collision_;
   std::int64_t step_count_ = 0;  // steps taken (keys random samples)
+  int substep_ = 0;              // streaming pass of the step in progress
 };
 
 }  // namespace bolt
