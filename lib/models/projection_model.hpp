@@ -15,10 +15,16 @@
 
 namespace bolt {
 
+enum class ProjectionPotential { hard_sphere, lennard_jones };
+
 struct ProjectionOptions {
   std::int64_t points = 50000;  // lattice size asked for (the smallest tabulated p >= it)
   int sets = 16;                // shifted lattices prepared at the start, one drawn per step
   std::uint32_t seed = 1;       // of the shifts and of the draw (Philox)
+  ProjectionPotential potential = ProjectionPotential::hard_sphere;
+  // Lennard-Jones 12-6 (argon by default): well depth eps / k and T0 in kelvin, and the impact
+  // parameter where the integral is cut, in sigma.
+  double well = 119.8, temperature = 300.0, cutoff = 2.5;
 };
 
 class ProjectionModel final : public CollisionModel {
@@ -33,9 +39,12 @@ class ProjectionModel final : public CollisionModel {
   double collision_frequency(const GasParams& gas, double n, double T) const override;
 
   const ProjectionOptions& options() const { return options_; }
-  // kappa = pi b_max^2 n0 L of the gas (hard spheres: b_max = d), and chi(g, b).
+  // kappa = pi b_max^2 n0 L of the gas (hard spheres: b_max = d; Lennard-Jones: the cutoff),
+  // from delta through the viscosity of the potential at T0.
   double kappa(const GasParams& gas) const;
-  Deflection deflection() const;
+  // chi(g, b), b in units of b_max, for relative speeds up to twice the largest speed of
+  // `velocities` (Lennard-Jones: tabulated once here from the scattering integral).
+  Deflection deflection(const VelocityGrid& velocities) const;
 
  private:
   ProjectionOptions options_;

@@ -33,11 +33,12 @@ class ProjectionOperator final : public CollisionOperator<Real, Exec> {
     const ProjectionOptions& o = model.options();
     const KorobovRule rule = korobov_rule(o.points);
     const double kappa = model.kappa(setup.gas);
+    const Deflection deflection = model.deflection(*setup.velocities);
     std::vector<ProjectionPlan> plans(o.sets);
 #pragma omp parallel for schedule(dynamic)
     for (int k = 0; k < o.sets; ++k)
       plans[k] = make_projection_plan(*setup.velocities, rule, projection_shift(seed_, k), setup.dt,
-                                      kappa, model.deflection());
+                                      kappa, deflection);
     for (const ProjectionPlan& plan : plans) {
       Set set;
       std::vector<ProjectionTerm<Real>> terms(plan.terms.size());

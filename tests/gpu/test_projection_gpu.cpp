@@ -79,7 +79,7 @@ TEST_F(ProjectionGpu, KernelEqualsTheReference) {
   const ProjectionPlan plan =
       make_projection_plan(vg, korobov_rule(o.points),
                            projection_shift(o.seed, projection_set_of_step(o.seed, 0, o.sets)), dt,
-                           m->kappa(gas), m->deflection());
+                           m->kappa(gas), m->deflection(vg));
   projection_reference(plan, slow, vg.size());
   const double d = relative_difference(slow, fast);
   std::printf("  GPU kernel vs reference: %.2e\n", d);
