@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -50,6 +51,13 @@ static int report_and_stop(const char* kind, const char* message, int status) {
 
 int main(int argc, char** argv) {
   if (!case_files_readable(argc, argv)) return 2;
+  // Open MPI's MPI-IO keeps, in its default "sm" shared-file-pointer component, a named
+  // semaphore per file name in /dev/shm while a file is open. A rank killed during a checkpoint
+  // write (a hard time limit, SIGKILL) leaves it locked, and every later open of a file of that
+  // name on the node hangs. HDF5 does not use shared file pointers; the other components lock
+  // with fcntl, which the kernel releases with the process. (Other MPIs ignore the variable; a
+  // value the user set wins.)
+  setenv("OMPI_MCA_sharedfp", "^sm", 0);
   if (PetscInitialize(&argc, &argv, nullptr, help) != 0) {
     std::fprintf(stderr, "bolt: internal error: PETSc (or MPI) could not be initialised\n");
     return 3;
