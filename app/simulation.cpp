@@ -8,9 +8,12 @@
 #include <cstdio>
 #include <filesystem>
 
+#include <unistd.h>
+
 #include "case_diagnostics.hpp"
 #include "domain_view.hpp"
 #include "parallel_setup.hpp"
+#include "restart.hpp"
 #include "core/error.hpp"
 #include "decomposition/partition.hpp"
 #include "diagnostics/conservation.hpp"
@@ -26,8 +29,13 @@ namespace bolt {
 
 namespace {
 
+// SIGTERM, SIGINT, SIGUSR1: finish the step, write a checkpoint, exit with kStoppedBySignal. A
+// second signal before that ends the process at once (_exit is async-signal-safe).
 volatile std::sig_atomic_t stop_requested = 0;
-extern "C" void request_stop(int) { stop_requested = 1; }
+extern "C" void request_stop(int signal) {
+  if (stop_requested) _exit(128 + signal);
+  stop_requested = signal;
+}
 
 struct Events {
   PetscLogEvent step, diagnostics, fields, checkpoint;
@@ -138,25 +146,21 @@ int run_simulation(MPI_Comm comm) {
   std::int64_t step = 0;
   double start_time = 0.0;
   const bool restarted = !run.output.restart.empty();
+  const std::string configuration = state_configuration(run, dt);
   if (restarted) {
-    const CheckpointInfo info = read_checkpoint_info(comm, run.output.restart);
-    require(info.grid == cells && info.nv == velocities.size(),
-            "-restart ", run.output.restart, ": checkpoint grid ", info.grid[0], "x", info.grid[1],
-            "x", info.grid[2], " with ", info.nv, " velocities does not match this run");
-    require(info.dt == dt, "-restart ", run.output.restart, ": checkpoint time step ", info.dt,
-            " differs from this run's ", dt, " (same options needed)");
+    const RestartPoint point = read_restart(comm, run, configuration, owned, owned_velocities);
+    const CheckpointInfo& info = point.info;
     // A different model or precision is a legitimate continuation (e.g. BGK to Shakhov, or a
     // float run refined in double), but it is not the bit-identical restart: say so.
     if (info.model != model || info.precision != precision_name(run.precision))
       PetscPrintf(comm, "bolt: note: the checkpoint was written by a %s %s run; continuing with %s %s\n",
                   info.model.c_str(), info.precision.c_str(), model.c_str(),
                   precision_name(run.precision).c_str());
-    const auto f = read_checkpoint_state(comm, run.output.restart, info, owned, owned_velocities);
-    for (int i = 0; i < boxes.size(); ++i) boxes[i].set_state(f[i]);
+    for (int i = 0; i < boxes.size(); ++i) boxes[i].set_state(point.f[i]);
     step = info.step;
     for (int i = 0; i < boxes.size(); ++i) boxes[i].set_step(step);
     start_time = info.time - info.step * dt;
-    PetscPrintf(comm, "bolt: restarted from %s at step %lld\n", run.output.restart.c_str(),
+    PetscPrintf(comm, "bolt: restarted from %s at step %lld\n", point.file.c_str(),
                 static_cast<long long>(step));
   }
   const auto time_at = [&](std::int64_t s) { return start_time + s * dt; };
@@ -204,11 +208,19 @@ int run_simulation(MPI_Comm comm) {
   std::vector<double> previous = fields;
   std::int64_t previous_step = step;
 
-  std::signal(SIGTERM, request_stop);
-  std::signal(SIGUSR1, request_stop);
+  for (int signal : {SIGTERM, SIGINT, SIGUSR1}) std::signal(signal, request_stop);
+  // Asked between steps: every rank stops at the same step (a rank that stopped alone would
+  // leave the others waiting for its halos).
+  const auto stop_now = [&] {
+    int stop = stop_requested != 0;
+    if (size > 1) MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, comm);
+    return stop != 0;
+  };
 
+  std::int64_t last_checkpoint = -1;  // step of the last checkpoint this run wrote
   auto checkpoint = [&](const char* why) {
     Scoped scope(events.checkpoint);
+    last_checkpoint = step;
     CheckpointInfo info;
     info.step = step;
     info.time = time_at(step);
@@ -217,9 +229,11 @@ int run_simulation(MPI_Comm comm) {
     info.nv = velocities.size();
     info.model = model;
     info.precision = precision_name(run.precision);
+    info.configuration = configuration;
     std::vector<std::vector<double>> f;
     for (int i = 0; i < boxes.size(); ++i) f.push_back(boxes[i].state());
-    write_checkpoint(comm, run.output.checkpoint, info, owned, owned_velocities, f);
+    write_checkpoint(comm, run.output.checkpoint, info, owned, owned_velocities, f,
+                     run.output.checkpoint_keep);
     PetscPrintf(comm, "bolt: checkpoint (%s) at step %lld: %s\n", why, static_cast<long long>(step),
                 run.output.checkpoint.c_str());
   };
@@ -253,27 +267,25 @@ int run_simulation(MPI_Comm comm) {
     {
       Scoped scope(events.step);
       const auto t0 = std::chrono::steady_clock::now();
-      boxes.step(static_cast<int>(target - step));
+      const int taken = boxes.step(static_cast<int>(target - step), stop_now);
       boxes.synchronize();
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       const CommunicationTimes communication = boxes.take_communication_times();
       if (timed_steps == 0) {
         first_seconds = seconds;
-        first_steps = target - step;
+        first_steps = taken;
       } else {
         warm_communication += communication;
       }
       step_seconds += seconds;
-      timed_steps += target - step;
+      timed_steps += taken;
+      step += taken;
     }
-    step = target;
-    int stop = stop_requested;
-    MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, comm);
-    if (stop) {
+    if (stop_now()) {
       checkpoint("signal");
       PetscPrintf(comm, "bolt: stopped by a signal at step %lld; continue with -restart %s\n",
                   static_cast<long long>(step), run.output.checkpoint.c_str());
-      return 0;
+      return kStoppedBySignal;
     }
     const bool monitor_now = step % run.output.monitor_every == 0 || step == last_step;
     if (monitor_now) {
@@ -321,7 +333,7 @@ int run_simulation(MPI_Comm comm) {
     Scoped scope(events.fields);
     fields_file = writer.write(step, time_at(step), written, written_fields());
   }
-  if (run.output.checkpoint_final) checkpoint("final");
+  if (run.output.checkpoint_final && last_checkpoint != step) checkpoint("final");
   const Totals now = totals(grid, fields);
 
   nlohmann::json summary;

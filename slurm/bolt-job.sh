@@ -8,8 +8,8 @@
 # Why each piece is here:
 # - Slurm sends SIGUSR1 to the batch shell only (#SBATCH --signal=B:USR1@300): srun would get no
 #   signal of its own. The shell traps it (from its start: USR1's default action would kill it)
-#   and forwards it to srun, which passes it to every task; bolt finishes its stretch of steps, writes the checkpoint, prints "stopped by a
-#   signal" and exits 0.
+#   and forwards it to srun, which passes it to every task; bolt finishes its step, writes the
+#   checkpoint, prints "stopped by a signal" and exits with status 4.
 # - SIGTERM (scancel, or the hard time limit) is not trapped: the shell dies and nothing is
 #   resubmitted, so scancel really cancels.
 # - The resubmitted job gets the same shape (nodes, tasks, CPUs, GPUs, time, partition, name,
@@ -133,7 +133,8 @@ bolt_job_run() {
   done
   exec 3>&-
   wait "$tee_pid" 2>/dev/null || true
-  [ "$bolt_status" = 0 ] && grep -q "stopped by a signal" "$bolt_log" && bolt_stopped=1
+  # Exit status 4: stopped by the signal with its checkpoint written.
+  [ "$bolt_status" = 4 ] && grep -q "stopped by a signal" "$bolt_log" && bolt_stopped=1
   return 0
 }
 
@@ -177,6 +178,7 @@ bolt_job_main() {
   bolt_job_run "$@"
   if [ "$bolt_stopped" = 1 ]; then
     bolt_job_resubmit "$@" || exit 1
+    exit 0  # the run goes on in the resubmitted job
   fi
   exit "$bolt_status"
 }

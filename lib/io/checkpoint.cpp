@@ -1,6 +1,12 @@
 #include "checkpoint.hpp"
 
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <map>
 
 #include "core/error.hpp"
 #include "hdf5_support.hpp"
@@ -9,7 +15,69 @@ namespace bolt {
 namespace {
 
 // Bumped when the layout changes so an old file is refused with a message, not misread.
-constexpr int kFormatVersion = 1;
+// 2: configuration and checksums.
+constexpr int kFormatVersion = 2;
+
+// splitmix64's finaliser: every input bit moves every output bit.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// This rank's share of f_checksum: per value, a hash of its position in /f and of its bits,
+// summed mod 2^64 (the same total for any decomposition that writes or reads each value once).
+std::uint64_t partial_checksum(const std::array<int, 3>& grid, int nv,
+                               const std::vector<OwnedBox>& boxes, const VelocityRange& velocities,
+                               const std::vector<std::vector<double>>& f) {
+  std::uint64_t sum = 0;
+  for (std::size_t b = 0; b < boxes.size(); ++b) {
+    const OwnedBox& box = boxes[b];
+    std::int64_t local = 0;
+    for (int k = 0; k < box.size[2]; ++k)
+      for (int j = 0; j < box.size[1]; ++j)
+        for (int i = 0; i < box.size[0]; ++i, ++local) {
+          const std::int64_t cell =
+              box.lo[0] + i + std::int64_t(grid[0]) * (box.lo[1] + j + std::int64_t(grid[1]) * (box.lo[2] + k));
+          for (int v = 0; v < velocities.count; ++v) {
+            const std::uint64_t position = std::uint64_t(cell) * nv + velocities.lo + v;
+            const double value = f[b][local * velocities.count + v];
+            sum += mix(mix(position) ^ std::bit_cast<std::uint64_t>(value));
+          }
+        }
+  }
+  return sum;
+}
+
+std::uint64_t total_checksum(MPI_Comm comm, std::uint64_t partial) {
+  MPI_Allreduce(MPI_IN_PLACE, &partial, 1, MPI_UINT64_T, MPI_SUM, comm);
+  return partial;
+}
+
+// A hash of every attribute but itself.
+std::uint64_t header_checksum(const CheckpointInfo& info, std::int64_t cells) {
+  std::string bytes;
+  const auto add = [&](const auto& value) {
+    bytes.append(reinterpret_cast<const char*>(&value), sizeof(value));
+  };
+  add(kFormatVersion);
+  add(info.step);
+  add(info.time);
+  add(info.dt);
+  add(cells);
+  add(info.nv);
+  add(info.grid);
+  add(info.f_checksum);
+  bytes += info.model + '\0' + info.precision + '\0' + info.configuration;
+  std::uint64_t h = mix(bytes.size());
+  for (std::size_t at = 0; at < bytes.size(); at += 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, bytes.data() + at, std::min<std::size_t>(8, bytes.size() - at));
+    h = mix(h ^ word);
+  }
+  return h;
+}
 
 using namespace hdf5;  // Handle, check, on_rank0, ...: lib/io/hdf5_support.hpp
 
@@ -96,11 +164,148 @@ std::string read_string_attribute(hid_t object, const std::string& path, const c
   return value;
 }
 
+// HDF5's own error stack printing off while in scope: a damaged file is reported by bolt's
+// one-line error naming it, not by a trace of the library's internals.
+class QuietHdf5 {
+ public:
+  QuietHdf5() { H5Eget_auto2(H5E_DEFAULT, &function_, &data_); H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+  ~QuietHdf5() { H5Eset_auto2(H5E_DEFAULT, function_, data_); }
+  QuietHdf5(const QuietHdf5&) = delete;
+  QuietHdf5& operator=(const QuietHdf5&) = delete;
+
+ private:
+  H5E_auto2_t function_ = nullptr;
+  void* data_ = nullptr;
+};
+
+// Opens a checkpoint for reading (collective), or fails naming it.
+Handle open_checkpoint(MPI_Comm comm, const std::string& path) {
+  Handle access = mpio_access(comm, path);
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, access);
+  if (file < 0) fail(path, ": cannot be opened as HDF5 (truncated or damaged)");
+  return Handle(file, H5Fclose, path, "file open");
+}
+
+// The kept checkpoints <path>.<12-digit step> beside `path`, by step (oldest first).
+std::vector<std::filesystem::path> rotated(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path file(path);
+  const fs::path directory = file.parent_path().empty() ? fs::path(".") : file.parent_path();
+  const std::string prefix = file.filename().string() + ".";
+  std::vector<fs::path> found;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(directory, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() == prefix.size() + 12 && name.compare(0, prefix.size(), prefix) == 0 &&
+        std::all_of(name.begin() + prefix.size(), name.end(), ::isdigit))
+      found.push_back(entry.path());
+  }
+  std::sort(found.begin(), found.end());  // 12 digits: by name is by step
+  return found;
+}
+
+std::string step_suffix(std::int64_t step) {
+  char digits[32];
+  std::snprintf(digits, sizeof digits, "%012lld", static_cast<long long>(step));
+  return digits;
+}
+
+// Before a new checkpoint replaces `path`: the current one becomes <path>.<its step>, and the
+// oldest kept ones beyond keep - 1 go. A current file whose step cannot be read stays where it is
+// (and is replaced): a damaged checkpoint is not worth keeping.
+void keep_previous(const std::string& path, int keep) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (fs::is_regular_file(path, error) && H5Fis_hdf5(path.c_str()) > 0) {
+    std::int64_t step = -1;
+    {
+      H5E_BEGIN_TRY {
+        const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+        if (file >= 0) {
+          const hid_t attribute = H5Aexists(file, "step") > 0 ? H5Aopen(file, "step", H5P_DEFAULT) : -1;
+          if (attribute >= 0) {
+            if (H5Aread(attribute, H5T_NATIVE_INT64, &step) < 0) step = -1;
+            H5Aclose(attribute);
+          }
+          H5Fclose(file);
+        }
+      }
+      H5E_END_TRY;
+    }
+    if (step >= 0) fs::rename(path, path + "." + step_suffix(step), error);
+  }
+  std::vector<fs::path> kept = rotated(path);
+  for (std::size_t i = 0; i + (keep - 1) < kept.size(); ++i) fs::remove(kept[i], error);
+}
+
 }  // namespace
 
-void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointInfo& info,
+std::string configuration_difference(const std::string& checkpoint, const std::string& run) {
+  const auto lines = [](const std::string& text) {
+    std::map<std::string, std::string> entries;
+    std::size_t at = 0;
+    while (at < text.size()) {
+      const std::size_t end = std::min(text.find('\n', at), text.size());
+      const std::string line = text.substr(at, end - at);
+      const std::size_t equals = line.find('=');
+      if (equals != std::string::npos) entries[line.substr(0, equals)] = line.substr(equals + 1);
+      at = end + 1;
+    }
+    return entries;
+  };
+  const auto a = lines(checkpoint), b = lines(run);
+  std::string difference;
+  const auto note = [&](const std::string& key, const std::string& x, const std::string& y) {
+    if (!difference.empty()) difference += "; ";
+    difference += key + ": " + (x.empty() ? "(none)" : x) + " in the checkpoint, " +
+                  (y.empty() ? "(none)" : y) + " in this run";
+  };
+  for (const auto& [key, value] : a) {
+    const auto other = b.find(key);
+    if (other == b.end()) note(key, value, "");
+    else if (other->second != value) note(key, value, other->second);
+  }
+  for (const auto& [key, value] : b)
+    if (!a.count(key)) note(key, "", value);
+  return difference;
+}
+
+std::vector<std::string> kept_checkpoints(MPI_Comm comm, const std::string& path) {
+  namespace fs = std::filesystem;
+  std::vector<std::pair<std::int64_t, std::string>> found;
+  // The file at `path` first: it wins over a kept copy of the same step.
+  std::vector<std::string> candidates;
+  if (fs::is_regular_file(path)) candidates.push_back(path);
+  for (const fs::path& p : rotated(path)) candidates.push_back(p.string());
+  for (const std::string& candidate : candidates) {
+    try {
+      found.emplace_back(read_checkpoint_info(comm, candidate).step, candidate);
+    } catch (const Error& error) {
+      int rank = 0;
+      MPI_Comm_rank(comm, &rank);
+      if (rank == 0) std::fprintf(stderr, "bolt: note: %s\n", error.what());
+    }
+  }
+  std::stable_sort(found.begin(), found.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<std::string> newest_first;
+  for (const auto& entry : found) newest_first.push_back(entry.second);
+  return newest_first;
+}
+
+void verify_checkpoint_state(MPI_Comm comm, const std::string& path, const CheckpointInfo& info,
+                             const std::vector<OwnedBox>& boxes, const VelocityRange& velocities,
+                             const std::vector<std::vector<double>>& f) {
+  const std::uint64_t sum =
+      total_checksum(comm, partial_checksum(info.grid, info.nv, boxes, velocities, f));
+  if (sum != info.f_checksum)
+    fail(path, ": the values of /f do not match the file's checksum (the file is corrupted)");
+}
+
+void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointInfo& given,
                       const std::vector<OwnedBox>& boxes, const VelocityRange& velocities,
-                      const std::vector<std::vector<double>>& f) {
+                      const std::vector<std::vector<double>>& f, int keep) {
+  CheckpointInfo info = given;
   require(info.nv > 0, path, ": checkpoint with nv = ", info.nv, ", must be positive");
   check_velocities(velocities, info.nv, path);
   require(boxes.size() == f.size(), path, ": ", f.size(), " state arrays for ", boxes.size(),
@@ -114,6 +319,9 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointIn
   const int rounds = write_rounds(comm, boxes);
   const std::int64_t cells = std::int64_t(info.grid[0]) * info.grid[1] * info.grid[2];
   const std::string temporary = path + ".tmp";
+  info.f_checksum =
+      total_checksum(comm, partial_checksum(info.grid, info.nv, boxes, velocities, f));
+  const std::uint64_t header = header_checksum(info, cells);
 
   on_rank0(comm, [&] {
     const auto parent = std::filesystem::path(path).parent_path();
@@ -159,10 +367,16 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointIn
                     &kFormatVersion);
     write_string_attribute(file, temporary, "model", info.model);
     write_string_attribute(file, temporary, "precision", info.precision);
+    write_string_attribute(file, temporary, "configuration", info.configuration);
+    write_attribute(file, temporary, "f_checksum", H5T_STD_U64LE, H5T_NATIVE_UINT64,
+                    &info.f_checksum);
+    write_attribute(file, temporary, "header_checksum", H5T_STD_U64LE, H5T_NATIVE_UINT64,
+                    &header);
   }
   // The file is closed (flushed) on every rank; only then may the old checkpoint be replaced.
   MPI_Barrier(comm);
   on_rank0(comm, [&] {
+    if (keep > 1) keep_previous(path, keep);
     std::error_code error;
     std::filesystem::rename(temporary, path, error);
     if (error) fail(path, ": cannot rename ", temporary, " into place: ", error.message());
@@ -172,9 +386,9 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointIn
 CheckpointInfo read_checkpoint_info(MPI_Comm comm, const std::string& path) {
   // Checked before HDF5 sees the file, so a wrong path gives one line instead of an error stack.
   if (!std::filesystem::is_regular_file(path)) fail(path, ": checkpoint file not found");
+  const QuietHdf5 quiet;
   if (H5Fis_hdf5(path.c_str()) <= 0) fail(path, ": not an HDF5 file");
-  Handle access = mpio_access(comm, path);
-  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access), H5Fclose, path, "file open");
+  Handle file = open_checkpoint(comm, path);
 
   int version = 0;
   read_attribute(file, path, "format_version", H5T_NATIVE_INT, &version);
@@ -193,6 +407,12 @@ CheckpointInfo read_checkpoint_info(MPI_Comm comm, const std::string& path) {
          info.grid[1], " x ", info.grid[2]);
   info.model = read_string_attribute(file, path, "model");
   info.precision = read_string_attribute(file, path, "precision");
+  info.configuration = read_string_attribute(file, path, "configuration");
+  read_attribute(file, path, "f_checksum", H5T_NATIVE_UINT64, &info.f_checksum);
+  std::uint64_t header = 0;
+  read_attribute(file, path, "header_checksum", H5T_NATIVE_UINT64, &header);
+  if (header != header_checksum(info, cells))
+    fail(path, ": the header does not match its checksum (the file is corrupted)");
   return info;
 }
 
@@ -204,8 +424,8 @@ std::vector<std::vector<double>> read_checkpoint_state(MPI_Comm comm, const std:
   check_velocities(velocities, info.nv, path);
   const int rounds = write_rounds(comm, boxes);
   if (!std::filesystem::is_regular_file(path)) fail(path, ": checkpoint file not found");
-  Handle access = mpio_access(comm, path);
-  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access), H5Fclose, path, "file open");
+  const QuietHdf5 quiet;
+  Handle file = open_checkpoint(comm, path);
   Handle xfer = collective_transfer(path);
 
   const htri_t exists = H5Lexists(file, "f", H5P_DEFAULT);

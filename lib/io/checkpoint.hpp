@@ -6,9 +6,16 @@
 // File layout:
 //   /f            double [cells][nv], interior cells in global numbering (x fastest)
 //   attributes:   step (int64), time, dt, cells (int64), nv (int), model (string),
-//                 precision (string), grid (int array N_x, N_y, N_z), format_version (int)
+//                 precision (string), grid (int array N_x, N_y, N_z), format_version (int),
+//                 configuration (string: the options that define the state, "key=value" lines),
+//                 f_checksum (uint64), header_checksum (uint64)
 // Writes are collective (parallel HDF5): each rank writes its owned boxes and velocity batch, so a
 // checkpoint is independent of the decomposition that wrote it and restarts with any other.
+//
+// Integrity: f_checksum is the sum mod 2^64 of a 64-bit hash of every value's bits and position
+// in /f, so each rank adds up its own part and the sum does not depend on the decomposition;
+// header_checksum hashes the attributes. A flipped byte in /f or the header, or a truncated file,
+// is refused on reading; so is a checkpoint of another configuration (naming what differs).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -32,20 +39,38 @@ struct CheckpointInfo {
   int nv = 0;
   std::string model;
   std::string precision;
+  std::string configuration;  // "key=value" lines of the options that define the state
+  std::uint64_t f_checksum = 0;  // set by write_checkpoint and read_checkpoint_info
 };
 
 // Writes atomically: to <path>.tmp, then renamed, so a run killed while writing keeps the
-// previous checkpoint.
+// previous checkpoint. keep > 1 keeps that many: the one at <path> is renamed to
+// <path>.<its step, 12 digits> first, and the oldest of those beyond keep - 1 are removed.
 void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointInfo& info,
                       const std::vector<OwnedBox>& boxes, const VelocityRange& velocities,
-                      const std::vector<std::vector<double>>& f);
+                      const std::vector<std::vector<double>>& f, int keep = 1);
 
-// Reads the header; throws bolt::Error naming the file when it is missing or not a checkpoint.
+// The lines of `checkpoint` and `run` (configurations) that differ, as "key: checkpoint value,
+// this run value" separated by "; "; empty when they agree.
+std::string configuration_difference(const std::string& checkpoint, const std::string& run);
+
+// The checkpoints kept at `path` (write_checkpoint's keep), newest first by their step; those
+// whose header cannot be read are left out with a line on stderr (rank 0). Collective.
+std::vector<std::string> kept_checkpoints(MPI_Comm comm, const std::string& path);
+
+// Reads the header; throws bolt::Error naming the file when it is missing, not a checkpoint or
+// its header does not match its checksum.
 CheckpointInfo read_checkpoint_info(MPI_Comm comm, const std::string& path);
 // Reads the rows of each owned box, columns of the owned velocities.
 std::vector<std::vector<double>> read_checkpoint_state(MPI_Comm comm, const std::string& path,
                                                        const CheckpointInfo& info,
                                                        const std::vector<OwnedBox>& boxes,
                                                        const VelocityRange& velocities);
+// Throws bolt::Error naming the file when the values the ranks read (together every value that
+// was written, each once: the boxes and velocities of a decomposition) do not add up to its
+// f_checksum. Collective: every rank throws.
+void verify_checkpoint_state(MPI_Comm comm, const std::string& path, const CheckpointInfo& info,
+                             const std::vector<OwnedBox>& boxes, const VelocityRange& velocities,
+                             const std::vector<std::vector<double>>& f);
 
 }  // namespace bolt

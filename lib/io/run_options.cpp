@@ -283,7 +283,14 @@ void read_output(MPI_Comm comm, RunOptions& run) {
   out.checkpoint_final = o.flag("out_checkpoint_final",
                                 "write a checkpoint at the end (off for benchmarks of large runs)",
                                 true);
-  out.restart = o.text("restart", "continue from this checkpoint file", "");
+  out.checkpoint_keep = o.integer("out_checkpoint_keep",
+                                  "checkpoints kept: the newest at -out_checkpoint, the older as "
+                                  "<file>.<step>",
+                                  1, 1, 1000);
+  out.restart = o.text("restart",
+                       "continue from this checkpoint file, or 'latest': the newest intact one "
+                       "kept at -out_checkpoint",
+                       "");
   out.summary = o.text("summary", "write the JSON run summary to this file", out.directory + "/summary.json");
 }
 

@@ -41,7 +41,8 @@ struct OutputOptions {
   int checkpoint_every = 0;  // 0: only at the end and on a signal
   std::string checkpoint;    // path; default <directory>/checkpoint.h5
   bool checkpoint_final = true;  // also write one at the end
-  std::string restart;       // checkpoint to continue from
+  int checkpoint_keep = 1;   // checkpoints kept (the older ones as <checkpoint>.<step>)
+  std::string restart;       // checkpoint to continue from, or "latest"
   std::string summary;       // JSON run summary
 };
 

@@ -10,11 +10,16 @@ Subdomains::Subdomains(std::vector<std::unique_ptr<Engine>> engines,
                        std::shared_ptr<Communicator> communicator, bool overlap)
     : engines_(std::move(engines)), communicator_(std::move(communicator)), overlap_(overlap) {}
 
-void Subdomains::step(int count) {
+int Subdomains::step(int count, const std::function<bool()>& stop) {
   if (communicator_) communicator_->record_times(true);
   // Every box runs the same model: the same streaming passes per step.
   const int passes = engines_.empty() ? 1 : engines_.front()->substeps();
+  int taken = 0;
   for (int n = 0; n < count * passes; ++n) {
+    if (n % passes == 0) {
+      if (n > 0 && stop && stop()) break;
+      ++taken;
+    }
     std::vector<Message> sends, receives;
     for (auto& engine : engines_) engine->begin_step(sends, receives);
     if (!sends.empty() || !receives.empty()) {
@@ -32,6 +37,7 @@ void Subdomains::step(int count) {
     for (auto& engine : engines_) engine->end_step();
   }
   if (communicator_) communicator_->record_times(false);
+  return taken;
 }
 
 CommunicationTimes Subdomains::take_communication_times() {

@@ -2,6 +2,7 @@
 // The boxes one rank owns, advanced together: every box fills its boundary ghosts and packs its
 // halos, the rank exchanges all halo messages in one call (so a box may border another box of
 // the same rank, or of any other), then every box streams and relaxes.
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -17,7 +18,9 @@ class Subdomains {
   Subdomains(std::vector<std::unique_ptr<Engine>> engines,
              std::shared_ptr<Communicator> communicator, bool overlap);
 
-  void step(int count);
+  // `count` steps, fewer if stop() (asked between steps, on every rank alike) says so; returns
+  // the steps taken.
+  int step(int count, const std::function<bool()>& stop = {});
   void synchronize();
   int size() const { return static_cast<int>(engines_.size()); }
   Engine& operator[](int i) { return *engines_[i]; }

@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Runs that survive (issue 27): checkpoints that cannot be corrupted silently, signals, and a
+run killed again and again. Used by ctest (tests/regression/CMakeLists.txt).
+
+usage: survival.py BOLT CHECK [bolt options...]
+
+checks:
+  checkpoints  -out_checkpoint_keep 3: a byte flipped in /f and a changed header attribute are
+               refused by -restart FILE; -restart latest passes over them to the checkpoint before;
+               a truncated file and one of another configuration are refused, naming the reason
+  signals      SIGTERM and SIGINT: exit status 4 and a checkpoint at the step the run was in (not
+               at the next monitor stop), from which the run continues bit-identically
+  kill         SIGKILL at 20 random moments (checkpoints every 2 steps, so some land in a write),
+               each time continued with -restart latest: the end equals an uninterrupted run bit
+               for bit
+"""
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_case import report, run  # noqa: E402
+
+
+def final_f(path):
+    import h5py
+    with h5py.File(path, "r") as f:
+        return f["f"][...], int(f.attrs["step"])
+
+
+def bitwise_equal(a, b):
+    import numpy as np
+    return a.shape == b.shape and np.array_equal(a.view(np.uint8), b.view(np.uint8))
+
+
+def attempt(bolt, args, outdir):
+    """One bolt run that is expected to fail: (status, stderr)."""
+    cmd = [bolt, "-backend", "cpu"] + args + ["-out_dir", outdir]
+    print("+", " ".join(cmd), flush=True)
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    print("   " + (done.stderr.strip() or done.stdout.strip().splitlines()[-1])[:300])
+    return done.returncode, done.stderr + done.stdout
+
+
+def check_checkpoints(bolt, args, tmp):
+    import h5py
+    out = os.path.join(tmp, "run")
+    path = os.path.join(out, "checkpoint.h5")
+    base = args + ["-out_checkpoint_every", "10", "-out_checkpoint_keep", "3"]
+    run(bolt, base + ["-ts_max_steps", "40"], out)
+    kept = sorted(name for name in os.listdir(out) if name.startswith("checkpoint.h5"))
+    ok = report(kept == ["checkpoint.h5", "checkpoint.h5.000000000020", "checkpoint.h5.000000000030"],
+                f"three checkpoints kept: {kept}")
+    more = base + ["-ts_max_steps", "50"]
+    # A byte flipped inside /f's data of the newest checkpoint.
+    with h5py.File(path, "r") as f:
+        offset = f["f"].id.get_offset()
+        size = f["f"].id.get_storage_size()
+    with open(path, "r+b") as f:
+        f.seek(offset + size // 2)
+        byte = f.read(1)
+        f.seek(offset + size // 2)
+        f.write(bytes([byte[0] ^ 0x10]))
+    status, text = attempt(bolt, more + ["-restart", path], os.path.join(tmp, "a"))
+    ok &= report(status == 2 and "checksum" in text and path in text,
+                 f"flipped byte in /f: status {status}, refused naming the file and the checksum")
+    status, text = attempt(bolt, more + ["-restart", "latest", "-summary",
+                                         os.path.join(tmp, "latest.json")], out)
+    ok &= report(status == 0 and "restarted from " + path + ".000000000030" in text,
+                 f"-restart latest passes over it to step 30: status {status}")
+    # A header attribute changed without its checksum.
+    damaged = os.path.join(tmp, "header.h5")
+    subprocess.run(["cp", path + ".000000000030", damaged], check=True)
+    with h5py.File(damaged, "r+") as f:
+        f.attrs["time"] = f.attrs["time"] + 1.0
+    status, text = attempt(bolt, more + ["-restart", damaged], os.path.join(tmp, "b"))
+    ok &= report(status == 2 and "header does not match its checksum" in text,
+                 f"changed header: status {status}")
+    # A truncated file.
+    truncated = os.path.join(tmp, "truncated.h5")
+    with open(path + ".000000000030", "rb") as f:
+        data = f.read()
+    with open(truncated, "wb") as f:
+        f.write(data[: len(data) // 2])
+    status, text = attempt(bolt, more + ["-restart", truncated], os.path.join(tmp, "c"))
+    ok &= report(status == 2 and truncated in text, f"truncated file: status {status}")
+    # Another configuration.
+    status, text = attempt(bolt, more + ["-restart", path + ".000000000030", "-vgrid_n", "10"],
+                           os.path.join(tmp, "d"))
+    ok &= report(status == 2 and "another configuration" in text and "vgrid" in text,
+                 f"another velocity grid: status {status}")
+    return ok
+
+
+def start(bolt, args, outdir, log):
+    cmd = [bolt, "-backend", "cpu"] + args + ["-out_dir", outdir]
+    print("+", " ".join(cmd), flush=True)
+    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+
+
+def wait_for_steps(outdir, process, least=2, timeout=60):
+    """Waits until monitor.csv has `least` rows (the run is stepping)."""
+    monitor = os.path.join(outdir, "monitor.csv")
+    t0 = time.time()
+    while time.time() - t0 < timeout and process.poll() is None:
+        if os.path.exists(monitor) and sum(1 for _ in open(monitor)) > least:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def check_signals(bolt, args, tmp):
+    ok = True
+    # Monitor rows every step, other stops every 1000 steps: a stop between two of those is the
+    # per-step check, not the end of a stretch.
+    base = args + ["-out_monitor_every", "1", "-out_checkpoint_every", "1000"]
+    reference = os.path.join(tmp, "reference")
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        out = os.path.join(tmp, sig.name)
+        with open(os.path.join(tmp, sig.name + ".log"), "w") as log:
+            process = start(bolt, base + ["-ts_max_steps", "100000"], out, log)
+            stepping = wait_for_steps(out, process, least=5)
+            process.send_signal(sig)
+            status = process.wait(timeout=120)
+        text = open(os.path.join(tmp, sig.name + ".log")).read()
+        f_stop, step = final_f(os.path.join(out, "checkpoint.h5"))
+        ok &= report(stepping and status == 4 and "stopped by a signal at step" in text,
+                     f"{sig.name}: exit status {status} at step {step}")
+        ok &= report(step % 1000 != 0, f"{sig.name}: stopped within the stretch (step {step})")
+        # The run continues from that checkpoint as if it had never stopped.
+        end = step + 3
+        run(bolt, base + ["-ts_max_steps", str(end), "-restart", os.path.join(out, "checkpoint.h5"),
+                          "-out_checkpoint", os.path.join(out, "end.h5")], out)
+        run(bolt, base + ["-ts_max_steps", str(end), "-out_checkpoint", reference + ".h5"],
+            reference)
+        a, _ = final_f(os.path.join(out, "end.h5"))
+        b, _ = final_f(reference + ".h5")
+        ok &= report(bitwise_equal(a, b), f"{sig.name}: continued to step {end} bit-identically")
+    return ok
+
+
+def check_kill(bolt, args, tmp):
+    steps = 20000
+    base = args + ["-ts_max_steps", str(steps), "-out_monitor_every", "5",
+                   "-out_checkpoint_every", "2", "-out_checkpoint_keep", "2"]
+    reference = os.path.join(tmp, "reference")
+    run(bolt, base, reference)
+    out = os.path.join(tmp, "killed")
+    path = os.path.join(out, "checkpoint.h5")
+    rng = random.Random(27)
+    kills = in_write = 0
+    with open(os.path.join(tmp, "kill.log"), "w") as log:
+        while kills < 20:
+            restart = ["-restart", "latest"] if os.path.exists(path) else []
+            started = time.time()
+            process = start(bolt, base + restart, out, log)
+            time.sleep(rng.uniform(0.2, 1.2))
+            if process.poll() is not None:
+                break  # finished before the kill: the remaining kills are not needed
+            process.kill()
+            process.wait()
+            kills += 1
+            # A kill inside a write leaves the temporary file of this run behind (the next
+            # write replaces it).
+            temporary = path + ".tmp"
+            in_write += os.path.exists(temporary) and os.path.getmtime(temporary) >= started
+    ok = report(kills == 20, f"{kills} SIGKILLs before the run ended")
+    ok &= report(in_write > 0, f"{in_write} of them during a checkpoint write")
+    run(bolt, base + (["-restart", "latest"] if os.path.exists(path) else []), out)
+    a, step_a = final_f(path)
+    b, step_b = final_f(os.path.join(reference, "checkpoint.h5"))
+    ok &= report(step_a == step_b == steps and bitwise_equal(a, b),
+                 f"after {kills} kills the run ends at step {step_a} bit-identical to the "
+                 f"uninterrupted one")
+    return ok
+
+
+CHECKS = {"checkpoints": check_checkpoints, "signals": check_signals, "kill": check_kill}
+
+
+def main():
+    if len(sys.argv) < 3 or sys.argv[2] not in CHECKS:
+        raise SystemExit(__doc__)
+    import tempfile
+    bolt, check, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+    with tempfile.TemporaryDirectory(prefix=f"bolt-{check}-") as tmp:
+        ok = CHECKS[check](bolt, args, tmp)
+    if not ok:
+        raise SystemExit(1)
+    print("passed")
+
+
+if __name__ == "__main__":
+    main()
