@@ -13,6 +13,7 @@
 #include "case_diagnostics.hpp"
 #include "domain_view.hpp"
 #include "parallel_setup.hpp"
+#include "preflight.hpp"
 #include "restart.hpp"
 #include "core/error.hpp"
 #include "decomposition/partition.hpp"
@@ -133,6 +134,18 @@ int run_simulation(MPI_Comm comm) {
 
   const auto communicator = make_communicator(run, partition);
   const std::vector<EngineConfig> locals = local_engine_configs(setup, partition, communicator);
+  {
+    MPI_Comm node;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+    int ranks_per_node = 1;
+    MPI_Comm_size(node, &ranks_per_node);
+    MPI_Comm_free(&node);
+    check_plan(comm, setup, locals, ranks_per_node);
+  }
+  if (run.dry_run) {
+    PetscPrintf(comm, "bolt: dry run (-dry_run): stopping before the phase space is allocated\n");
+    return 0;
+  }
   std::vector<std::unique_ptr<Engine>> engines;
   for (const EngineConfig& local : locals) {
     engines.push_back(make_engine(local));

@@ -21,5 +21,10 @@ int cuda_device_count();
 void use_cuda_device(int index);
 // PCI bus id of device `index` ("0000:1b:00.0"), to tell GPUs apart in the rank map.
 std::string cuda_device_bus_id(int index);
+// Free and total bytes of the current CUDA device ({0, 0} without one).
+struct DeviceMemory {
+  double free_bytes = 0.0, total_bytes = 0.0;
+};
+DeviceMemory cuda_device_memory();
 
 }  // namespace bolt

@@ -51,6 +51,20 @@ void use_cuda_device(int index) {
 #endif
 }
 
+DeviceMemory cuda_device_memory() {
+  DeviceMemory memory;
+#ifdef BOLT_HAVE_CUDA
+  std::size_t free = 0, total = 0;
+  if (cudaMemGetInfo(&free, &total) == cudaSuccess) {
+    memory.free_bytes = double(free);
+    memory.total_bytes = double(total);
+  } else {
+    cudaGetLastError();
+  }
+#endif
+  return memory;
+}
+
 std::string cuda_device_bus_id(int index) {
 #ifdef BOLT_HAVE_CUDA
   char id[32] = {};

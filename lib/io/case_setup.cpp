@@ -6,6 +6,7 @@
 #include "boundary/discrete_shock_states.hpp"
 #include "core/error.hpp"
 #include "kernels/maxwellian.hpp"
+#include "velocity_coverage.hpp"
 
 namespace bolt {
 
@@ -33,6 +34,7 @@ CaseSetup make_case_setup(const RunOptions& options) {
   e.backend = run.backend;
   e.precision = run.precision;
   e.velocities = make_velocity_grid(run.velocity_grid);
+  check_velocity_coverage(run, e.velocities);
   if (run.case_kind == CaseKind::shock) {
     // The downstream inflow state that the discrete upstream fluxes require.
     const GasState up{run.initial.left[0], run.initial.left[1], run.initial.left[2]};

@@ -58,6 +58,10 @@ void read_parallel(MPI_Comm comm, RunOptions& run) {
                                  "rank count up to its square root)", 0, 0, 1 << 20);
   run.gpu_sharing = o.flag("gpu_share", "allow more ranks than GPUs on a node (they share GPUs)",
                            false);
+  run.dry_run = o.flag("dry_run",
+                       "check the options, print the plan (memory per rank, time step, expected "
+                       "time per step) and stop before the phase space is allocated",
+                       false);
   run.halo_overlap = o.flag("halo_overlap",
                             "stream the interior cells while the halos travel (false: exchange "
                             "first, the debugging baseline; same results)",
@@ -117,6 +121,11 @@ void read_velocity_grid(MPI_Comm comm, RunOptions& run) {
       "vgrid_stretch", "stretch ratio r_v in (0,1], finest cells at the centre (1 = uniform)", 1.0);
   require(run.velocity_grid.ratio > 0 && run.velocity_grid.ratio <= 1, "-vgrid_stretch ",
           run.velocity_grid.ratio, ": must be in (0, 1]");
+  run.velocity_tolerance = o.positive_real(
+      "vgrid_tolerance",
+      "largest relative error of the mass and energy that the velocity grid holds of the initial, "
+      "wall and inflow Maxwellians",
+      1e-2);
 }
 
 void read_model(MPI_Comm comm, RunOptions& run) {

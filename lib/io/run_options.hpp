@@ -53,6 +53,9 @@ struct RunOptions {
   std::string case_name;
   std::array<AxisSpec, 3> axes;
   VelocityGridSpec velocity_grid;
+  // Largest relative error of the mass and energy of the Maxwellians the run starts from or lets
+  // in, summed on the velocity grid (velocity_coverage.hpp).
+  double velocity_tolerance = 1e-2;
   // -model_type with its own options (the option's default: BGK)
   std::shared_ptr<const CollisionModel> model = default_model("bgk");
   GasParams gas;
@@ -73,6 +76,7 @@ struct RunOptions {
   int velocity_ranks = 0;   // hybrid: ranks per velocity group (0: chosen)
   bool gpu_sharing = false; // allow more ranks than GPUs on a node
   bool halo_overlap = true; // interior cells computed while the halos travel
+  bool dry_run = false;     // print the pre-run plan and stop
   std::string geometry_boxes, geometry_solids;  // "x,y,z,nx,ny,nz; ..." (empty: whole grid)
   double solid_temperature = 1.0;
   // [box][axis][side]: a box's own condition on its unconnected faces (else `faces`).

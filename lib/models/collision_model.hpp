@@ -3,6 +3,7 @@
 // of the decomposition and the time step, with no backend and no precision. The registry
 // (model_registry.hpp) reads it from the options and makes its operator (collision_operator.hpp)
 // for the engine's backend and precision. Nothing outside the registry branches on a model.
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -29,6 +30,11 @@ class CollisionModel {
   virtual int sums_per_cell() const = 0;
   // Collision frequency of gas in equilibrium at density n and temperature T (time-step limit).
   virtual double collision_frequency(const GasParams& gas, double n, double T) const = 0;
+  // Picoseconds per phase-space update of a step on one H100/H200, for the pre-run plan's
+  // estimate (docs/benchmarks.md).
+  virtual double gpu_ps_per_update(bool single) const = 0;
+  // Bytes the operator keeps beside f for a box of `cells` cells (pre-run memory plan).
+  virtual double operator_bytes(std::int64_t /*cells*/) const { return 0.0; }
 };
 
 }  // namespace bolt

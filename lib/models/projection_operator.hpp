@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,10 +36,18 @@ class ProjectionOperator final : public CollisionOperator<Real, Exec> {
     const double kappa = model.kappa(setup.gas);
     const Deflection deflection = model.deflection(*setup.velocities);
     std::vector<ProjectionPlan> plans(o.sets);
+    std::string error;  // an exception must not leave an OpenMP region: the first, after it
 #pragma omp parallel for schedule(dynamic)
-    for (int k = 0; k < o.sets; ++k)
-      plans[k] = make_projection_plan(*setup.velocities, rule, projection_shift(seed_, k), setup.dt,
-                                      kappa, deflection);
+    for (int k = 0; k < o.sets; ++k) {
+      try {
+        plans[k] = make_projection_plan(*setup.velocities, rule, projection_shift(seed_, k),
+                                        setup.dt, kappa, deflection);
+      } catch (const std::exception& e) {
+#pragma omp critical(bolt_projection_plan_error)
+        if (error.empty()) error = e.what();
+      }
+    }
+    require(error.empty(), error);
     for (const ProjectionPlan& plan : plans) {
       Set set;
       std::vector<ProjectionTerm<Real>> terms(plan.terms.size());

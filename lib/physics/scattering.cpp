@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <exception>
 #include <limits>
+#include <string>
 
 #include "core/error.hpp"
 
@@ -137,15 +139,22 @@ DeflectionTable::DeflectionTable(const Potential& potential, double b_max, doubl
       chi_(std::size_t(b_points) * g_points) {
   require(b_points >= 2 && g_points >= 2 && b_max > 0.0 && g_max > 0.0 && energy_per_g2 > 0.0,
           "scattering: a deflection table needs two points and a positive range per axis");
+  std::string error;  // an exception must not leave an OpenMP region: the first, after it
 #pragma omp parallel for schedule(dynamic)
   for (int j = 0; j < ng_; ++j) {
     // g = 0 has no deflection integral: its row takes that of the first positive speed, which
     // only terms of negligible weight (c is proportional to g) ever read.
     const double g = g_max_ * std::max(j, 1) / (ng_ - 1);
-    for (int i = 0; i < nb_; ++i)
-      chi_[std::size_t(j) * nb_ + i] =
-          deflection_angle(potential, b_max_ * i / (nb_ - 1), energy_per_g2 * g * g);
+    try {
+      for (int i = 0; i < nb_; ++i)
+        chi_[std::size_t(j) * nb_ + i] =
+            deflection_angle(potential, b_max_ * i / (nb_ - 1), energy_per_g2 * g * g);
+    } catch (const std::exception& e) {
+#pragma omp critical(bolt_deflection_table_error)
+      if (error.empty()) error = e.what();
+    }
   }
+  require(error.empty(), error);
 }
 
 double DeflectionTable::operator()(double b, double g) const {

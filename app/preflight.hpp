@@ -1,0 +1,31 @@
+#pragma once
+// The pre-run plan: before the phase space is allocated, what this run will take per rank --
+// grid, phase-space size, bytes of the device (the GPU, or the host for the CPU backend) and of
+// the host, time step and Courant number, the expected time per step -- printed, and checked
+// against the free memory: a run that does not fit stops here with the numbers and what would
+// fit, not with an out-of-memory error from the allocation. -dry_run stops after the plan.
+#include <mpi.h>
+
+#include <vector>
+
+#include "io/case_setup.hpp"
+#include "solver/engine.hpp"
+
+namespace bolt {
+
+struct MemoryPlan {
+  double f_bytes = 0.0;       // the two copies of f (padded)
+  double device_bytes = 0.0;  // everything on the device (GPU runs) or in the arrays (CPU runs)
+  double host_bytes = 0.0;    // peak of the host's own copies (set-up, checkpoints, fields)
+};
+
+// This rank's plan for the engines `locals` (its boxes and velocities).
+MemoryPlan plan_memory(const CaseSetup& setup, const std::vector<EngineConfig>& locals);
+
+// Prints the plan (rank 0: the largest rank's numbers and the totals) and checks it against the
+// free memory of each rank's device and node; throws bolt::Error with what would fit when it
+// does not. Collective.
+void check_plan(MPI_Comm comm, const CaseSetup& setup, const std::vector<EngineConfig>& locals,
+                int ranks_per_node);
+
+}  // namespace bolt
