@@ -1,6 +1,7 @@
 #include "preflight.hpp"
 
 #include <petscsys.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cmath>
@@ -46,7 +47,7 @@ MemoryPlan plan_memory(const CaseSetup& setup, const std::vector<EngineConfig>& 
   const bool single = setup.run.precision == Precision::single;
   const double real = single ? 4.0 : 8.0;
   const int all_velocities = setup.engine.velocities.size();
-  double staging = 0.0, state = 0.0;
+  double largest_box = 0.0, state = 0.0;
   for (const EngineConfig& e : locals) {
     const int nv = e.velocity_count > 0 ? e.velocity_count : all_velocities;
     const int row = single ? row_stride<float>(nv) : row_stride<double>(nv);
@@ -68,8 +69,8 @@ MemoryPlan plan_memory(const CaseSetup& setup, const std::vector<EngineConfig>& 
     plan.f_bytes += f;
     plan.device_bytes += f + cells * double(kRawMoments) * 8.0 + sums + halos + tables +
                          e.model->operator_bytes(e.grid.interior_cells());
-    staging = std::max(staging, padded * row * real);  // set_state's copy of one box for the GPU
-    state += cells * nv * 8.0;                          // a checkpoint's f of the boxes, in double
+    largest_box = std::max(largest_box, padded * row * real);
+    state += cells * nv * 8.0;  // a checkpoint's f of the boxes, in double
   }
   // The fields of the rank's boxes and of the whole grid (every rank gathers them).
   const double fields = (double(setup.engine.grid.interior_cells()) +
@@ -79,16 +80,28 @@ MemoryPlan plan_memory(const CaseSetup& setup, const std::vector<EngineConfig>& 
                            return own;
                          }()) *
                         kFieldsPerCell * 8.0;
-  const bool gpu = setup.run.backend == Backend::cuda;
-  plan.host_bytes = (gpu ? std::max(staging, state) : state) + fields;
+  // The peak is a checkpoint: the f of every box in double, while the last box's padded copy is
+  // fetched (Engine::state). (Setting the state of a GPU run stages one padded box: less.)
+  plan.host_bytes = state + largest_box + fields;
   return plan;
 }
 
-void check_plan(MPI_Comm comm, const CaseSetup& setup, const std::vector<EngineConfig>& locals,
-                int ranks_per_node) {
+double host_peak_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return double(usage.ru_maxrss) * 1024.0;  // kilobytes on Linux
+}
+
+MemoryPlan check_plan(MPI_Comm comm, const CaseSetup& setup,
+                      const std::vector<EngineConfig>& locals, int ranks_per_node) {
   const RunOptions& run = setup.run;
   const bool gpu = run.backend == Backend::cuda;
-  const MemoryPlan plan = plan_memory(setup, locals);
+  MemoryPlan plan = plan_memory(setup, locals);
+  plan.host_before = host_peak_bytes();
+  if (gpu) {
+    const DeviceMemory device = cuda_device_memory();
+    plan.device_before = device.total_bytes - device.free_bytes;
+  }
   // The largest rank's needs and the least free memory.
   double largest[3] = {plan.f_bytes, plan.device_bytes, plan.host_bytes};
   MPI_Allreduce(MPI_IN_PLACE, largest, 3, MPI_DOUBLE, MPI_MAX, comm);
@@ -141,6 +154,7 @@ void check_plan(MPI_Comm comm, const CaseSetup& setup, const std::vector<EngineC
   if (host_free > 0.0 && host_need > 0.97 * host_free)
     fail(size, "the run needs ", gib(host_need), " of host memory per rank, ", gib(host_free),
          " are available per rank on the node", advice(host_need, host_free));
+  return plan;
 }
 
 }  // namespace bolt

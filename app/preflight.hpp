@@ -17,15 +17,24 @@ struct MemoryPlan {
   double f_bytes = 0.0;       // the two copies of f (padded)
   double device_bytes = 0.0;  // everything on the device (GPU runs) or in the arrays (CPU runs)
   double host_bytes = 0.0;    // peak of the host's own copies (set-up, checkpoints, fields)
+  // What the process used before the plan (check_plan): the GPU's memory in use (the CUDA
+  // context, NCCL's buffers) and the host's resident set (libraries, options, grids).
+  double device_before = 0.0, host_before = 0.0;
+  // The plan's peaks, comparable with what the run measures (summary "memory").
+  double device_peak() const { return device_before + device_bytes; }
+  double host_peak(bool gpu) const { return host_before + host_bytes + (gpu ? 0.0 : device_bytes); }
 };
+
+// The peak resident set of this process so far, in bytes.
+double host_peak_bytes();
 
 // This rank's plan for the engines `locals` (its boxes and velocities).
 MemoryPlan plan_memory(const CaseSetup& setup, const std::vector<EngineConfig>& locals);
 
 // Prints the plan (rank 0: the largest rank's numbers and the totals) and checks it against the
 // free memory of each rank's device and node; throws bolt::Error with what would fit when it
-// does not. Collective.
-void check_plan(MPI_Comm comm, const CaseSetup& setup, const std::vector<EngineConfig>& locals,
-                int ranks_per_node);
+// does not. Returns this rank's plan. Collective.
+MemoryPlan check_plan(MPI_Comm comm, const CaseSetup& setup,
+                      const std::vector<EngineConfig>& locals, int ranks_per_node);
 
 }  // namespace bolt

@@ -134,14 +134,14 @@ int run_simulation(MPI_Comm comm) {
 
   const auto communicator = make_communicator(run, partition);
   const std::vector<EngineConfig> locals = local_engine_configs(setup, partition, communicator);
-  {
+  const MemoryPlan plan = [&] {
     MPI_Comm node;
     MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
     int ranks_per_node = 1;
     MPI_Comm_size(node, &ranks_per_node);
     MPI_Comm_free(&node);
-    check_plan(comm, setup, locals, ranks_per_node);
-  }
+    return check_plan(comm, setup, locals, ranks_per_node);
+  }();
   if (run.dry_run) {
     PetscPrintf(comm, "bolt: dry run (-dry_run): stopping before the phase space is allocated\n");
     return 0;
@@ -397,6 +397,16 @@ int run_simulation(MPI_Comm comm) {
   summary["diagnostics"] = summary_diagnostics(run, grid, setup.geometry, velocities, dt, domain,
                                                fields, time_at(step), history);
   for (const auto& [name, value] : model_diagnostics()) summary["model_diagnostics"][name] = value;
+  // The plan's peaks against the measured ones (this rank, rank 0 writes): the GPU's memory in
+  // use now (every buffer of the run is allocated) and the host's peak resident set.
+  const bool gpu = run.backend == Backend::cuda;
+  const DeviceMemory device = gpu ? cuda_device_memory() : DeviceMemory{};
+  summary["memory"] = {{"plan_host_peak_bytes", plan.host_peak(gpu)},
+                       {"host_peak_bytes", host_peak_bytes()}};
+  if (gpu) {
+    summary["memory"]["plan_device_peak_bytes"] = plan.device_peak();
+    summary["memory"]["device_used_bytes"] = device.total_bytes - device.free_bytes;
+  }
   summary["fields_file"] = fields_file;
   summary["checkpoint"] = run.output.checkpoint_final ? run.output.checkpoint : "";
   if (rank == 0) {
