@@ -47,9 +47,15 @@ BOLT_HOST_DEVICE inline bool apply_projection_term(const ProjectionTerm<Real>& t
   const int nodes = t.r != Real(0) ? kProjectionNodes : kLambdaS;
   Real saved[kProjectionNodes];
   for (int k = 0; k < nodes; ++k) saved[k] = f[t.node[k]];
-  Real gain = saved[kLambda] * saved[kMu];
-  if (t.r != Real(0))
-    gain = pow(gain, Real(1) - t.r) * pow(saved[kLambdaS] * saved[kMuS], t.r);
+  // (P)^(1-r) (Q)^r as P (Q/P)^r: one logarithm and one power of two instead of two powers,
+  // and near equilibrium (Q/P near 1) the logarithm is small, so the rounding of its exponent is
+  // not multiplied by |log P| as in P^(1-r).
+  const Real p = saved[kLambda] * saved[kMu];
+  Real gain = p;
+  if (t.r != Real(0)) {
+    const Real q = saved[kLambdaS] * saved[kMuS];
+    gain = p > Real(0) && q > Real(0) ? p * exp2(t.r * log2(q / p)) : Real(0);
+  }
   delta = t.c * (saved[kAlpha] * saved[kBeta] - gain);
   const Real share[kProjectionNodes] = {-delta, -delta, (Real(1) - t.r) * delta,
                                         (Real(1) - t.r) * delta, t.r * delta, t.r * delta};
@@ -81,23 +87,23 @@ struct ProjectionCollision {
       team.for_each(vel.n, [&](int v) { fs[v] = row[v]; });
       team.sync();
     }
-    double totals[kProjectionRecord] = {0.0, 0.0, 0.0};
+    // Each thread counts its own terms; the team adds the counts once, after the last batch.
+    Sums<kProjectionRecord> mine = Sums<kProjectionRecord>::zero();
     for (int b = 0; b < batches; ++b) {
       const int first = batch_start[b];
-      // The reduction's barrier orders the batches: a batch reads what the one before wrote.
-      const Sums<kProjectionRecord> s = team.template reduce<kProjectionRecord>(
-          batch_start[b + 1] - first, [&](int i, Sums<kProjectionRecord>& sums) {
-            Real delta;
-            const bool applied = apply_projection_term(terms[first + i], fs, delta);
-            const double size = fabs(double(delta));
-            sums[2] += size;
-            if (!applied) {
-              sums[0] += 1.0;
-              sums[1] += size;
-            }
-          });
-      for (int k = 0; k < kProjectionRecord; ++k) totals[k] += s[k];
+      team.for_each_rolled(batch_start[b + 1] - first, [&](int i) {
+        Real delta;
+        const bool applied = apply_projection_term(terms[first + i], fs, delta);
+        const double size = fabs(double(delta));
+        mine[2] += size;
+        if (!applied) {
+          mine[0] += 1.0;
+          mine[1] += size;
+        }
+      });
+      team.sync();  // a batch reads what the one before wrote
     }
+    const Sums<kProjectionRecord> totals = team.team_totals(mine);
     if (fs != row) team.for_each(vel.n, [&](int v) { row[v] = fs[v]; });
     if (team.leader())
       for (int k = 0; k < kProjectionRecord; ++k) record[item * kProjectionRecord + k] = totals[k];

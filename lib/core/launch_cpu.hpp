@@ -8,6 +8,7 @@
 //   team.reduce_pair_rolled<K1, K2>(n, f)  TeamTotals of two sets of sums, K1 then K2, that
 //                           f(i, first, second) adds into over [0, n) (a warp reduces at most 32
 //                           sums at once: more than 32 in one pass); not unrolled
+//   team.team_totals(s)     Sums<K> of every thread's own sums s, the same on every thread
 //   team.row_scratch(p)     the team's scratch memory (scratch_bytes of for_each_team), or p
 //                           when it has none
 //   team.scratch_memory<T>()  the scratch of a team that has one (GPU: shared-memory accesses)
@@ -65,6 +66,11 @@ struct CpuTeam {
     for (int k = 0; k < K1; ++k) totals[k] = first[k];
     for (int k = 0; k < K2; ++k) totals[K1 + k] = second[k];
     return TeamTotals{totals};
+  }
+  // The team's totals of every thread's sums: one thread, its own.
+  template <int K>
+  Sums<K> team_totals(const Sums<K>& mine) const {
+    return mine;
   }
   template <class F>
   void for_each_rolled(int n, F&& f) const {
