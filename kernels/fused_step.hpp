@@ -9,6 +9,7 @@
 
 #include "core/host_device.hpp"
 #include "core/sums.hpp"
+#include "relaxation.hpp"
 #include "streaming.hpp"
 #include "views.hpp"
 
@@ -55,16 +56,22 @@ struct FusedStep {
     // Stream and accumulate the moments in one sweep: the velocity tables are read once for
     // both, and the post-streaming value goes to the scratch row for the relaxation sweep.
     const auto sums = stream_row<Stream>(team, stream, vel, relax, f_in + p * vel.row, ip, fs);
-    const auto target = relax.target(team, sums, vel);
+    auto target = relax.target(team, sums, vel);
+    if (relax.normalised(target))
+      relax.normalise(target, team.template reduce<kNormalisationSums>(
+                                  nv, [&](int v, Sums<kNormalisationSums>& s) {
+                                    relax.accumulate_normalisation(s, target, vel, v);
+                                  }));
     team.for_each(nv, [&](int v) { row_out[v] = relax.relax(target, vel, v, fs[v]); });
   }
 };
 
-// The two halves of FusedStep for the velocity decomposition, where a cell's velocities are
-// spread over ranks and its moments must be summed across them between streaming and
-// relaxation: StreamAndSum writes the post-streaming row to f_out and the cell's partial sums;
-// RelaxSummed relaxes f_out in place towards the target of the summed moments. (The
-// conservative target needs every velocity in its Newton loop: not available split.)
+// FusedStep in three parts for the velocity decomposition, where a cell's velocities are
+// spread over ranks and its sums must be added across them: StreamAndSum writes the
+// post-streaming row to f_out and the cell's partial moment sums; after their sum over the
+// ranks, SumNormalisation the partial normalisation sums of the target; after their sum,
+// RelaxSummed relaxes f_out in place towards the normalised target. (The conservative target
+// needs every velocity in its Newton loop: not available split.)
 template <class Real, class Relax, bool Stream>
 struct StreamAndSum {
   const Real* f_in;
@@ -88,20 +95,52 @@ struct StreamAndSum {
   }
 };
 
+// The target of a cell from its summed moments.
+template <class Relax, class Team, class Real>
+BOLT_HOST_DEVICE RelaxationTarget summed_target(const Relax& relax, const Team& team,
+                                                const double* sums, const Velocities<Real>& vel,
+                                                std::int64_t item) {
+  Sums<Relax::kSums> s;
+  for (int k = 0; k < Relax::kSums; ++k) s[k] = sums[item * Relax::kSums + k];
+  return relax.target(team, s, vel);
+}
+
+template <class Real, class Relax>
+struct SumNormalisation {
+  const double* sums;   // [interior cell][Relax::kSums], summed over the ranks
+  double* normalisation;  // [interior cell][kNormalisationSums], this rank's part
+  Velocities<Real> vel;
+  Relax relax;
+
+  template <class Team>
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
+    const RelaxationTarget target = summed_target(relax, team, sums, vel, item);
+    const auto s = team.template reduce<kNormalisationSums>(
+        vel.n, [&](int v, Sums<kNormalisationSums>& acc) {
+          relax.accumulate_normalisation(acc, target, vel, v);
+        });
+    if (team.leader())
+      for (int k = 0; k < kNormalisationSums; ++k)
+        normalisation[item * kNormalisationSums + k] = s[k];
+  }
+};
+
 template <class Real, class Relax>
 struct RelaxSummed {
   Real* f;
-  const double* sums;
+  const double* sums;           // summed over the ranks
+  const double* normalisation;  // summed over the ranks
   Velocities<Real> vel;
   CellIndexer cells;
   Relax relax;
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
-    Sums<Relax::kSums> s;
-    for (int k = 0; k < Relax::kSums; ++k) s[k] = sums[item * Relax::kSums + k];
     Real* BOLT_RESTRICT row = f + cells.padded(cells.coord(item)) * vel.row;
-    const auto target = relax.target(team, s, vel);
+    RelaxationTarget target = summed_target(relax, team, sums, vel, item);
+    Sums<kNormalisationSums> s;
+    for (int k = 0; k < kNormalisationSums; ++k) s[k] = normalisation[item * kNormalisationSums + k];
+    relax.normalise(target, s);
     team.for_each(vel.n, [&](int v) { row[v] = relax.relax(target, vel, v, row[v]); });
   }
 };

@@ -8,6 +8,9 @@
 // (units of docs/physics.md: xi in c0, n in n0, T in T0, q = sum w f c |c|^2, Theta = P/n).
 // The body force (uniform acceleration g) adds dt * 2 (g . c) / T f_M: it changes momentum by
 // n g dt and energy by 2 n (u . g) dt exactly in the continuum.
+// On the discrete velocities F is scaled to the row's mass and c is taken from the discrete mean
+// velocity of f_M (normalise), so that every step keeps the mass of every cell on any velocity
+// grid; -model_conservative matches momentum and energy as well (make_conservative).
 #include <cmath>
 
 #include "core/host_device.hpp"
@@ -44,9 +47,19 @@ struct RelaxationTarget {
   Gaussian gauss;
   ShakhovFactor shakhov;  // s = (1-Pr) 2 q / (5 n T^2) for Shakhov; identity otherwise
   double decay;           // exp(-nu dt)
-  double force_dt[3];     // 2 g dt / T: the force term is force_dt . c * f_M
+  double n;               // the density of the row: the discrete mass the target must have
+  double force_dt[3];     // 2 g dt / T: the force term is force_dt . (xi - force_centre) f_M
   double force_a;         // prefactor of the Maxwellian in the force term
+  double force_centre[3]; // the discrete mean velocity of f_M: the force term adds no mass
+
+  BOLT_HOST_DEVICE bool forced() const {
+    return force_dt[0] != 0.0 || force_dt[1] != 0.0 || force_dt[2] != 0.0;
+  }
 };
+
+// The sums over the discrete velocities that make the target keep the mass of its row
+// (Relaxation::normalise): sum w F, and, with a body force, sum w f_M and sum w xi f_M.
+constexpr int kNormalisationSums = 5;
 
 // Conservative: compile the Newton step of the conservative equilibrium in (a separate kernel:
 // its 5 x 5 solve and 30-wide reduction would otherwise cost every run registers and occupancy).
@@ -55,7 +68,8 @@ struct Relaxation {
   static constexpr int kOrder = relaxation_order(Kind);
   static constexpr int kSums = relaxation_sums(Kind);
   // Widest team reduction: the conservative Newton step reduces 30 sums.
-  static constexpr int kReduceWidth = Conservative ? 30 : kSums;
+  static constexpr int kReduceWidth =
+      Conservative ? 30 : (kSums > kNormalisationSums ? kSums : kNormalisationSums);
 
   RelaxationParams params;
 
@@ -121,13 +135,50 @@ struct Relaxation {
     if constexpr (Conservative)
       make_conservative(team, vel, t.gauss, t.shakhov, s[0], m1, e, params.conservative_iterations);
     const Gaussian fm = maxwellian_gaussian(m.n, m.u, m.T);
+    t.n = s[0];
     t.force_a = fm.a;
-    for (int i = 0; i < 3; ++i) t.force_dt[i] = 2.0 * params.force[i] * params.dt / m.T;
+    for (int i = 0; i < 3; ++i) {
+      t.force_dt[i] = 2.0 * params.force[i] * params.dt / m.T;
+      t.force_centre[i] = m.u[i];
+    }
     return t;
   }
 
-  BOLT_HOST_DEVICE Real relax(const RelaxationTarget& t, const Velocities<Real>& vel, int v,
-                              Real f) const {
+  // Whether `normalise` changes the target (uniform over a cell's team).
+  BOLT_HOST_DEVICE bool normalised(const RelaxationTarget& t) const {
+    return !Conservative || t.forced();
+  }
+
+  // The normalisation sums of velocity v (kNormalisationSums).
+  BOLT_HOST_DEVICE void accumulate_normalisation(Sums<kNormalisationSums>& s,
+                                                 const RelaxationTarget& t,
+                                                 const Velocities<Real>& vel, int v) const {
+    const double x = vel.x[v], y = vel.y[v], z = vel.z[v], w = vel.w[v];
+    if constexpr (!Conservative) s[0] += w * double(equilibrium(t, vel, v));
+    if (t.forced()) {
+      const double* u0 = t.shakhov.u0;
+      const double cx = x - u0[0], cy = y - u0[1], cz = z - u0[2];
+      const double wm = w * t.force_a * exp(-(cx * cx + cy * cy + cz * cz) * t.shakhov.inv_T);
+      s[1] += wm;
+      s[2] += wm * x;
+      s[3] += wm * y;
+      s[4] += wm * z;
+    }
+  }
+
+  // Scales the target to the row's discrete mass (the conservative target has it already) and
+  // centres the force term on the discrete mean velocity of its Maxwellian: the step then keeps
+  // the mass of every cell on any velocity grid (docs/physics.md).
+  BOLT_HOST_DEVICE void normalise(RelaxationTarget& t, const Sums<kNormalisationSums>& s) const {
+    if constexpr (!Conservative)
+      if (s[0] > 0.0) t.gauss.a *= t.n / s[0];
+    if (t.forced() && s[1] > 0.0)
+      for (int i = 0; i < 3; ++i) t.force_centre[i] = s[2 + i] / s[1];
+  }
+
+  // The target of the discrete velocity v.
+  BOLT_HOST_DEVICE Real equilibrium(const RelaxationTarget& t, const Velocities<Real>& vel,
+                                    int v) const {
     const Real x = vel.x[v], y = vel.y[v], z = vel.z[v];
     // BGK and Shakhov targets are isotropic Gaussians: a scalar quadratic form is cheaper.
     Real F;
@@ -138,12 +189,21 @@ struct Relaxation {
       F = Real(t.gauss.a) * exp(-Real(t.gauss.beta * t.gauss.L[0]) * (cx * cx + cy * cy + cz * cz));
     }
     if constexpr (Kind == RelaxationKind::shakhov) F *= t.shakhov(x, y, z);
+    return F;
+  }
+
+  BOLT_HOST_DEVICE Real relax(const RelaxationTarget& t, const Velocities<Real>& vel, int v,
+                              Real f) const {
+    const Real F = equilibrium(t, vel, v);
     Real result = F + (f - F) * Real(t.decay);
-    if (t.force_dt[0] != 0.0 || t.force_dt[1] != 0.0 || t.force_dt[2] != 0.0) {
+    if (t.forced()) {
       const double* u0 = t.shakhov.u0;
+      const Real x = vel.x[v], y = vel.y[v], z = vel.z[v];
       const Real cx = x - Real(u0[0]), cy = y - Real(u0[1]), cz = z - Real(u0[2]);
       const Real fm = Real(t.force_a) * exp(-(cx * cx + cy * cy + cz * cz) * Real(t.shakhov.inv_T));
-      result += (Real(t.force_dt[0]) * cx + Real(t.force_dt[1]) * cy + Real(t.force_dt[2]) * cz) * fm;
+      const double* c = t.force_centre;
+      result += (Real(t.force_dt[0]) * (x - Real(c[0])) + Real(t.force_dt[1]) * (y - Real(c[1])) +
+                 Real(t.force_dt[2]) * (z - Real(c[2]))) * fm;
     }
     return result;
   }

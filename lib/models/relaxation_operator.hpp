@@ -2,9 +2,9 @@
 // RelaxationOperator<Real, Exec, Kind>: the one driver of the relaxation evaluators
 // (kernels/relaxation.hpp). A pass is FusedStep -- stream every velocity of a cell, reduce its
 // moments, relax, write: one read and one write of f -- or, with the velocities split over ranks,
-// StreamAndSum, the sum over the velocity group, RelaxSummed. Strang splitting relaxes half a
-// step in place before the ghosts are filled and half inside the streaming pass. Include after
-// the backend's launch header (it launches kernels).
+// StreamAndSum, the sum over the velocity group, SumNormalisation, its sum, RelaxSummed. Strang
+// splitting relaxes half a step in place before the ghosts are filled and half inside the
+// streaming pass. Include after the backend's launch header (it launches kernels).
 #include <cstdint>
 
 #include "collision_operator.hpp"
@@ -31,6 +31,7 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
     if (split_) {  // not conservative (RelaxationModel::whole_rows_reason)
       require(bool(setup.sum_over_velocity_group), "relaxation: velocities split, no group sum");
       sums_ = Buffer<double>(setup.backend, std::size_t(setup.cells) * relaxation_sums(Kind));
+      normalisation_ = Buffer<double>(setup.backend, std::size_t(setup.cells) * kNormalisationSums);
     }
     // The post-streaming row lives in shared memory on the GPU when it fits (with the reduction
     // buffer) in what the device allows a block; otherwise in the output row itself.
@@ -76,8 +77,14 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
         for_each_team<Relax::kSums>(exec_, cells, setup_.team_size, 0, first,
                                     Stream ? "stream_and_sum" : "sum");
         setup_.sum_over_velocity_group(sums_.data(), std::size_t(cells) * Relax::kSums);
-        RelaxSummed<Real, Relax> second{p.f_out, sums_.data(), p.vel, p.cells, relax};
-        for_each_team<Relax::kSums>(exec_, cells, setup_.team_size, 0, second, "relax_summed");
+        SumNormalisation<Real, Relax> second{sums_.data(), normalisation_.data(), p.vel, relax};
+        for_each_team<kNormalisationSums>(exec_, cells, setup_.team_size, 0, second,
+                                          "sum_normalisation");
+        setup_.sum_over_velocity_group(normalisation_.data(),
+                                       std::size_t(cells) * kNormalisationSums);
+        RelaxSummed<Real, Relax> third{p.f_out, sums_.data(), normalisation_.data(),
+                                       p.vel, p.cells, relax};
+        for_each_team<Relax::kSums>(exec_, cells, setup_.team_size, 0, third, "relax_summed");
         return;
       }
     }
@@ -90,7 +97,8 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
   bool split_;
   Exec exec_{};
   RelaxationParams params_;
-  Buffer<double> sums_;  // moment sums per cell between the halves of a split step
+  Buffer<double> sums_;           // moment sums per cell between the parts of a split step
+  Buffer<double> normalisation_;  // the target's normalisation sums per cell, likewise
   std::size_t scratch_bytes_ = 0;
 };
 

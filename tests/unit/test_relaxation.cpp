@@ -83,8 +83,8 @@ Moments moments(const VelocityGrid &vg, const std::vector<double> &f) {
 
 // The relaxation target of each model from the definitions in DESIGN.md (bolt
 // units).
-std::vector<double> reference_target(RelaxationKind model, const VelocityGrid &vg,
-                                     const Moments &m, double prandtl) {
+std::vector<double> analytic_target(RelaxationKind model, const VelocityGrid &vg,
+                                    const Moments &m, double prandtl) {
   std::vector<double> F(vg.size());
   if (model == RelaxationKind::esbgk) {
     // lambda = (1/Pr)(T/2) I + (1 - 1/Pr) P/n; F = n (2 pi)^(-3/2) det^(-1/2)
@@ -137,6 +137,19 @@ std::vector<double> reference_target(RelaxationKind model, const VelocityGrid &v
                         (2.0 * c2 / m.T - 5.0);
     }
   }
+  return F;
+}
+
+// The default target: the analytic one scaled to the row's discrete mass
+// (kernels/relaxation.hpp, docs/physics.md).
+std::vector<double> reference_target(RelaxationKind model, const VelocityGrid &vg,
+                                     const Moments &m, double prandtl) {
+  std::vector<double> F = analytic_target(model, vg, m, prandtl);
+  double mass = 0.0;
+  for (int v = 0; v < vg.size(); ++v)
+    mass += vg.weight[v] * F[v];
+  for (double &value : F)
+    value *= m.n / mass;
   return F;
 }
 
