@@ -10,10 +10,12 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "core/run_context.hpp"
 #include "simulation.hpp"
 
 static const char help[] =
-    "bolt: rarefied gas flows by the BGK, Shakhov and ES-BGK model equations.\n"
+    "bolt: rarefied gas flows by the model equations (BGK, Shakhov, ES-BGK) and the Boltzmann\n"
+    "equation (-model_type hs_mc, projection).\n"
     "Run a case with -options_file_yaml inputs/<case>.yaml; -help lists every option.\n";
 
 // PETSc reads the YAML file inside PetscInitialize and answers a missing one with a traceback;
@@ -65,10 +67,14 @@ int main(int argc, char** argv) {
   int status = 0;
   try {
     status = bolt::run_simulation(PETSC_COMM_WORLD);
+  } catch (const bolt::DeviceFault& fault) {
+    const std::string where = " (" + bolt::run_context() + ")";
+    status = report_and_stop("device fault", (fault.what() + where).c_str(), bolt::kDeviceFault);
   } catch (const bolt::Error& error) {
     status = report_and_stop("error", error.what(), 2);
   } catch (const std::exception& error) {
-    status = report_and_stop("internal error", error.what(), 3);
+    const std::string where = " (" + bolt::run_context() + ")";
+    status = report_and_stop("internal error", (error.what() + where).c_str(), 3);
   }
   PetscFinalize();
   return status;

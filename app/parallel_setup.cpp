@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/run_context.hpp"
 
 namespace bolt {
 
@@ -18,6 +19,7 @@ void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
     MPI_Comm_rank(comm, &rank);
     char host[256] = {};
     gethostname(host, sizeof(host) - 1);
+    set_run_place("rank " + std::to_string(rank) + ", host " + host + ", CPU");
     PetscSynchronizedPrintf(comm, "bolt: rank %d -> host %s -> CPU (%d OpenMP threads)\n", rank,
                             host, omp_get_max_threads());
     PetscSynchronizedFlush(comm, PETSC_STDOUT);
@@ -52,6 +54,8 @@ void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
   MPI_Comm_rank(comm, &rank);
   char host[256] = {};
   gethostname(host, sizeof(host) - 1);
+  set_run_place("rank " + std::to_string(rank) + ", host " + host + ", GPU " +
+                std::to_string(device) + " (" + bus + ")");
   PetscSynchronizedPrintf(comm, "bolt: rank %d -> host %s -> GPU %d (%s)\n", rank, host, device,
                           bus.c_str());
   PetscSynchronizedFlush(comm, PETSC_STDOUT);

@@ -10,6 +10,10 @@ namespace bolt {
 // (0: finished; 2: a bad input or a run-time error; 3: an internal error).
 constexpr int kStoppedBySignal = 4;
 
+// The exit status of a run ended by a CUDA or NCCL error (app/bolt.cpp names the rank, host,
+// device and phase).
+constexpr int kDeviceFault = 6;
+
 // Returns the process exit status.
 int run_simulation(MPI_Comm comm);
 

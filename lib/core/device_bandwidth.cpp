@@ -11,7 +11,7 @@ namespace bolt {
 namespace {
 
 void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) fail("CUDA error in ", what, ": ", cudaGetErrorString(status));
+  if (status != cudaSuccess) fail_device("CUDA error in ", what, ": ", cudaGetErrorString(status));
 }
 
 // Frees a device pointer / event on every exit path.

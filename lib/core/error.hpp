@@ -23,4 +23,18 @@ void require(bool condition, const Parts&... parts) {
   if (!condition) fail(parts...);
 }
 
+// A fault of the machine rather than of the input: a CUDA or NCCL call that failed. Reported
+// with the rank, host, device and phase of the run (run_context.hpp), and the whole job exits.
+class DeviceFault : public Error {
+ public:
+  using Error::Error;
+};
+
+template <class... Parts>
+[[noreturn]] void fail_device(const Parts&... parts) {
+  std::ostringstream message;
+  (message << ... << parts);
+  throw DeviceFault(message.str());
+}
+
 }  // namespace bolt

@@ -23,7 +23,7 @@ struct CudaExec {
 
 inline void check_cuda_launch(const char* label) {
   const cudaError_t status = cudaGetLastError();
-  if (status != cudaSuccess) fail("CUDA launch of ", label, " failed: ", cudaGetErrorString(status));
+  if (status != cudaSuccess) fail_device("CUDA launch of ", label, " failed: ", cudaGetErrorString(status));
 }
 
 struct CudaTeam {
@@ -298,7 +298,7 @@ inline std::size_t sort_pairs_workspace(CudaExec, int n, int key_bits) {
   const cudaError_t status = cub::DeviceRadixSort::SortPairs(
       nullptr, bytes, static_cast<const int*>(nullptr), static_cast<int*>(nullptr),
       static_cast<const int*>(nullptr), static_cast<int*>(nullptr), n, 0, key_bits);
-  if (status != cudaSuccess) fail("radix sort workspace: ", cudaGetErrorString(status));
+  if (status != cudaSuccess) fail_device("radix sort workspace: ", cudaGetErrorString(status));
   return bytes;
 }
 inline void stable_sort_pairs(CudaExec exec, const int* keys_in, int* keys_out,
@@ -307,7 +307,7 @@ inline void stable_sort_pairs(CudaExec exec, const int* keys_in, int* keys_out,
   const cudaError_t status =
       cub::DeviceRadixSort::SortPairs(workspace, workspace_bytes, keys_in, keys_out, values_in,
                                       values_out, n, 0, key_bits, exec.stream);
-  if (status != cudaSuccess) fail("radix sort: ", cudaGetErrorString(status));
+  if (status != cudaSuccess) fail_device("radix sort: ", cudaGetErrorString(status));
 }
 
 // A second stream for work that does not depend on the main stream's latest kernels, so that
@@ -345,7 +345,7 @@ class CudaSideStream {
 
  private:
   static void check(cudaError_t status, const char* what) {
-    if (status != cudaSuccess) fail("CUDA ", what, ": ", cudaGetErrorString(status));
+    if (status != cudaSuccess) fail_device("CUDA ", what, ": ", cudaGetErrorString(status));
   }
   cudaStream_t stream_ = nullptr;
   cudaEvent_t forked_ = nullptr, joined_ = nullptr;
@@ -354,7 +354,7 @@ inline CudaSideStream side_stream_of(CudaExec) { return {}; }
 
 inline void synchronize(CudaExec exec) {
   const cudaError_t status = cudaStreamSynchronize(exec.stream);
-  if (status != cudaSuccess) fail("CUDA error: ", cudaGetErrorString(status));
+  if (status != cudaSuccess) fail_device("CUDA error: ", cudaGetErrorString(status));
 }
 
 }  // namespace bolt

@@ -17,7 +17,7 @@ namespace bolt {
 #ifdef BOLT_HAVE_CUDA
 namespace {
 void check_cuda(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) fail("CUDA error in ", what, ": ", cudaGetErrorString(status));
+  if (status != cudaSuccess) fail_device("CUDA error in ", what, ": ", cudaGetErrorString(status));
 }
 }  // namespace
 #endif

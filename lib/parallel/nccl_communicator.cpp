@@ -13,11 +13,11 @@ namespace bolt {
 namespace {
 
 void check_nccl(ncclResult_t status, const char* what) {
-  if (status != ncclSuccess) fail("NCCL ", what, " failed: ", ncclGetErrorString(status));
+  if (status != ncclSuccess) fail_device("NCCL ", what, " failed: ", ncclGetErrorString(status));
 }
 
 void check_cuda(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) fail("CUDA ", what, " failed: ", cudaGetErrorString(status));
+  if (status != cudaSuccess) fail_device("CUDA ", what, " failed: ", cudaGetErrorString(status));
 }
 
 // One NCCL communicator over the ranks of an MPI communicator.
