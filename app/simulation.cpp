@@ -12,9 +12,12 @@
 
 #include "case_diagnostics.hpp"
 #include "domain_view.hpp"
+#include "numerical_guard.hpp"
+#include "output_guard.hpp"
 #include "parallel_setup.hpp"
 #include "preflight.hpp"
 #include "restart.hpp"
+#include "core/run_context.hpp"
 #include "core/error.hpp"
 #include "decomposition/partition.hpp"
 #include "diagnostics/conservation.hpp"
@@ -110,6 +113,12 @@ int run_simulation(MPI_Comm comm) {
   // Output of the fields: each box once (velocity ranks of a box hold the same fields).
   const std::vector<OwnedBox> written = partition.box_leader() ? owned : std::vector<OwnedBox>{};
   const double dt = setup.time_step.dt;
+  // Mass is conserved only without inflow and outflow faces: the guard checks its drift then.
+  bool closed = true;
+  for (int a = 0; a < 3; ++a)
+    for (const FaceSpec& face : setup.engine.faces[a])
+      closed = closed && (!grid.active[a] || face.kind == FaceKind::wall ||
+                          face.kind == FaceKind::specular || face.kind == FaceKind::periodic);
   const Events events;
   std::error_code directory_error;
   std::filesystem::create_directories(run.output.directory, directory_error);
@@ -233,7 +242,7 @@ int run_simulation(MPI_Comm comm) {
   std::int64_t last_checkpoint = -1;  // step of the last checkpoint this run wrote
   auto checkpoint = [&](const char* why) {
     Scoped scope(events.checkpoint);
-    last_checkpoint = step;
+    set_run_phase("the checkpoint write at step " + std::to_string(step));
     CheckpointInfo info;
     info.step = step;
     info.time = time_at(step);
@@ -247,9 +256,24 @@ int run_simulation(MPI_Comm comm) {
     for (int i = 0; i < boxes.size(); ++i) f.push_back(boxes[i].state());
     write_checkpoint(comm, run.output.checkpoint, info, owned, owned_velocities, f,
                      run.output.checkpoint_keep);
+    last_checkpoint = step;
     PetscPrintf(comm, "bolt: checkpoint (%s) at step %lld: %s\n", why, static_cast<long long>(step),
                 run.output.checkpoint.c_str());
   };
+  OutputGuard outputs(comm, run.output.continue_on_error);
+  // -out_on_error stop: a checkpoint of this step unless that was the write that failed, then
+  // the exit status that says so.
+  auto stop_after_output_failure = [&] {
+    if (outputs.last_failed() != "checkpoint" && last_checkpoint != step)
+      outputs.attempt("checkpoint", step, [&] { checkpoint("output failure"); });
+    PetscFPrintf(comm, stderr,
+                 "bolt: error: stopped at step %lld because an output could not be written "
+                 "(-out_on_error stop); last checkpoint: %s\n",
+                 static_cast<long long>(step),
+                 last_checkpoint >= 0 ? run.output.checkpoint.c_str() : "none written");
+    return kOutputFailure;
+  };
+
 
   // Both limits are absolute (step number, time), so a restarted run stops where the
   // uninterrupted one would have.
@@ -279,6 +303,7 @@ int run_simulation(MPI_Comm comm) {
                   next_stop(run.output.checkpoint_every)});
     {
       Scoped scope(events.step);
+      set_run_phase("steps " + std::to_string(step + 1) + " to " + std::to_string(target));
       const auto t0 = std::chrono::steady_clock::now();
       const int taken = boxes.step(static_cast<int>(target - step), stop_now);
       boxes.synchronize();
@@ -321,32 +346,49 @@ int run_simulation(MPI_Comm comm) {
       row.ms_per_step = 1e3 * seconds_per_step;
       row.updates_per_second = seconds_per_step > 0.0 ? updates_per_step / seconds_per_step : 0.0;
       row.eta_seconds = seconds_per_step * (last_step - step);
-      monitor.write(row);
-      for (double value : fields)
-        require(std::isfinite(value), "the solution is no longer finite at step ", step,
-                " (time step too large for this grid? try a smaller -ts_max_courant)");
+      outputs.attempt("monitor row", step, [&] { monitor.write(row); });
+      const std::string failure =
+          numerical_failure(fields, cells, setup.geometry, closed, row.mass_error, run, dt);
+      if (!failure.empty()) {
+        // The fields of this step as a diagnostic dump; the last checkpoint stays as it was.
+        const std::string dump = writer.write(step, time_at(step), written, written_fields());
+        PetscFPrintf(comm, stderr,
+                     "bolt: error: the solution failed at step %lld (t = %.6g): %s. Fields of "
+                     "this step: %s; last checkpoint: %s\n",
+                     static_cast<long long>(step), time_at(step), failure.c_str(), dump.c_str(),
+                     last_checkpoint >= 0 ? run.output.checkpoint.c_str() : "none written");
+        return kNumericalFailure;
+      }
       previous = fields;
       previous_step = step;
       steady = run.steady_tolerance > 0.0 && step > 0 && last_residual < run.steady_tolerance;
     }
     if (run.output.fields_every > 0 && step % run.output.fields_every == 0) {
       Scoped scope(events.fields);
+      set_run_phase("the fields write at step " + std::to_string(step));
       update_fields();
-      writer.write(step, time_at(step), written, written_fields());
+      outputs.attempt("fields", step,
+                      [&] { writer.write(step, time_at(step), written, written_fields()); });
     }
     if (run.output.checkpoint_every > 0 && step % run.output.checkpoint_every == 0)
-      checkpoint("periodic");
+      outputs.attempt("checkpoint", step, [&] { checkpoint("periodic"); });
+    if (outputs.stopping()) return stop_after_output_failure();
   }
   const double wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
+  set_run_phase("the final output at step " + std::to_string(step));
   update_fields();
   std::string fields_file;
   {
     Scoped scope(events.fields);
-    fields_file = writer.write(step, time_at(step), written, written_fields());
+    outputs.attempt("fields", step, [&] {
+      fields_file = writer.write(step, time_at(step), written, written_fields());
+    });
   }
-  if (run.output.checkpoint_final && last_checkpoint != step) checkpoint("final");
+  if (run.output.checkpoint_final && last_checkpoint != step)
+    outputs.attempt("checkpoint", step, [&] { checkpoint("final"); });
+  if (outputs.stopping()) return stop_after_output_failure();
   const Totals now = totals(grid, fields);
 
   nlohmann::json summary;
@@ -409,12 +451,19 @@ int run_simulation(MPI_Comm comm) {
   }
   summary["fields_file"] = fields_file;
   summary["checkpoint"] = run.output.checkpoint_final ? run.output.checkpoint : "";
+  const bool summary_written = outputs.attempt("summary", step, [&] {
+    if (rank == 0) write_summary(run.output.summary, summary);
+  });
+  if (outputs.stopping()) return stop_after_output_failure();
   if (rank == 0) {
-    write_summary(run.output.summary, summary);
-    std::printf("bolt: fields written to %s (open %s/fields.xmf in ParaView)\n", fields_file.c_str(),
-                run.output.directory.c_str());
-    std::printf("bolt: summary written to %s\n", run.output.summary.c_str());
+    if (!fields_file.empty())
+      std::printf("bolt: fields written to %s (open %s/fields.xmf in ParaView)\n",
+                  fields_file.c_str(), run.output.directory.c_str());
+    if (summary_written) std::printf("bolt: summary written to %s\n", run.output.summary.c_str());
   }
+  if (outputs.failures() > 0)
+    PetscFPrintf(comm, stderr, "bolt: warning: %d outputs of this run were not written (see above)\n",
+                 outputs.failures());
   return 0;
 }
 

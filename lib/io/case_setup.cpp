@@ -65,6 +65,8 @@ CaseSetup make_case_setup(const RunOptions& options) {
                 "or periodic faces; walls conserve mass only below 1 (face -bc_", "xyz"[a],
                 s ? "_high" : "_low", ")");
       }
+  const std::string refusal = run.model->time_step_refusal(setup.time_step.dt);
+  require(refusal.empty(), refusal);
   e.grid = make_physical_grid(run.axes, setup.time_step.ghost);
   e.model = run.model;
   e.gas = run.gas;

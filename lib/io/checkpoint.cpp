@@ -164,19 +164,6 @@ std::string read_string_attribute(hid_t object, const std::string& path, const c
   return value;
 }
 
-// HDF5's own error stack printing off while in scope: a damaged file is reported by bolt's
-// one-line error naming it, not by a trace of the library's internals.
-class QuietHdf5 {
- public:
-  QuietHdf5() { H5Eget_auto2(H5E_DEFAULT, &function_, &data_); H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
-  ~QuietHdf5() { H5Eset_auto2(H5E_DEFAULT, function_, data_); }
-  QuietHdf5(const QuietHdf5&) = delete;
-  QuietHdf5& operator=(const QuietHdf5&) = delete;
-
- private:
-  H5E_auto2_t function_ = nullptr;
-  void* data_ = nullptr;
-};
 
 // Opens a checkpoint for reading (collective), or fails naming it.
 Handle open_checkpoint(MPI_Comm comm, const std::string& path) {
@@ -328,8 +315,11 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointIn
     std::error_code error;
     if (!parent.empty()) std::filesystem::create_directories(parent, error);
     if (error) fail(path, ": cannot create the checkpoint directory: ", error.message());
+    require_free_space(temporary, 8.0 * double(cells) * info.nv);
   });
-  {
+  // A failed write (disk full) leaves the previous checkpoint as it was; its temporary goes.
+  const QuietHdf5 quiet;
+  on_every_rank(comm, [&] {
     Handle access = mpio_access(comm, temporary);
     Handle file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), H5Fclose,
                 temporary, "file create");
@@ -372,7 +362,9 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointIn
                     &info.f_checksum);
     write_attribute(file, temporary, "header_checksum", H5T_STD_U64LE, H5T_NATIVE_UINT64,
                     &header);
-  }
+    // Buffered data reaches the disk here, where a full disk is reported, not in the close.
+    check(H5Fflush(file, H5F_SCOPE_GLOBAL), temporary, "flush");
+  }, [&] { std::filesystem::remove(temporary); });
   // The file is closed (flushed) on every rank; only then may the old checkpoint be replaced.
   MPI_Barrier(comm);
   on_rank0(comm, [&] {

@@ -1,9 +1,12 @@
 #include "hdf5_fields.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <utility>
 
@@ -108,7 +111,15 @@ std::string FieldWriter::write(std::int64_t step, double time, const std::vector
   int rank = 0;
   MPI_Comm_rank(comm_, &rank);
 
-  {
+  // A failed write (disk full) removes its own file and touches no earlier one.
+  const QuietHdf5 quiet;
+  on_rank0(comm_, [&] {
+    double values = double(grid_.cells(0)) * grid_.cells(1) * grid_.cells(2) *
+                    double(std::size(kFields));
+    for (int a = 0; a < 3; ++a) values += 2.0 * grid_.cells(a) + 1.0;  // centres and faces
+    require_free_space(path, 8.0 * values);
+  });
+  on_every_rank(comm_, [&] {
     Handle access = mpio_access(comm_, path);
     Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), H5Fclose, path,
                 "file create");
@@ -161,7 +172,9 @@ std::string FieldWriter::write(std::int64_t step, double time, const std::vector
               spec.name);
       }
     }
-  }
+    // Buffered data reaches the disk here, where a full disk is reported, not in the close.
+    check(H5Fflush(file, H5F_SCOPE_GLOBAL), path, "flush");
+  }, [&] { std::filesystem::remove(path); });
 
   // Every rank keeps the same list; rank 0 writes it out.
   bool replaced = false;
@@ -218,7 +231,12 @@ void FieldWriter::write_xdmf() const {
   {
     std::ofstream out(temporary);
     out << xml.str();
-    if (!out.flush()) fail(temporary.string(), ": cannot write the XDMF file");
+    if (!out.flush()) {
+      const int error = errno;
+      out.close();
+      std::filesystem::remove(temporary);
+      fail(temporary.string(), ": cannot write the XDMF file (", std::strerror(error), ")");
+    }
   }
   std::error_code error;
   std::filesystem::rename(temporary, target, error);

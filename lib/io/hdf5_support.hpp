@@ -28,8 +28,24 @@ class Handle {
   herr_t (*close_)(hid_t);
 };
 
-// Throws bolt::Error "<file>: HDF5 <what> failed" when an HDF5 call returns a negative status.
+// Throws bolt::Error "<file>: HDF5 <what> failed (<cause>)" when an HDF5 call returns a negative
+// status; the cause is the innermost message of HDF5's error stack (for a failed write it names
+// the system's error, such as "No space left on device").
 void check(herr_t status, const std::string& file, const char* what);
+
+// HDF5's own error stack printing off while in scope: failures are reported by bolt's one-line
+// error naming the file, not by a trace of the library's internals.
+class QuietHdf5 {
+ public:
+  QuietHdf5();
+  ~QuietHdf5();
+  QuietHdf5(const QuietHdf5&) = delete;
+  QuietHdf5& operator=(const QuietHdf5&) = delete;
+
+ private:
+  H5E_auto2_t function_ = nullptr;
+  void* data_ = nullptr;
+};
 
 // File access list with the MPI-IO driver over `comm` (every open/create is collective).
 Handle mpio_access(MPI_Comm comm, const std::string& path);
@@ -44,6 +60,18 @@ Handle zero_filled(const std::string& path);
 // Runs `action` on rank 0 and makes every rank throw its error, so a failure on rank 0 (disk
 // full, permissions) cannot leave the other ranks waiting in the next collective call.
 void on_rank0(MPI_Comm comm, const std::function<void()>& action);
+
+// Fails, naming the folder and both sizes, unless the file system of `path` has `bytes` (plus a
+// margin for HDF5's metadata) free. Checked before an HDF5 file is created: HDF5 1.10 cannot
+// close a file whose writes failed and then crashes at exit (HDFFV-11052), so a full disk must
+// be found before the first write.
+void require_free_space(const std::string& path, double bytes);
+
+// Runs `write` (collective) on every rank; when it failed on any, runs `clean_up` on rank 0 (e.g.
+// removes a half-written temporary file) and throws on every rank, so that no rank goes on to a
+// collective call the others do not make.
+void on_every_rank(MPI_Comm comm, const std::function<void()>& write,
+                   const std::function<void()>& clean_up);
 
 // Writes attribute `name` on `object`: a scalar when count is 1, else a 1-D array. Attributes
 // are metadata: every rank passes the same values and the library writes them once.

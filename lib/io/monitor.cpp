@@ -1,7 +1,9 @@
 #include "monitor.hpp"
 
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "core/error.hpp"
@@ -9,7 +11,7 @@
 namespace bolt {
 
 Monitor::Monitor(bool active, const std::string& csv_path, std::int64_t continue_from_step)
-    : active_(active) {
+    : active_(active), csv_path_(csv_path) {
   if (!active_) return;
   std::vector<std::string> kept;
   if (continue_from_step >= 0) {
@@ -40,6 +42,9 @@ void Monitor::write(const MonitorRow& row) {
   for (const auto& [name, value] : row.diagnostics) csv_ << "," << value;
   csv_ << "," << row.ms_per_step << "," << row.updates_per_second << "," << row.eta_seconds << "\n";
   csv_.flush();
+  const bool written = csv_.good();
+  const int error = errno;
+  csv_.clear();  // the next row is tried again (-out_on_error continue)
 
   std::printf("step %8lld  t %10.4f  res %9.3e  mass %9.2e  mom %9.2e  energy %9.2e",
               static_cast<long long>(row.step), row.time, row.residual, row.mass_error,
@@ -48,6 +53,8 @@ void Monitor::write(const MonitorRow& row) {
   std::printf("  %.3f ms/step  %.3g upd/s  ETA %.0f s\n", row.ms_per_step, row.updates_per_second,
               row.eta_seconds);
   std::fflush(stdout);
+  require(written, csv_path_, ": cannot write the monitor row of step ", row.step, " (",
+          std::strerror(error), ")");
 }
 
 }  // namespace bolt

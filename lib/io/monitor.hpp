@@ -29,10 +29,13 @@ class Monitor {
   // Opens (rank 0 only) the CSV. A restarted run passes its restart step: the rows up to it are
   // kept and later ones (from a run that died after its last checkpoint) dropped.
   Monitor(bool active, const std::string& csv_path, std::int64_t continue_from_step = -1);
+  // Prints the row and appends it to the CSV; a failed append (disk full) throws, naming the
+  // file and the system's error, after the row is printed.
   void write(const MonitorRow& row);
 
  private:
   bool active_;
+  std::string csv_path_;
   bool header_written_ = false;
   std::ofstream csv_;
 };

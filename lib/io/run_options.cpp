@@ -58,6 +58,11 @@ void read_parallel(MPI_Comm comm, RunOptions& run) {
                                  "rank count up to its square root)", 0, 0, 1 << 20);
   run.gpu_sharing = o.flag("gpu_share", "allow more ranks than GPUs on a node (they share GPUs)",
                            false);
+  run.guard_mass_drift = o.positive_real(
+      "guard_mass_drift",
+      "in a closed domain the run stops (status 5, with a dump of the fields) when its mass has "
+      "moved by more than this share of the initial mass",
+      0.05);
   run.dry_run = o.flag("dry_run",
                        "check the options, print the plan (memory per rank, time step, expected "
                        "time per step) and stop before the phase space is allocated",
@@ -301,6 +306,11 @@ void read_output(MPI_Comm comm, RunOptions& run) {
                        "kept at -out_checkpoint",
                        "");
   out.summary = o.text("summary", "write the JSON run summary to this file", out.directory + "/summary.json");
+  out.continue_on_error =
+      o.choice("out_on_error",
+               "when an output cannot be written (disk full, permission): stop (after a "
+               "checkpoint, exit status 7) or continue without that output",
+               "stop", {"stop", "continue"}) == "continue";
 }
 
 // Shock: upstream state (n, u, T) = (1, M sqrt(gamma/2), 1), downstream from Rankine-Hugoniot;

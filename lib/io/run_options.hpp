@@ -44,6 +44,7 @@ struct OutputOptions {
   int checkpoint_keep = 1;   // checkpoints kept (the older ones as <checkpoint>.<step>)
   std::string restart;       // checkpoint to continue from, or "latest"
   std::string summary;       // JSON run summary
+  bool continue_on_error = false;  // a failed write: go on without it (else stop, checkpointed)
 };
 
 struct RunOptions {
@@ -77,6 +78,7 @@ struct RunOptions {
   bool gpu_sharing = false; // allow more ranks than GPUs on a node
   bool halo_overlap = true; // interior cells computed while the halos travel
   bool dry_run = false;     // print the pre-run plan and stop
+  double guard_mass_drift = 0.05;  // largest |mass error| the numerical guard lets pass
   std::string geometry_boxes, geometry_solids;  // "x,y,z,nx,ny,nz; ..." (empty: whole grid)
   double solid_temperature = 1.0;
   // [box][axis][side]: a box's own condition on its unconnected faces (else `faces`).

@@ -35,6 +35,11 @@ class CollisionModel {
   virtual double gpu_ps_per_update(bool single) const = 0;
   // Bytes the operator keeps beside f for a box of `cells` cells (pre-run memory plan).
   virtual double operator_bytes(std::int64_t /*cells*/) const { return 0.0; }
+  // Why the model cannot take the time step dt, naming the options, or empty.
+  virtual std::string time_step_refusal(double /*dt*/) const { return {}; }
+  // A term of the model that a too large step breaks first, for the numerical guard's message
+  // (e.g. "the body force's explicit term (-model_force: |g| dt = 2 c0)"), or empty.
+  virtual std::string step_failure_hint(double /*dt*/) const { return {}; }
 };
 
 }  // namespace bolt

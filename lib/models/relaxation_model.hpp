@@ -27,6 +27,8 @@ class RelaxationModel final : public CollisionModel {
   std::string_view name() const override { return name_; }
   std::string whole_rows_reason() const override;
   int sums_per_cell() const override { return relaxation_sums(kind_); }
+  std::string time_step_refusal(double dt) const override;
+  std::string step_failure_hint(double dt) const override;
   double collision_frequency(const GasParams& gas, double n, double T) const override;
   // The BGK 3-D cavity of docs/benchmarks.md, H200: 14.3 ps (float), 29.5 ps (double).
   double gpu_ps_per_update(bool single) const override { return single ? 14.3 : 29.5; }

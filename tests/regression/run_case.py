@@ -504,6 +504,8 @@ BAD_INPUTS = [
     (["-model_type", "hs_mc", "-vgrid_type", "sphere"], "-vgrid_type", None),
     (["-team_size", "33"], "-team_size", None),
     (["-ts_dt", "-1"], "-ts_dt", None),
+    (["-model_force", "10,0,0", "-ts_dt", "10"], "-model_force", None),
+    (["-guard_mass_drift", "0"], "-guard_mass_drift", None),
     (["-dry_run", "maybe"], "-dry_run", None),
     # Velocity grids that cannot hold the gas (velocity_coverage.hpp) or do not exist.
     (["-vgrid_half_width", "0.1"], "-vgrid_half_width", None),

@@ -13,6 +13,9 @@ checks:
   kill         SIGKILL at 20 random moments (checkpoints every 2 steps, so some land in a write),
                each time continued with -restart latest: the end equals an uninterrupted run bit
                for bit
+  guard        a step too large for the gas stops with status 5 and a dump of the fields
+  output_faults  writes into a full device: nothing written before is lost, the failure is
+               reported, -out_on_error stop|continue
 """
 import os
 import random
@@ -178,7 +181,111 @@ def check_kill(bolt, args, tmp):
     return ok
 
 
-CHECKS = {"checkpoints": check_checkpoints, "signals": check_signals, "kill": check_kill}
+def check_guard(bolt, args, tmp):
+    """A step too large for the gas (a cold gas pushed by a body force: the explicit force term
+    turns f negative) is stopped at the first monitor step that sees it: status 5, one line
+    naming the cell, the quantity and the likely cause, the fields of that step written as a
+    dump, no NaN in the monitor."""
+    import h5py
+    import numpy as np
+    out = os.path.join(tmp, "guard")
+    status, text = attempt(bolt, args + ["-init_type", "uniform", "-init_temperature", "0.05",
+                                         "-model_force", "0.2,0,0", "-ts_dt", "1.2",
+                                         "-vgrid_half_width", "2", "-out_monitor_every", "1",
+                                         "-ts_max_steps", "20"], out)
+    ok = report(status == 5, f"exit status {status}")
+    ok &= report("the temperature is not positive in cell (0, 0, 0)" in text
+                 and "-model_force" in text, "the message names the cell, T and the force")
+    dumps = [name for name in os.listdir(out) if name.startswith("fields_")]
+    ok &= report(len(dumps) == 1, f"the fields of the failing step: {dumps}")
+    with h5py.File(os.path.join(out, dumps[0]), "r") as f:
+        ok &= report(float(np.min(f["T"][...])) < 0.0, "the dump shows the negative temperature")
+    monitor = open(os.path.join(out, "monitor.csv")).read().lower()
+    ok &= report("nan" not in monitor, "no NaN in monitor.csv")
+    return ok
+
+
+class FullDisk:
+    """A tmpfs of `size` mounted at `path` for the duration (needs a user who may mount)."""
+
+    def __init__(self, path, size):
+        self.path, self.size = path, size
+
+    def __enter__(self):
+        os.makedirs(self.path, exist_ok=True)
+        self.mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={self.size}", "tmpfs",
+                                       self.path], capture_output=True).returncode == 0
+        return self.mounted
+
+    def __exit__(self, *exc):
+        if self.mounted:
+            subprocess.run(["umount", self.path])
+
+
+def check_output_faults(bolt, args, tmp):
+    """A write that fails loses nothing written before and is reported (on a small tmpfs that
+    fills up; the test needs a user who may mount one, as CI's root):
+      1. the fields fill the disk: exit status 7 naming the file and the lack of space, every
+         fields file before it readable, a checkpoint of that step written (elsewhere), from
+         which the run continues;
+      2. the same with -out_on_error continue: exit status 0, a warning per lost output;
+      3. the second checkpoint does not fit beside the first: exit status 7, the first intact
+         (-restart verifies its checksums), no temporary left."""
+    import h5py
+    base = args + ["-out_monitor_every", "10", "-out_fields_every", "10"]
+
+    def fields_step(path):
+        with h5py.File(path, "r") as f:
+            return int(f.attrs["step"])
+
+    def fields_files(folder):
+        return sorted(name for name in os.listdir(folder) if name.startswith("fields_"))
+
+    ok = True
+    disk = os.path.join(tmp, "disk")
+    with FullDisk(disk, "400k") as mounted:
+        if not mounted:
+            return report(False, "cannot mount a tmpfs: run this test as a user who may")
+        out, checkpoint = os.path.join(disk, "stop"), os.path.join(tmp, "stop_checkpoint.h5")
+        status, text = attempt(bolt, base + ["-ts_max_steps", "100", "-out_checkpoint",
+                                             checkpoint], out)
+        written = fields_files(out)
+        ok &= report(status == 7 and "No space left on device" in text and "fields_0000" in text,
+                     f"the fields fill the disk: exit status {status}, file and cause named")
+        ok &= report(len(written) >= 2 and all(fields_step(os.path.join(out, name)) ==
+                                               int(name[7:13]) for name in written),
+                     f"every fields file before it is readable: {written}")
+        _, step = final_f(checkpoint)
+        ok &= report(step == int(written[-1][7:13]) + 10,
+                     f"a checkpoint of the failing step ({step}) was written")
+        run(bolt, base + ["-ts_max_steps", "100", "-restart", checkpoint],
+            os.path.join(tmp, "continued"))
+        ok &= report(True, "the run continued from it to its end")
+    with FullDisk(disk, "400k"):
+        out = os.path.join(disk, "continue")
+        status, text = attempt(bolt, base + ["-ts_max_steps", "100", "-out_on_error", "continue",
+                                             "-out_checkpoint", os.path.join(tmp, "c.h5")], out)
+        ok &= report(status == 0 and "going on without it" in text and
+                     "outputs of this run were not written" in text,
+                     f"-out_on_error continue: exit status {status}, the lost outputs reported")
+    with FullDisk(disk, "5500k"):
+        out = os.path.join(disk, "checkpoint")
+        path = os.path.join(out, "checkpoint.h5")
+        base = args + ["-out_monitor_every", "10", "-out_checkpoint_every", "10"]
+        status, text = attempt(bolt, base + ["-ts_max_steps", "20"], out)
+        ok &= report(status == 7 and "checkpoint.h5.tmp" in text,
+                     f"the second checkpoint does not fit: exit status {status}, file named")
+        ok &= report(not os.path.lexists(path + ".tmp"), "no temporary checkpoint left")
+        _, step = final_f(path)
+        ok &= report(step == 10, f"the checkpoint of step 10 is intact (step {step})")
+        run(bolt, base + ["-ts_max_steps", "20", "-restart", path, "-out_checkpoint",
+                          os.path.join(tmp, "again.h5")], os.path.join(tmp, "again"))
+        ok &= report(True, "-restart verified its checksums and continued from it")
+    return ok
+
+
+CHECKS = {"checkpoints": check_checkpoints, "signals": check_signals, "kill": check_kill,
+          "guard": check_guard, "output_faults": check_output_faults}
 
 
 def main():

@@ -1,0 +1,57 @@
+#include "numerical_guard.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "kernels/cell_moments.hpp"
+
+namespace bolt {
+
+namespace {
+
+// Why a run goes wrong: a term of the model the step breaks first, else the time step.
+std::string likely_cause(const RunOptions& run, double dt) {
+  const std::string hint = run.model->step_failure_hint(dt);
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "the time step (dt = %.3g) is too large for this grid and gas: lower -ts_dt, "
+                "-ts_max_courant or -ts_collision_fraction",
+                dt);
+  return hint.empty() ? text : hint + ", or " + text;
+}
+
+}  // namespace
+
+std::string numerical_failure(const std::vector<double>& fields, const std::array<int, 3>& cells,
+                              const Geometry& geometry, bool closed, double mass_error,
+                              const RunOptions& run, double dt) {
+  constexpr int kN = 0, kT = 4;
+  char where[400];
+  for (int k = 0; k < cells[2]; ++k)
+    for (int j = 0; j < cells[1]; ++j)
+      for (int i = 0; i < cells[0]; ++i) {
+        if (!geometry.fluid(i, j, k)) continue;
+        const double* f = fields.data() +
+                          (i + std::int64_t(cells[0]) * (j + std::int64_t(cells[1]) * k)) * kFieldCount;
+        bool finite = true;
+        for (int q = 0; q < kFieldCount; ++q) finite = finite && std::isfinite(f[q]);
+        const char* what = !finite ? "a field is not finite"
+                           : f[kN] <= 0.0 ? "the density is not positive"
+                           : f[kT] <= 0.0 ? "the temperature is not positive"
+                                          : nullptr;
+        if (!what) continue;
+        std::snprintf(where, sizeof where, "%s in cell (%d, %d, %d): n = %.4g, T = %.4g; likely: ",
+                      what, i, j, k, f[kN], f[kT]);
+        return where + likely_cause(run, dt);
+      }
+  if (closed && std::abs(mass_error) > run.guard_mass_drift) {
+    std::snprintf(where, sizeof where,
+                  "the mass moved by %.3g of the initial mass (more than -guard_mass_drift %g); "
+                  "likely: ",
+                  mass_error, run.guard_mass_drift);
+    return where + likely_cause(run, dt);
+  }
+  return {};
+}
+
+}  // namespace bolt
