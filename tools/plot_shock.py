@@ -21,12 +21,15 @@ def main():
     ap.add_argument("summaries", nargs="+", help="summary.json files of shock runs")
     ap.add_argument("--hs-mfp", action="store_true",
                     help="x in upstream hard-sphere mean free paths: x delta / (8 / (5 sqrt(pi)))")
+    ap.add_argument("--labels", help="comma-separated legend label per summary (default: case, model)")
+    ap.add_argument("--xlim", type=float, help="show |x - x_c| up to this")
     ap.add_argument("-o", "--output", default="shock.png", help="output PNG")
     args = ap.parse_args()
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     styles = {"n": "-", "ux": "--", "T": "-."}
-    for path in args.summaries:
+    labels = args.labels.split(",") if args.labels else [None] * len(args.summaries)
+    for path, label in zip(args.summaries, labels):
         s = json.load(open(path))
         d = s["diagnostics"]
         x = np.asarray(d["profile_coordinate"]) - d["centre"]
@@ -37,8 +40,12 @@ def main():
         up, rh = d["upstream"], d["rankine_hugoniot_downstream"]
         for k, (name, key) in enumerate((("n", "profile_n"), ("ux", "profile_ux"), ("T", "profile_T"))):
             q = (np.asarray(d[key]) - up[k]) / (rh[k] - up[k])
-            ax.plot(x, q, styles[name], label=f"{name}  {s['case']} M={d['mach']:g} {s['model']}")
+            run = label or f"{s['case']} M={d['mach']:g} {s['model']}"
+            ax.plot(x, q, styles[name], color=f"C{labels.index(label) if label else 0}"
+                    if args.labels else None, label=f"{name}  {run}")
         ax.set_xlabel(xlabel)
+    if args.xlim:
+        ax.set_xlim(-args.xlim, args.xlim)
     for level in (0.0, 1.0):
         ax.axhline(level, color="k", lw=0.8, ls=":")
     ax.set_ylabel("(q - q1) / (q2 - q1)")
