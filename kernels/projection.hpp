@@ -40,7 +40,11 @@ constexpr int kProjectionRecord = 3;
 
 // One term on a row: whether it was applied (false: a value would have gone negative, and the
 // row is as it was), and Delta. A node may appear twice in a term (l = m, or l = a where the
-// post-collision pair lands back on a pre-collision node): the increments are added one by one.
+// post-collision pair lands back on a pre-collision node): its increments are added to its
+// value one by one, in the order of the nodes. The new values are formed and checked in
+// registers and stored only when the term is applied: the row (shared memory on the GPU) is read
+// six times and written six times per term, no more -- the L1/shared pipe is what bounds this
+// kernel (docs/benchmarks.md).
 template <class Real>
 BOLT_HOST_DEVICE inline bool apply_projection_term(const ProjectionTerm<Real>& t, Real* f,
                                                    Real& delta) {
@@ -59,11 +63,19 @@ BOLT_HOST_DEVICE inline bool apply_projection_term(const ProjectionTerm<Real>& t
   delta = t.c * (saved[kAlpha] * saved[kBeta] - gain);
   const Real share[kProjectionNodes] = {-delta, -delta, (Real(1) - t.r) * delta,
                                         (Real(1) - t.r) * delta, t.r * delta, t.r * delta};
-  for (int k = 0; k < nodes; ++k) f[t.node[k]] += share[k];
+  Real updated[kProjectionNodes];
   bool negative = false;
-  for (int k = 0; k < nodes; ++k) negative = negative || f[t.node[k]] < Real(0);
-  if (negative)  // back in reverse order: a node met twice gets its value from before the term
-    for (int k = nodes - 1; k >= 0; --k) f[t.node[k]] = saved[k];
+  for (int k = 0; k < nodes; ++k) {
+    // The node's value before the term plus every increment to it (a repeated node gets the
+    // same value at each of its places).
+    Real value = saved[k];
+    for (int j = 0; j < nodes; ++j)
+      if (t.node[j] == t.node[k]) value += share[j];
+    updated[k] = value;
+    negative = negative || value < Real(0);
+  }
+  if (!negative)
+    for (int k = 0; k < nodes; ++k) f[t.node[k]] = updated[k];
   return !negative;
 }
 
