@@ -37,6 +37,7 @@ BOLT_HOST_DEVICE Sums<Relax::kSums> stream_row(const Team& team, const StreamTab
 
 template <class Real, class Relax, bool Stream>
 struct FusedStep {
+  static constexpr int kTeamThreads = Relax::kTeamThreads;  // launch_cuda.cuh: 0 is unbounded
   const Real* f_in;
   Real* f_out;
   Velocities<Real> vel;
@@ -57,11 +58,7 @@ struct FusedStep {
     // both, and the post-streaming value goes to the scratch row for the relaxation sweep.
     const auto sums = stream_row<Stream>(team, stream, vel, relax, f_in + p * vel.row, ip, fs);
     auto target = relax.target(team, sums, vel);
-    if (relax.normalised(target))
-      relax.normalise(target, team.template reduce<kNormalisationSums>(
-                                  nv, [&](int v, Sums<kNormalisationSums>& s) {
-                                    relax.accumulate_normalisation(s, target, vel, v);
-                                  }));
+    if (relax.normalised(target)) relax.normalise(target, relax.normalisation_sums(team, target, vel));
     team.for_each(nv, [&](int v) { row_out[v] = relax.relax(target, vel, v, fs[v]); });
   }
 };
@@ -69,8 +66,9 @@ struct FusedStep {
 // FusedStep in three parts for the velocity decomposition, where a cell's velocities are
 // spread over ranks and its sums must be added across them: StreamAndSum writes the
 // post-streaming row to f_out and the cell's partial moment sums; after their sum over the
-// ranks, SumNormalisation the partial normalisation sums of the target; after their sum,
-// RelaxSummed relaxes f_out in place towards the normalised target. (The conservative target
+// ranks, SumNormalisation the partial normalisation sums of the target (not needed where they
+// factorise over the axes); after their sum, RelaxSummed relaxes f_out in place towards the
+// normalised target. (The conservative target
 // needs every velocity in its Newton loop: not available split.)
 template <class Real, class Relax, bool Stream>
 struct StreamAndSum {
@@ -129,7 +127,7 @@ template <class Real, class Relax>
 struct RelaxSummed {
   Real* f;
   const double* sums;           // summed over the ranks
-  const double* normalisation;  // summed over the ranks
+  const double* normalisation;  // summed over the ranks; unused where relax.factorised()
   Velocities<Real> vel;
   CellIndexer cells;
   Relax relax;
@@ -138,9 +136,14 @@ struct RelaxSummed {
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
     Real* BOLT_RESTRICT row = f + cells.padded(cells.coord(item)) * vel.row;
     RelaxationTarget target = summed_target(relax, team, sums, vel, item);
-    Sums<kNormalisationSums> s;
-    for (int k = 0; k < kNormalisationSums; ++k) s[k] = normalisation[item * kNormalisationSums + k];
-    relax.normalise(target, s);
+    if (relax.factorised()) {
+      relax.normalise(target, relax.factorised_sums(team, target));
+    } else {
+      Sums<kNormalisationSums> s;
+      for (int k = 0; k < kNormalisationSums; ++k)
+        s[k] = normalisation[item * kNormalisationSums + k];
+      relax.normalise(target, s);
+    }
     team.for_each(vel.n, [&](int v) { row[v] = relax.relax(target, vel, v, row[v]); });
   }
 };

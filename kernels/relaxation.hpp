@@ -41,6 +41,13 @@ struct RelaxationParams {
   double dt = 0.0;      // relaxation time interval
   double force[3] = {0.0, 0.0, 0.0};
   int conservative_iterations = 0;  // Newton steps for the conservative discrete equilibrium
+  // A velocity set that is the full tensor product of its axes (the Cartesian box, uniform or
+  // stretched; not the sphere's cut): nodes and widths per axis, so that sums over the set of a
+  // Gaussian factorise into sums along each axis.
+  bool tensor = false;
+  const double* axis_node[3] = {nullptr, nullptr, nullptr};
+  const double* axis_width[3] = {nullptr, nullptr, nullptr};
+  int axis_count[3] = {0, 0, 0};
 };
 
 struct RelaxationTarget {
@@ -70,6 +77,11 @@ struct Relaxation {
   // Widest team reduction: the conservative Newton step reduces 30 sums.
   static constexpr int kReduceWidth =
       Conservative ? 30 : (kSums > kNormalisationSums ? kSums : kNormalisationSums);
+  // The float step is latency-bound: compiled for teams of up to 1024 threads (at most 64
+  // registers) it keeps 4 teams of 256 per multiprocessor; left free, the normalisation's sums
+  // took BGK to 82 registers, 2 teams and 1.5x the step time (H100). In double the cap's spills
+  // cost more than the occupancy gains (Shakhov 1.09x, ES-BGK 1.33x slower): no cap.
+  static constexpr int kTeamThreads = !Conservative && sizeof(Real) == 4 ? 1024 : 0;
 
   RelaxationParams params;
 
@@ -147,6 +159,68 @@ struct Relaxation {
   // Whether `normalise` changes the target (uniform over a cell's team).
   BOLT_HOST_DEVICE bool normalised(const RelaxationTarget& t) const {
     return !Conservative || t.forced();
+  }
+
+  // Whether the normalisation sums come from sums along the axes (factorised_sums) rather than a
+  // sweep over the row: on tensor-product grids, for the isotropic targets (BGK, Shakhov) that
+  // share the force term's Maxwellian.
+  BOLT_HOST_DEVICE bool factorised() const {
+    return params.tensor && Kind != RelaxationKind::esbgk && !Conservative;
+  }
+
+  // The normalisation sums of the whole velocity set: by the axes where factorised(), else a
+  // team sweep over this team's velocities (the caller sums those over the ranks of a split).
+  template <class Team>
+  BOLT_HOST_DEVICE Sums<kNormalisationSums> normalisation_sums(const Team& team,
+                                                              const RelaxationTarget& t,
+                                                              const Velocities<Real>& vel) const {
+    if (factorised()) return factorised_sums(team, t);
+    return team.template reduce<kNormalisationSums>(
+        vel.n, [&](int v, Sums<kNormalisationSums>& s) { accumulate_normalisation(s, t, vel, v); });
+  }
+
+  // With e = w exp(-(x - u)^2 / T) along axis a, M_k(a) = sum e (x - u)^k, k = 0..3, each group of
+  // the team forms the twelve 1-D sums itself (a few hundred terms instead of the row), and
+  //   sum w f_M = A prod_a M_0(a),  sum w xi_a f_M = A (M_1(a) + u_a M_0(a)) prod_b!=a M_0(b),
+  //   sum w f_M (c.s)(2|c|^2/T - 5) = A sum_a s_a [(2/T)(M_3(a) P_a + M_1(a) sum_b!=a M_2(b)
+  //                                   P_ab) - 5 M_1(a) P_a],
+  // P_a, P_ab the products of M_0 over the other axes. Exact up to rounding, no sweep.
+  template <class Team>
+  BOLT_HOST_DEVICE Sums<kNormalisationSums> factorised_sums(const Team& team,
+                                                           const RelaxationTarget& t) const {
+    const double* u = t.shakhov.u0;
+    const double inv_T = t.shakhov.inv_T;
+    const int n0 = params.axis_count[0], n01 = n0 + params.axis_count[1];
+    const Sums<12> m = team.template group_sums<12>(n01 + params.axis_count[2],
+                                                    [&](int i, Sums<12>& acc) {
+      const int a = i < n0 ? 0 : (i < n01 ? 1 : 2);
+      const int j = i - (a == 0 ? 0 : (a == 1 ? n0 : n01));
+      const double c = params.axis_node[a][j] - u[a];
+      const double e = params.axis_width[a][j] * exp(-c * c * inv_T);
+      acc[4 * a] += e;
+      acc[4 * a + 1] += e * c;
+      acc[4 * a + 2] += e * c * c;
+      acc[4 * a + 3] += e * c * c * c;
+    });
+    const double M0[3] = {m[0], m[4], m[8]};
+    double others[3];  // the product of M_0 over the other two axes
+    for (int a = 0; a < 3; ++a) others[a] = M0[(a + 1) % 3] * M0[(a + 2) % 3];
+    const double P = M0[0] * M0[1] * M0[2];
+    double shakhov = 0.0;
+    if (Kind == RelaxationKind::shakhov)
+      for (int a = 0; a < 3; ++a) {
+        const int b = (a + 1) % 3, c = (a + 2) % 3;
+        const double c2 = m[4 * a + 3] * others[a] +
+                          m[4 * a + 1] * (m[4 * b + 2] * M0[c] + m[4 * c + 2] * M0[b]);
+        shakhov += t.shakhov.s[a] * (2.0 * inv_T * c2 - 5.0 * m[4 * a + 1] * others[a]);
+      }
+    Sums<kNormalisationSums> s = Sums<kNormalisationSums>::zero();
+    s[0] = t.gauss.a * (P + shakhov);
+    if (t.forced()) {
+      s[1] = t.force_a * P;
+      for (int a = 0; a < 3; ++a) s[2 + a] = t.force_a * (m[4 * a + 1] + u[a] * M0[a]) * others[a];
+    }
+    return s;
   }
 
   // The normalisation sums of velocity v (kNormalisationSums).

@@ -9,6 +9,9 @@
 //                           f(i, first, second) adds into over [0, n) (a warp reduces at most 32
 //                           sums at once: more than 32 in one pass); not unrolled
 //   team.team_totals(s)     Sums<K> of every thread's own sums s, the same on every thread
+//   team.group_sums<K>(n, f)  Sums<K> of f(i, sums&) over [0, n) formed by every group of
+//                           kTeamGroup threads on its own (GPU: a warp, no barrier): for short
+//                           sums every thread needs; the same result on every thread
 //   team.row_scratch(p)     the team's scratch memory (scratch_bytes of for_each_team), or p
 //                           when it has none
 //   team.scratch_memory<T>()  the scratch of a team that has one (GPU: shared-memory accesses)
@@ -66,6 +69,13 @@ struct CpuTeam {
     for (int k = 0; k < K1; ++k) totals[k] = first[k];
     for (int k = 0; k < K2; ++k) totals[K1 + k] = second[k];
     return TeamTotals{totals};
+  }
+  // Sums<K> of f(i, sums) over [0, n) formed by each group on its own: one thread, all of them.
+  template <int K, class F>
+  Sums<K> group_sums(int n, F&& f) const {
+    Sums<K> sums = Sums<K>::zero();
+    for (int i = 0; i < n; ++i) f(i, sums);
+    return sums;
   }
   // The team's totals of every thread's sums: one thread, its own.
   template <int K>

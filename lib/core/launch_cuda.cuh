@@ -92,6 +92,22 @@ struct CudaTeam {
     return TeamTotals{reduce_buffer};
   }
 
+  // Sums<K> of f(i, sums) over [0, n) formed by every warp on its own: lanes stride over n, a
+  // butterfly of shuffles adds them, and lane 0's totals go to every lane (the butterfly's
+  // order differs between lanes). No barrier, no shared memory: for short sums.
+  template <int K, class F>
+  __device__ Sums<K> group_sums(int n, F&& f) const {
+    Sums<K> sums = Sums<K>::zero();
+    const int lane = threadIdx.x % 32;
+    for (int i = lane; i < n; i += 32) f(i, sums);
+    for (int k = 0; k < K; ++k) {
+      for (int offset = 16; offset > 0; offset /= 2)
+        sums[k] += __shfl_xor_sync(0xffffffffu, sums[k], offset);
+      sums[k] = __shfl_sync(0xffffffffu, sums[k], 0);
+    }
+    return sums;
+  }
+
   // The totals over the team of every thread's K partial sums, on every thread. A warp adds its
   // lanes' sums in Acc (a float Acc needs half the shuffles of double and no conversions), the
   // per-warp partials are added in double.

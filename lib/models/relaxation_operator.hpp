@@ -28,6 +28,19 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
     params_.dt = setup.dt;
     for (int a = 0; a < 3; ++a) params_.force[a] = o.force[a];
     params_.conservative_iterations = o.conservative_iterations;
+    // The target's discrete mass factorises over the axes of a full tensor-product set.
+    const VelocityGrid& grid = *setup.velocities;
+    std::size_t product = 1;
+    for (int a = 0; a < 3; ++a) product *= std::size_t(grid.axes[a].cells());
+    params_.tensor = product == std::size_t(grid.size());
+    if (params_.tensor)
+      for (int a = 0; a < 3; ++a) {
+        axis_node_[a] = Buffer<double>(setup.backend, grid.axes[a].centres);
+        axis_width_[a] = Buffer<double>(setup.backend, grid.axes[a].widths);
+        params_.axis_node[a] = axis_node_[a].data();
+        params_.axis_width[a] = axis_width_[a].data();
+        params_.axis_count[a] = grid.axes[a].cells();
+      }
     if (split_) {  // not conservative (RelaxationModel::whole_rows_reason)
       require(bool(setup.sum_over_velocity_group), "relaxation: velocities split, no group sum");
       sums_ = Buffer<double>(setup.backend, std::size_t(setup.cells) * relaxation_sums(Kind));
@@ -77,11 +90,13 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
         for_each_team<Relax::kSums>(exec_, cells, setup_.team_size, 0, first,
                                     Stream ? "stream_and_sum" : "sum");
         setup_.sum_over_velocity_group(sums_.data(), std::size_t(cells) * Relax::kSums);
-        SumNormalisation<Real, Relax> second{sums_.data(), normalisation_.data(), p.vel, relax};
-        for_each_team<kNormalisationSums>(exec_, cells, setup_.team_size, 0, second,
-                                          "sum_normalisation");
-        setup_.sum_over_velocity_group(normalisation_.data(),
-                                       std::size_t(cells) * kNormalisationSums);
+        if (!relax.factorised()) {
+          SumNormalisation<Real, Relax> second{sums_.data(), normalisation_.data(), p.vel, relax};
+          for_each_team<kNormalisationSums>(exec_, cells, setup_.team_size, 0, second,
+                                            "sum_normalisation");
+          setup_.sum_over_velocity_group(normalisation_.data(),
+                                         std::size_t(cells) * kNormalisationSums);
+        }
         RelaxSummed<Real, Relax> third{p.f_out, sums_.data(), normalisation_.data(),
                                        p.vel, p.cells, relax};
         for_each_team<Relax::kSums>(exec_, cells, setup_.team_size, 0, third, "relax_summed");
@@ -99,6 +114,7 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
   RelaxationParams params_;
   Buffer<double> sums_;           // moment sums per cell between the parts of a split step
   Buffer<double> normalisation_;  // the target's normalisation sums per cell, likewise
+  Buffer<double> axis_node_[3], axis_width_[3];  // the velocity axes of a tensor-product set
   std::size_t scratch_bytes_ = 0;
 };
 
