@@ -14,16 +14,18 @@ bool OutputGuard::attempt(const std::string& what, std::int64_t step,
   } catch (const Error& e) {
     error = e.what();
   }
-  // Every rank learns of a failure anywhere, so all take the same branch afterwards.
-  int failed = error.empty() ? 0 : 1;
-  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm_);
-  if (failed == 0) return true;
+  // Every rank learns of a failure anywhere, so all take the same branch afterwards; the
+  // lowest rank that saw it reports it (an error of rank 0's is every rank's).
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm_, &rank);
+  MPI_Comm_size(comm_, &size);
+  int reporter = error.empty() ? size : rank;
+  MPI_Allreduce(MPI_IN_PLACE, &reporter, 1, MPI_INT, MPI_MIN, comm_);
+  if (reporter == size) return true;
   ++failures_;
   last_failed_ = what;
   stopping_ = !continue_;
-  if (!error.empty()) {
-    int rank = 0;
-    MPI_Comm_rank(comm_, &rank);
+  if (rank == reporter) {
     std::fprintf(stderr, "bolt: %s (rank %d): could not write the %s of step %lld: %s%s\n",
                  continue_ ? "warning" : "error", rank, what.c_str(),
                  static_cast<long long>(step), error.c_str(),
