@@ -191,34 +191,39 @@ struct Relaxation {
     const double* u = t.shakhov.u0;
     const double inv_T = t.shakhov.inv_T;
     const int n0 = params.axis_count[0], n01 = n0 + params.axis_count[1];
-    const Sums<12> m = team.template group_sums<12>(n01 + params.axis_count[2],
-                                                    [&](int i, Sums<12>& acc) {
-      const int a = i < n0 ? 0 : (i < n01 ? 1 : 2);
-      const int j = i - (a == 0 ? 0 : (a == 1 ? n0 : n01));
-      const double c = params.axis_node[a][j] - u[a];
-      const double e = params.axis_width[a][j] * exp(-c * c * inv_T);
-      acc[4 * a] += e;
-      acc[4 * a + 1] += e * c;
-      acc[4 * a + 2] += e * c * c;
-      acc[4 * a + 3] += e * c * c * c;
-    });
-    const double M0[3] = {m[0], m[4], m[8]};
+    // M_0 and M_1 for BGK, up to M_3 for Shakhov; summed in the run's precision (a few dozen
+    // terms: its rounding is the run's), which keeps the registers of the float kernel down.
+    constexpr int K = Kind == RelaxationKind::shakhov ? 4 : 2;
+    const auto m = team.template group_sums<3 * K, Real>(
+        n01 + params.axis_count[2], [&](int i, Sums<3 * K, Real>& acc) {
+          const int a = i < n0 ? 0 : (i < n01 ? 1 : 2);
+          const int j = i - (a == 0 ? 0 : (a == 1 ? n0 : n01));
+          const Real c = Real(params.axis_node[a][j] - u[a]);
+          const Real e = Real(params.axis_width[a][j]) * exp(-c * c * Real(inv_T));
+          acc[K * a] += e;
+          acc[K * a + 1] += e * c;
+          if constexpr (K == 4) {
+            acc[K * a + 2] += e * c * c;
+            acc[K * a + 3] += e * c * c * c;
+          }
+        });
+    const double M0[3] = {m[0], m[K], m[2 * K]};
     double others[3];  // the product of M_0 over the other two axes
     for (int a = 0; a < 3; ++a) others[a] = M0[(a + 1) % 3] * M0[(a + 2) % 3];
     const double P = M0[0] * M0[1] * M0[2];
     double shakhov = 0.0;
-    if (Kind == RelaxationKind::shakhov)
+    if constexpr (K == 4)
       for (int a = 0; a < 3; ++a) {
         const int b = (a + 1) % 3, c = (a + 2) % 3;
-        const double c2 = m[4 * a + 3] * others[a] +
-                          m[4 * a + 1] * (m[4 * b + 2] * M0[c] + m[4 * c + 2] * M0[b]);
-        shakhov += t.shakhov.s[a] * (2.0 * inv_T * c2 - 5.0 * m[4 * a + 1] * others[a]);
+        const double c2 = m[K * a + 3] * others[a] +
+                          m[K * a + 1] * (double(m[K * b + 2]) * M0[c] + m[K * c + 2] * M0[b]);
+        shakhov += t.shakhov.s[a] * (2.0 * inv_T * c2 - 5.0 * m[K * a + 1] * others[a]);
       }
     Sums<kNormalisationSums> s = Sums<kNormalisationSums>::zero();
     s[0] = t.gauss.a * (P + shakhov);
     if (t.forced()) {
       s[1] = t.force_a * P;
-      for (int a = 0; a < 3; ++a) s[2 + a] = t.force_a * (m[4 * a + 1] + u[a] * M0[a]) * others[a];
+      for (int a = 0; a < 3; ++a) s[2 + a] = t.force_a * (m[K * a + 1] + u[a] * M0[a]) * others[a];
     }
     return s;
   }

@@ -9,9 +9,9 @@
 //                           f(i, first, second) adds into over [0, n) (a warp reduces at most 32
 //                           sums at once: more than 32 in one pass); not unrolled
 //   team.team_totals(s)     Sums<K> of every thread's own sums s, the same on every thread
-//   team.group_sums<K>(n, f)  Sums<K> of f(i, sums&) over [0, n) formed by every group of
-//                           kTeamGroup threads on its own (GPU: a warp, no barrier): for short
-//                           sums every thread needs; the same result on every thread
+//   team.group_sums<K, Acc>(n, f)  Sums<K, Acc> of f(i, sums&) over [0, n) formed by every
+//                           group of kTeamGroup threads on its own (GPU: a warp, no barrier):
+//                           short sums every thread needs; the same result on every thread
 //   team.row_scratch(p)     the team's scratch memory (scratch_bytes of for_each_team), or p
 //                           when it has none
 //   team.scratch_memory<T>()  the scratch of a team that has one (GPU: shared-memory accesses)
@@ -71,9 +71,9 @@ struct CpuTeam {
     return TeamTotals{totals};
   }
   // Sums<K> of f(i, sums) over [0, n) formed by each group on its own: one thread, all of them.
-  template <int K, class F>
-  Sums<K> group_sums(int n, F&& f) const {
-    Sums<K> sums = Sums<K>::zero();
+  template <int K, class Acc = double, class F>
+  Sums<K, Acc> group_sums(int n, F&& f) const {
+    Sums<K, Acc> sums = Sums<K, Acc>::zero();
     for (int i = 0; i < n; ++i) f(i, sums);
     return sums;
   }

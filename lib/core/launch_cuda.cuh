@@ -95,9 +95,9 @@ struct CudaTeam {
   // Sums<K> of f(i, sums) over [0, n) formed by every warp on its own: lanes stride over n, a
   // butterfly of shuffles adds them, and lane 0's totals go to every lane (the butterfly's
   // order differs between lanes). No barrier, no shared memory: for short sums.
-  template <int K, class F>
-  __device__ Sums<K> group_sums(int n, F&& f) const {
-    Sums<K> sums = Sums<K>::zero();
+  template <int K, class Acc = double, class F>
+  __device__ Sums<K, Acc> group_sums(int n, F&& f) const {
+    Sums<K, Acc> sums = Sums<K, Acc>::zero();
     const int lane = threadIdx.x % 32;
     for (int i = lane; i < n; i += 32) f(i, sums);
     for (int k = 0; k < K; ++k) {
