@@ -20,7 +20,24 @@ std::string likely_cause(const RunOptions& run, double dt) {
   return hint.empty() ? text : hint + ", or " + text;
 }
 
+bool keeps_mass(const FaceSpec& face) {
+  return face.kind == FaceKind::wall || face.kind == FaceKind::specular ||
+         face.kind == FaceKind::periodic;
+}
+
 }  // namespace
+
+bool closed_domain(const RunOptions& run) {
+  for (int a = 0; a < 3; ++a) {
+    if (run.axes[a].cells <= 1) continue;
+    for (int side = 0; side < 2; ++side) {
+      if (!keeps_mass(run.faces[a][side])) return false;
+      for (const auto& box : run.box_faces)
+        if (box[a][side] && !keeps_mass(*box[a][side])) return false;
+    }
+  }
+  return true;
+}
 
 std::string numerical_failure(const std::vector<double>& fields, const std::array<int, 3>& cells,
                               const Geometry& geometry, bool closed, double mass_error,

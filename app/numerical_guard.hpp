@@ -16,6 +16,10 @@ namespace bolt {
 // The exit status of a run stopped by the guard.
 constexpr int kNumericalFailure = 5;
 
+// Whether no face lets gas in or out (every face, the boxes' own included, a wall, specular or
+// periodic on the active axes): mass is conserved only then.
+bool closed_domain(const RunOptions& run);
+
 // What went wrong first, or an empty string: fields [cell][kFieldCount] of the grid `cells`
 // (x fastest), cells outside `geometry` skipped; mass_error as in monitor.csv, checked when
 // `closed`.

@@ -113,12 +113,7 @@ int run_simulation(MPI_Comm comm) {
   // Output of the fields: each box once (velocity ranks of a box hold the same fields).
   const std::vector<OwnedBox> written = partition.box_leader() ? owned : std::vector<OwnedBox>{};
   const double dt = setup.time_step.dt;
-  // Mass is conserved only without inflow and outflow faces: the guard checks its drift then.
-  bool closed = true;
-  for (int a = 0; a < 3; ++a)
-    for (const FaceSpec& face : setup.engine.faces[a])
-      closed = closed && (!grid.active[a] || face.kind == FaceKind::wall ||
-                          face.kind == FaceKind::specular || face.kind == FaceKind::periodic);
+  const bool closed = closed_domain(run);  // the guard checks the mass drift only then
   const Events events;
   std::error_code directory_error;
   std::filesystem::create_directories(run.output.directory, directory_error);

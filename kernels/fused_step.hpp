@@ -113,10 +113,7 @@ struct SumNormalisation {
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
     const RelaxationTarget target = summed_target(relax, team, sums, vel, item);
-    const auto s = team.template reduce<kNormalisationSums>(
-        vel.n, [&](int v, Sums<kNormalisationSums>& acc) {
-          relax.accumulate_normalisation(acc, target, vel, v);
-        });
+    const auto s = relax.normalisation_sums(team, target, vel);
     if (team.leader())
       for (int k = 0; k < kNormalisationSums; ++k)
         normalisation[item * kNormalisationSums + k] = s[k];

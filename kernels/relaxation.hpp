@@ -77,10 +77,10 @@ struct Relaxation {
   // Widest team reduction: the conservative Newton step reduces 30 sums.
   static constexpr int kReduceWidth =
       Conservative ? 30 : (kSums > kNormalisationSums ? kSums : kNormalisationSums);
-  // The float step is latency-bound: compiled for teams of up to 1024 threads (at most 64
-  // registers) it keeps 4 teams of 256 per multiprocessor; left free, the normalisation's sums
-  // took BGK to 82 registers, 2 teams and 1.5x the step time (H100). In double the cap's spills
-  // cost more than the occupancy gains (Shakhov 1.09x, ES-BGK 1.33x slower): no cap.
+  // The float step is latency-bound, so occupancy decides it: compiled for teams of up to 1024
+  // threads (at most 64 registers) it keeps 4 teams of 256 per multiprocessor, where the
+  // target's and normalisation's doubles would otherwise leave room for 2. In double the
+  // spills such a cap forces cost more than the occupancy gains (docs/benchmarks.md): no cap.
   static constexpr int kTeamThreads = !Conservative && sizeof(Real) == 4 ? 1024 : 0;
 
   RelaxationParams params;

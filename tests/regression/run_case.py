@@ -596,12 +596,13 @@ CHECKS = {
 }
 
 
-def main():
-    if len(sys.argv) < 3 or sys.argv[2] not in CHECKS:
-        raise SystemExit(__doc__ + "\nchecks: " + ", ".join(CHECKS))
+def main(checks=CHECKS, usage=__doc__ + "\nchecks: " + ", ".join(CHECKS)):
+    """BOLT CHECK [options...]: runs checks[CHECK] in a scratch folder; exit status 1 if it fails."""
+    if len(sys.argv) < 3 or sys.argv[2] not in checks:
+        raise SystemExit(usage)
     bolt, check, args = sys.argv[1], sys.argv[2], sys.argv[3:]
     with tempfile.TemporaryDirectory(prefix=f"bolt-{check}-") as tmp:
-        ok = CHECKS[check](bolt, args, tmp)
+        ok = checks[check](bolt, args, tmp)
     if not ok:
         raise SystemExit(1)
     print("passed")

@@ -25,7 +25,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_case import report, run  # noqa: E402
+from run_case import main as run_checks, report, run  # noqa: E402
 
 
 def final_f(path):
@@ -288,17 +288,5 @@ CHECKS = {"checkpoints": check_checkpoints, "signals": check_signals, "kill": ch
           "guard": check_guard, "output_faults": check_output_faults}
 
 
-def main():
-    if len(sys.argv) < 3 or sys.argv[2] not in CHECKS:
-        raise SystemExit(__doc__)
-    import tempfile
-    bolt, check, args = sys.argv[1], sys.argv[2], sys.argv[3:]
-    with tempfile.TemporaryDirectory(prefix=f"bolt-{check}-") as tmp:
-        ok = CHECKS[check](bolt, args, tmp)
-    if not ok:
-        raise SystemExit(1)
-    print("passed")
-
-
 if __name__ == "__main__":
-    main()
+    run_checks(CHECKS, __doc__)

@@ -246,34 +246,40 @@ TEST(Projection, StrangStreamsTwoHalfStepsAroundOneCollision) {
   EXPECT_LE(test::relative_difference(expected, engine->state()), 1e-14);
 }
 
+// The decay rate of P_xx - P_yy over 10 steps of 0.02 collision times (delta = 1), divided by
+// delta, for a nearly isotropic gas (T_x = 1.02, T_y = 0.98) in one cell.
+double stress_decay_rate(const VelocityGrid& vg, std::shared_ptr<const ProjectionModel> model) {
+  const double delta = 1.0, dt = 0.02;
+  const int steps = 10;
+  EngineConfig config = test::cpu_config(test::homogeneous_grid(), vg, std::move(model), dt);
+  config.gas.delta = delta;
+  auto engine = make_engine(config);
+  std::vector<double> f(vg.size());
+  for (int v = 0; v < vg.size(); ++v) {
+    const double x = vg.xi[0][v], y = vg.xi[1][v], z = vg.xi[2][v];
+    const double tx = 1.02, ty = 0.98, tz = 1.0;
+    f[v] = std::exp(-x * x / tx - y * y / ty - z * z / tz) / std::sqrt(M_PI * M_PI * M_PI * tx * ty * tz);
+  }
+  engine->set_state(f);
+  auto anisotropy = [&] {
+    const std::vector<double> m = engine->fields();
+    return m[5] - m[6];  // P_xx - P_yy (kernels/cell_moments.hpp)
+  };
+  const double first = anisotropy();
+  engine->step(steps);
+  return -std::log(anisotropy() / first) / (steps * dt) / delta;
+}
+
 // The normal-stress difference P_xx - P_yy of a nearly isotropic gas (T = 1 +- 2 %) decays at
 // p / mu^(1) = (mu / mu^(1)) delta for the hard-sphere Boltzmann operator, mu the exact
 // viscosity that sets delta (kappa, lib/physics/collision_kernel.hpp). Measured over 10 steps of
 // 0.02 collision times; the tolerance is 2 % on the finest grid, the trend is printed.
 TEST(Projection, HardSphereStressRelaxesAtTheChapmanEnskogRate) {
   const double expected = kHardSphereViscosity / kHardSphereViscosityFirstApprox;
-  const double delta = 1.0, dt = 0.02;
-  const int steps = 10;
   double last = 0.0;
   for (int n0 : {12, 16, 20, 24}) {
     const VelocityGrid vg = sphere(n0);
-    EngineConfig config = test::cpu_config(test::homogeneous_grid(), vg, projection_model(200000, 8), dt);
-    config.gas.delta = delta;
-    auto engine = make_engine(config);
-    std::vector<double> f(vg.size());
-    for (int v = 0; v < vg.size(); ++v) {
-      const double x = vg.xi[0][v], y = vg.xi[1][v], z = vg.xi[2][v];
-      const double tx = 1.02, ty = 0.98, tz = 1.0;
-      f[v] = std::exp(-x * x / tx - y * y / ty - z * z / tz) / std::sqrt(M_PI * M_PI * M_PI * tx * ty * tz);
-    }
-    engine->set_state(f);
-    auto anisotropy = [&] {
-      const std::vector<double> m = engine->fields();
-      return m[5] - m[6];  // P_xx - P_yy (kernels/cell_moments.hpp)
-    };
-    const double first = anisotropy();
-    engine->step(steps);
-    const double rate = -std::log(anisotropy() / first) / (steps * dt) / delta;
+    const double rate = stress_decay_rate(vg, projection_model(200000, 8));
     std::printf("  N0 = %d (%d nodes): decay rate / delta = %.4f (Chapman-Enskog %.4f, %+.2f %%)\n",
                 n0, vg.size(), rate, expected, 100.0 * (rate / expected - 1.0));
     last = rate;
@@ -289,8 +295,6 @@ TEST(Projection, HardSphereStressRelaxesAtTheChapmanEnskogRate) {
 // -1.3 %). Tolerance 2 % with 2e6 points (the cut at 2.5 sigma moves Omega(2,2)* by 0.04 %:
 // test_scattering.cpp).
 TEST(Projection, LennardJonesStressRelaxesAtTheOmega22Rate) {
-  const double delta = 1.0, dt = 0.02;
-  const int steps = 10;
   double last = 0.0;
   const VelocityGrid vg = sphere(20);
   for (std::int64_t points : {200000, 2000000}) {
@@ -299,24 +303,7 @@ TEST(Projection, LennardJonesStressRelaxesAtTheOmega22Rate) {
     o.sets = 8;
     o.seed = 7u;
     o.potential = ProjectionPotential::lennard_jones;
-    EngineConfig config = test::cpu_config(test::homogeneous_grid(), vg,
-                                           std::make_shared<ProjectionModel>(o), dt);
-    config.gas.delta = delta;
-    auto engine = make_engine(config);
-    std::vector<double> f(vg.size());
-    for (int v = 0; v < vg.size(); ++v) {
-      const double x = vg.xi[0][v], y = vg.xi[1][v], z = vg.xi[2][v];
-      const double tx = 1.02, ty = 0.98, tz = 1.0;
-      f[v] = std::exp(-x * x / tx - y * y / ty - z * z / tz) / std::sqrt(M_PI * M_PI * M_PI * tx * ty * tz);
-    }
-    engine->set_state(f);
-    auto anisotropy = [&] {
-      const std::vector<double> m = engine->fields();
-      return m[5] - m[6];  // P_xx - P_yy (kernels/cell_moments.hpp)
-    };
-    const double first = anisotropy();
-    engine->step(steps);
-    const double rate = -std::log(anisotropy() / first) / (steps * dt) / delta;
+    const double rate = stress_decay_rate(vg, std::make_shared<ProjectionModel>(o));
     std::printf("  Lennard-Jones, N0 = 20, %lld points: decay rate / delta = %.4f (%+.2f %%)\n",
                 (long long)points, rate, 100.0 * (rate - 1.0));
     last = rate;
