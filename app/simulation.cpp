@@ -269,7 +269,6 @@ int run_simulation(MPI_Comm comm) {
     return kOutputFailure;
   };
 
-
   // Both limits are absolute (step number, time), so a restarted run stops where the
   // uninterrupted one would have.
   std::int64_t last_step = run.max_steps;

@@ -179,8 +179,9 @@ struct Relaxation {
         vel.n, [&](int v, Sums<kNormalisationSums>& s) { accumulate_normalisation(s, t, vel, v); });
   }
 
-  // With e = w exp(-(x - u)^2 / T) along axis a, M_k(a) = sum e (x - u)^k, k = 0..3, each group of
-  // the team forms the twelve 1-D sums itself (a few hundred terms instead of the row), and
+  // With e = w exp(-(x - u)^2 / T) along axis a, M_k(a) = sum e (x - u)^k (k up to 1 for BGK, 3
+  // for Shakhov), each group of the team forms the 1-D sums itself (tens of terms, not the
+  // row), and
   //   sum w f_M = A prod_a M_0(a),  sum w xi_a f_M = A (M_1(a) + u_a M_0(a)) prod_b!=a M_0(b),
   //   sum w f_M (c.s)(2|c|^2/T - 5) = A sum_a s_a [(2/T)(M_3(a) P_a + M_1(a) sum_b!=a M_2(b)
   //                                   P_ab) - 5 M_1(a) P_a],

@@ -164,7 +164,6 @@ std::string read_string_attribute(hid_t object, const std::string& path, const c
   return value;
 }
 
-
 // Opens a checkpoint for reading (collective), or fails naming it.
 Handle open_checkpoint(MPI_Comm comm, const std::string& path) {
   Handle access = mpio_access(comm, path);

@@ -114,8 +114,6 @@ class ExplicitEngine final : public Engine {
     signed_fraction_ = Buffer<Real>(where_, signed_fraction);
     shifts_ = t.max_shift > 0;
 
-
-
     bool exchanges = false;
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s) {
