@@ -5,13 +5,13 @@
 
 namespace bolt {
 
-std::vector<std::vector<double>> DomainView::local_fields() {
+std::vector<std::vector<double>> BoxesView::local_fields() {
   std::vector<std::vector<double>> fields;
   for (int i = 0; i < boxes_.size(); ++i) fields.push_back(boxes_[i].fields());
   return fields;
 }
 
-std::vector<double> DomainView::gather_fields(const std::vector<std::vector<double>>& local) const {
+std::vector<double> BoxesView::gather_fields(const std::vector<std::vector<double>>& local) const {
   // The ranks of a velocity group hold the same (summed) fields: the leader contributes them.
   std::vector<Block> blocks;
   std::vector<double> values;
@@ -23,7 +23,7 @@ std::vector<double> DomainView::gather_fields(const std::vector<std::vector<doub
   return allgather_blocks(partition_.world, cells_, kFieldCount, blocks, values);
 }
 
-std::vector<double> DomainView::face_fluxes(int axis, int side) {
+std::vector<double> BoxesView::face_fluxes(int axis, int side) {
   const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
   std::vector<Block> blocks;
   std::vector<double> values;
@@ -41,7 +41,7 @@ std::vector<double> DomainView::face_fluxes(int axis, int side) {
   return allgather_blocks(partition_.world, {cells_[a1], cells_[a2], 1}, 5, blocks, values);
 }
 
-std::vector<double> DomainView::state() {
+std::vector<double> BoxesView::state() {
   std::vector<Block> blocks;
   std::vector<double> values;
   for (std::size_t i = 0; i < partition_.parts.size(); ++i) {

@@ -13,17 +13,28 @@ namespace bolt {
 
 class DomainView {
  public:
-  DomainView(const Partition& partition, Subdomains& boxes, const std::array<int, 3>& cells, int nv)
+  virtual ~DomainView() = default;
+  // kFieldCount fields per cell of every box this rank writes (collective over the velocity
+  // group).
+  virtual std::vector<std::vector<double>> local_fields() = 0;
+  // kFieldCount fields per cell of the whole grid from every rank's local_fields().
+  virtual std::vector<double> gather_fields(const std::vector<std::vector<double>>& local) const = 0;
+  // 5 fluxes per position of the outer face (axis, side) (Engine::face_fluxes layout).
+  virtual std::vector<double> face_fluxes(int axis, int side) = 0;
+  // f of the whole grid, every velocity (a solver that never stores f throws bolt::Error).
+  virtual std::vector<double> state() = 0;
+};
+
+// The view of the explicit march: the engines of this rank's boxes and velocity batch.
+class BoxesView : public DomainView {
+ public:
+  BoxesView(const Partition& partition, Subdomains& boxes, const std::array<int, 3>& cells, int nv)
       : partition_(partition), boxes_(boxes), cells_(cells), nv_(nv) {}
 
-  // Engine::fields() of every owned box (collective over the velocity group).
-  std::vector<std::vector<double>> local_fields();
-  // kFieldCount fields per cell of the whole grid from every rank's local_fields().
-  std::vector<double> gather_fields(const std::vector<std::vector<double>>& local) const;
-  // 5 fluxes per position of the outer face (axis, side) (Engine::face_fluxes layout).
-  std::vector<double> face_fluxes(int axis, int side);
-  // f of the whole grid, every velocity.
-  std::vector<double> state();
+  std::vector<std::vector<double>> local_fields() override;
+  std::vector<double> gather_fields(const std::vector<std::vector<double>>& local) const override;
+  std::vector<double> face_fluxes(int axis, int side) override;
+  std::vector<double> state() override;
 
  private:
   const Partition& partition_;

@@ -37,4 +37,11 @@ MemoryPlan plan_memory(const CaseSetup& setup, const std::vector<EngineConfig>& 
 MemoryPlan check_plan(MPI_Comm comm, const CaseSetup& setup,
                       const std::vector<EngineConfig>& locals, int ranks_per_node);
 
+// The plan of the iterative solver: moments, targets and face arrays of the whole grid, one
+// slice per velocity slot of a batch, the host's copies of the moments (and the accelerator's
+// history). Chooses the batch (`batch`: the slots swept at once) so that it fits; throws
+// bolt::Error when not even one warp's slices do. Collective.
+MemoryPlan check_iterative_plan(MPI_Comm comm, const CaseSetup& setup, int velocity_lo,
+                                int velocity_count, int ranks_per_node, std::int64_t& batch);
+
 }  // namespace bolt

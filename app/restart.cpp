@@ -24,6 +24,8 @@ std::string state_configuration(const RunOptions& run, double dt) {
       << v.half_width << ' ' << v.centre[0] << ',' << v.centre[1] << ',' << v.centre[2] << ' '
       << v.ratio << '\n';
   out << "dt=" << dt << '\n';
+  // The iterative solver's state is moments, not f (older checkpoints, all explicit, lack the line).
+  if (run.solver == SolverKind::iterative) out << "solver=iterative\n";
   return out.str();
 }
 

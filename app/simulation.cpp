@@ -17,6 +17,7 @@
 #include "parallel_setup.hpp"
 #include "preflight.hpp"
 #include "restart.hpp"
+#include "solver_registry.hpp"
 #include "core/run_context.hpp"
 #include "core/error.hpp"
 #include "decomposition/partition.hpp"
@@ -102,6 +103,7 @@ int run_simulation(MPI_Comm comm) {
   const std::array<int, 3> cells{grid.cells(0), grid.cells(1), grid.cells(2)};
   const VelocityGrid& velocities = setup.engine.velocities;
   bind_ranks_to_gpus(comm, run);
+  check_solver_supports(setup);
   Partition partition = make_partition(comm, partition_request(setup));
   struct PartitionGuard {
     Partition& p;
@@ -109,10 +111,8 @@ int run_simulation(MPI_Comm comm) {
   } partition_guard{partition};
   std::vector<OwnedBox> owned;
   for (const OwnedPart& part : partition.parts) owned.push_back(part.box);
-  const VelocityRange owned_velocities{partition.velocity_lo, partition.velocity_count};
   // Output of the fields: each box once (velocity ranks of a box hold the same fields).
   const std::vector<OwnedBox> written = partition.box_leader() ? owned : std::vector<OwnedBox>{};
-  const double dt = setup.time_step.dt;
   const bool closed = closed_domain(run);  // the guard checks the mass drift only then
   const Events events;
   std::error_code directory_error;
@@ -127,8 +127,18 @@ int run_simulation(MPI_Comm comm) {
   PetscPrintf(comm, "bolt: grid %d x %d x %d cells, %d velocities, %lld phase-space cells\n",
               grid.cells(0), grid.cells(1), grid.cells(2), velocities.size(),
               static_cast<long long>(grid.interior_cells() * velocities.size()));
-  PetscPrintf(comm, "bolt: dt %.6g, max Courant %.4g, ghost layers %d, delta %g\n", dt,
-              setup.time_step.courant, grid.ghost, run.gas.delta);
+  if (run.solver == SolverKind::iterative)
+    PetscPrintf(comm,
+                "bolt: solver iterative (source iteration%s), tolerance %g, at most %d "
+                "iterations, delta %g\n",
+                run.iteration.accelerator == Accelerator::none
+                    ? ""
+                    : (run.iteration.accelerator == Accelerator::anderson ? " + SNES Anderson"
+                                                                          : " + SNES NGMRES"),
+                run.iteration.tolerance, run.iteration.max_iterations, run.gas.delta);
+  else
+    PetscPrintf(comm, "bolt: dt %.6g, max Courant %.4g, ghost layers %d, delta %g\n",
+                setup.time_step.dt, setup.time_step.courant, grid.ghost, run.gas.delta);
   PetscPrintf(comm,
               "bolt: %d ranks, decomposition %s (%s): %d boxes (%zu sections) on %d ranks x %d "
               "velocity batches, cell imbalance %.1f%%\n",
@@ -137,35 +147,37 @@ int run_simulation(MPI_Comm comm) {
               100.0 * partition.imbalance);
 
   const auto communicator = make_communicator(run, partition);
-  const std::vector<EngineConfig> locals = local_engine_configs(setup, partition, communicator);
-  const MemoryPlan plan = [&] {
+  const bool iterative = run.solver == SolverKind::iterative;
+  // The explicit march's engines (the iterative solver sweeps the whole grid on every rank).
+  const std::vector<EngineConfig> locals =
+      iterative ? std::vector<EngineConfig>{} : local_engine_configs(setup, partition, communicator);
+  const PlannedSolver planned = [&] {
     MPI_Comm node;
     MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
     int ranks_per_node = 1;
     MPI_Comm_size(node, &ranks_per_node);
     MPI_Comm_free(&node);
-    return check_plan(comm, setup, locals, ranks_per_node);
+    return plan_solver(comm, setup, partition, locals, ranks_per_node);
   }();
+  const MemoryPlan& plan = planned.plan;
   if (run.dry_run) {
     PetscPrintf(comm, "bolt: dry run (-dry_run): stopping before the phase space is allocated\n");
     return 0;
   }
-  std::vector<std::unique_ptr<Engine>> engines;
-  for (const EngineConfig& local : locals) {
-    engines.push_back(make_engine(local));
-    // Conservation is measured against the initial state, also after a restart.
-    engines.back()->set_state(initial_state_rows(run, local.grid, velocities,
-                                                 owned_velocities.lo, owned_velocities.count));
-  }
-  Subdomains boxes(std::move(engines), communicator, run.halo_overlap);
-  DomainView domain(partition, boxes, cells, velocities.size());
+  // Conservation is measured against the initial state, also after a restart.
+  const std::unique_ptr<Solver> solver =
+      make_solver(setup, partition, locals, communicator, planned);
+  DomainView& domain = solver->domain();
+  const double dt = solver->time_step();
+  const char* unit = solver->unit();
   const Totals initial = totals(grid, domain.gather_fields(domain.local_fields()));
   std::int64_t step = 0;
   double start_time = 0.0;
   const bool restarted = !run.output.restart.empty();
   const std::string configuration = state_configuration(run, dt);
+  const StateLayout layout = solver->state_layout();
   if (restarted) {
-    const RestartPoint point = read_restart(comm, run, configuration, owned, owned_velocities);
+    const RestartPoint point = read_restart(comm, run, configuration, layout.boxes, layout.columns);
     const CheckpointInfo& info = point.info;
     // A different model or precision is a legitimate continuation (e.g. BGK to Shakhov, or a
     // float run refined in double), but it is not the bit-identical restart: say so.
@@ -173,27 +185,17 @@ int run_simulation(MPI_Comm comm) {
       PetscPrintf(comm, "bolt: note: the checkpoint was written by a %s %s run; continuing with %s %s\n",
                   info.model.c_str(), info.precision.c_str(), model.c_str(),
                   precision_name(run.precision).c_str());
-    for (int i = 0; i < boxes.size(); ++i) boxes[i].set_state(point.f[i]);
     step = info.step;
-    for (int i = 0; i < boxes.size(); ++i) boxes[i].set_step(step);
+    solver->restore(point.f, step);
     start_time = info.time - info.step * dt;
-    PetscPrintf(comm, "bolt: restarted from %s at step %lld\n", point.file.c_str(),
+    PetscPrintf(comm, "bolt: restarted from %s at %s %lld\n", point.file.c_str(), unit,
                 static_cast<long long>(step));
   }
   const auto time_at = [&](std::int64_t s) { return start_time + s * dt; };
   // The collision model's own numbers (hs_mc: correction size), largest over boxes and ranks.
   // Every box runs the same model, so the names agree; a rank without boxes adds none.
   auto model_diagnostics = [&] {
-    std::vector<std::pair<std::string, double>> values;
-    for (int i = 0; i < boxes.size(); ++i)
-      for (const auto& [name, value] : boxes[i].model_diagnostics()) {
-        auto known = std::find_if(values.begin(), values.end(),
-                                  [&](const auto& entry) { return entry.first == name; });
-        if (known == values.end())
-          values.emplace_back(name, value);
-        else
-          known->second = std::max(known->second, value);
-      }
+    std::vector<std::pair<std::string, double>> values = solver->model_diagnostics();
     int count = static_cast<int>(values.size());
     MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT, MPI_MAX, comm);
     values.resize(count, {std::string(), -1e300});
@@ -243,14 +245,12 @@ int run_simulation(MPI_Comm comm) {
     info.time = time_at(step);
     info.dt = dt;
     info.grid = cells;
-    info.nv = velocities.size();
+    info.nv = layout.width;
     info.model = model;
     info.precision = precision_name(run.precision);
     info.configuration = configuration;
-    std::vector<std::vector<double>> f;
-    for (int i = 0; i < boxes.size(); ++i) f.push_back(boxes[i].state());
-    write_checkpoint(comm, run.output.checkpoint, info, owned, owned_velocities, f,
-                     run.output.checkpoint_keep);
+    write_checkpoint(comm, run.output.checkpoint, info, layout.boxes, layout.columns,
+                     solver->saved_state(), run.output.checkpoint_keep);
     last_checkpoint = step;
     PetscPrintf(comm, "bolt: checkpoint (%s) at step %lld: %s\n", why, static_cast<long long>(step),
                 run.output.checkpoint.c_str());
@@ -271,11 +271,12 @@ int run_simulation(MPI_Comm comm) {
 
   // Both limits are absolute (step number, time), so a restarted run stops where the
   // uninterrupted one would have.
-  std::int64_t last_step = run.max_steps;
-  if (run.final_time > 0.0)
+  std::int64_t last_step =
+      run.solver == SolverKind::iterative ? run.iteration.max_iterations : run.max_steps;
+  if (run.final_time > 0.0 && dt > 0.0)
     last_step = std::min<std::int64_t>(
         last_step, static_cast<std::int64_t>(std::ceil((run.final_time - start_time) / dt - 1e-9)));
-  const double updates_per_step = double(grid.interior_cells()) * velocities.size();
+  const double updates_per_step = solver->updates_per_unit();
   double step_seconds = 0.0;
   std::int64_t timed_steps = 0;
   // The first stretch of steps includes one-time costs (NCCL connections, first-touch pages):
@@ -299,10 +300,9 @@ int run_simulation(MPI_Comm comm) {
       Scoped scope(events.step);
       set_run_phase("steps " + std::to_string(step + 1) + " to " + std::to_string(target));
       const auto t0 = std::chrono::steady_clock::now();
-      const int taken = boxes.step(static_cast<int>(target - step), stop_now);
-      boxes.synchronize();
+      const int taken = solver->advance(static_cast<int>(target - step), stop_now);
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      const CommunicationTimes communication = boxes.take_communication_times();
+      const CommunicationTimes communication = solver->take_communication_times();
       if (timed_steps == 0) {
         first_seconds = seconds;
         first_steps = taken;
@@ -327,7 +327,8 @@ int run_simulation(MPI_Comm comm) {
       MonitorRow row;
       row.step = step;
       row.time = time_at(step);
-      row.residual = last_residual = residual(fields, previous, static_cast<int>(step - previous_step));
+      row.residual = last_residual =
+          solver->residual(fields, previous, static_cast<int>(step - previous_step));
       row.mass_error = (now.mass - initial.mass) / initial.mass;
       double dp = 0.0;
       for (int a = 0; a < 3; ++a) dp += std::pow(now.momentum[a] - initial.momentum[a], 2);
@@ -355,7 +356,7 @@ int run_simulation(MPI_Comm comm) {
       }
       previous = fields;
       previous_step = step;
-      steady = run.steady_tolerance > 0.0 && step > 0 && last_residual < run.steady_tolerance;
+      steady = step > 0 && solver->converged(last_residual);
     }
     if (run.output.fields_every > 0 && step % run.output.fields_every == 0) {
       Scoped scope(events.fields);
@@ -390,6 +391,7 @@ int run_simulation(MPI_Comm comm) {
   summary["case"] = run.case_name;
   summary["case_type"] = to_string(run.case_kind);
   summary["model"] = model;
+  summary["solver"] = solver->name();
   summary["backend"] = std::string(to_string(run.backend));
   summary["precision"] = precision_name(run.precision);
   summary["ranks"] = size;
@@ -417,7 +419,7 @@ int run_simulation(MPI_Comm comm) {
   double warm_seconds = step_seconds - first_seconds;
   MPI_Allreduce(MPI_IN_PLACE, &warm_seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
   const std::int64_t warm_steps = timed_steps - first_steps;
-  double bytes_per_step = boxes.bytes_per_step();
+  double bytes_per_step = solver->bytes_per_unit();
   MPI_Allreduce(MPI_IN_PLACE, &bytes_per_step, 1, MPI_DOUBLE, MPI_SUM, comm);
   const double seconds_per_step = step_seconds / std::max<std::int64_t>(timed_steps, 1);
   summary["timing"] = {{"wall_seconds", wall_seconds},
@@ -433,6 +435,7 @@ int run_simulation(MPI_Comm comm) {
   summary["diagnostics"] = summary_diagnostics(run, grid, setup.geometry, velocities, dt, domain,
                                                fields, time_at(step), history);
   for (const auto& [name, value] : model_diagnostics()) summary["model_diagnostics"][name] = value;
+  for (const auto& [name, value] : solver->summary_numbers()) summary["solver_numbers"][name] = value;
   // The plan's peaks against the measured ones (this rank, rank 0 writes): the GPU's memory in
   // use now (every buffer of the run is allocated) and the host's peak resident set.
   const bool gpu = run.backend == Backend::cuda;

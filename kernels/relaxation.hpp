@@ -99,6 +99,12 @@ struct Relaxation {
     }
   }
 
+  // The collision frequency of a cell of density n and temperature T.
+  BOLT_HOST_DEVICE double frequency(double n, double T) const {
+    const double nu_scale = Kind == RelaxationKind::esbgk ? params.prandtl : 1.0;
+    return nu_scale * params.delta * n * pow(T, 1.0 - params.omega);
+  }
+
   template <class Team>
   BOLT_HOST_DEVICE RelaxationTarget target(const Team& team, const Sums<kSums>& s,
                                            const Velocities<Real>& vel) const {
@@ -113,9 +119,7 @@ struct Relaxation {
       m = macroscopic_from_raw<kOrder>(s);
     }
     RelaxationTarget t{};
-    const double nu_scale = Kind == RelaxationKind::esbgk ? params.prandtl : 1.0;
-    const double nu = nu_scale * params.delta * m.n * pow(m.T, 1.0 - params.omega);
-    t.decay = exp(-nu * params.dt);
+    t.decay = exp(-frequency(m.n, m.T) * params.dt);
     for (int i = 0; i < 3; ++i) t.shakhov.u0[i] = m.u[i];
     t.shakhov.inv_T = 1.0 / m.T;
     if constexpr (Kind == RelaxationKind::esbgk) {

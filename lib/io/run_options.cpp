@@ -175,6 +175,28 @@ void read_time_stepping(MPI_Comm comm, RunOptions& run) {
       o.real("ts_steady_tol", "stop when the residual falls below this (0: never)", 0.0);
 }
 
+void read_solver(MPI_Comm comm, RunOptions& run) {
+  OptionReader o(comm, "Solver (-solver, -iter_)");
+  run.solver = o.choice("solver", "explicit time march, or the iterative steady solver (paper 004)",
+                        "explicit", {"explicit", "iterative"}) == "iterative"
+                   ? SolverKind::iterative
+                   : SolverKind::explicit_march;
+  IterationOptions& it = run.iteration;
+  it.tolerance = o.positive_real(
+      "iter_tol", "iterative: stop when the relative change of density, momentum and energy per "
+      "iteration falls below this", 1e-6);
+  it.max_iterations = o.integer("iter_max", "iterative: most iterations", 10000, 1, 100000000);
+  const std::string accel = o.choice(
+      "iter_accel", "iterative: plain source iteration, or PETSc SNES Anderson / NGMRES on the moments",
+      "none", {"none", "anderson", "ngmres"});
+  it.accelerator = accel == "anderson" ? Accelerator::anderson
+                   : accel == "ngmres" ? Accelerator::ngmres
+                                       : Accelerator::none;
+  it.history = o.integer("iter_accel_history", "iterative: iterates the accelerator combines", 5, 1, 100);
+  it.batch = o.integer("iter_batch", "iterative: velocities swept at once per rank (0: as memory allows)",
+                       0, 0, 2000000000);
+}
+
 // The condition named by option `base` (-bc_x_low, -geometry_box1_bc_x_low, ...) and its
 // parameters (base_velocity, base_temperature, base_density, base_accommodation).
 FaceSpec read_face_spec(OptionReader& o, const std::string& base, int a) {
@@ -346,6 +368,7 @@ RunOptions read_run_options(MPI_Comm comm) {
   read_velocity_grid(comm, run);
   read_model(comm, run);
   read_time_stepping(comm, run);
+  read_solver(comm, run);
   read_faces(comm, run);
   read_geometry(comm, run);
   read_initial(comm, run);

@@ -47,6 +47,20 @@ struct OutputOptions {
   bool continue_on_error = false;  // a failed write: go on without it (else stop, checkpointed)
 };
 
+// -solver: the explicit split time march, or the iterative steady solver of paper 004.
+enum class SolverKind { explicit_march, iterative };
+// How the iterative solver speeds up its fixed point M = S(M) of the moments (-iter_accel):
+// plain source iteration, or PETSc's SNESANDERSON / SNESNGMRES with the sweep as the function.
+enum class Accelerator { none, anderson, ngmres };
+
+struct IterationOptions {
+  double tolerance = 1e-6;  // relative change of density, momentum and energy per iteration
+  int max_iterations = 10000;
+  Accelerator accelerator = Accelerator::none;
+  int history = 5;          // iterates the accelerator combines
+  long long batch = 0;      // velocities swept at once per rank (0: as memory allows)
+};
+
 struct RunOptions {
   Backend backend = Backend::cpu;
   Precision precision = Precision::double_;
@@ -70,6 +84,8 @@ struct RunOptions {
   double final_time = 0.0;  // 0: no time limit
   double steady_tolerance = 0.0;
   std::array<std::array<FaceSpec, 2>, 3> faces;
+  SolverKind solver = SolverKind::explicit_march;
+  IterationOptions iteration;
   InitialState initial;
   double shock_mach = 0.0;
   int team_size = 256;

@@ -1,0 +1,397 @@
+#include "iterative_steady.hpp"
+
+#include <petscsys.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "numerical_guard.hpp"
+#include "core/error.hpp"
+#include "decomposition/gather.hpp"
+#include "kernels/cell_moments.hpp"
+#include "kernels/maxwellian.hpp"
+#include "kernels/sweep.hpp"
+#include "models/relaxation_model.hpp"
+
+namespace bolt {
+
+namespace {
+
+// The per-cell columns of a checkpoint: the moments, then the wall density of each outer face
+// the cell touches (0 elsewhere).
+constexpr int kStateColumns = kRawMoments + 6;
+
+void check_petsc(PetscErrorCode status, const char* what) {
+  require(status == 0, "-iter_accel: PETSc failed in ", what, " (error ", int(status), ")");
+}
+
+}  // namespace
+
+std::string iterative_refusal(const RunOptions& run, const CaseSetup& setup) {
+  if (dynamic_cast<const RelaxationModel*>(run.model.get()) == nullptr)
+    return "-model_type " + std::string(run.model->name()) +
+           ": the iterative solver runs the relaxation models (bgk, shakhov, esbgk)";
+  const auto* relaxation = static_cast<const RelaxationModel*>(run.model.get());
+  const RelaxationOptions& o = relaxation->options();
+  if (o.conservative_iterations > 0)
+    return "-model_conservative: not available with -solver iterative";
+  if (o.force[0] != 0.0 || o.force[1] != 0.0 || o.force[2] != 0.0)
+    return "-model_force: not available with -solver iterative";
+  if (run.order != 1)
+    return "-stream_order " + std::to_string(run.order) +
+           ": the iterative solver sweeps with first-order upwind differences (use 1)";
+  const PhysicalGrid& grid = setup.engine.grid;
+  if (grid.cells(1) == 1 && grid.cells(2) > 1)
+    return "-grid_n: the iterative solver needs the active axes to be x, x-y or x-y-z";
+  if (!run.geometry_boxes.empty() || !run.geometry_solids.empty())
+    return "-geometry_boxes/-geometry_solids: boxes and solids are not yet swept by the "
+           "iterative solver";
+  if (run.decomposition == DecompositionKind::space || run.decomposition == DecompositionKind::hybrid)
+    return "-decomp " + std::string(to_string(run.decomposition)) +
+           ": the iterative solver splits the velocities over the ranks (-decomp velocity)";
+  const char* names[3] = {"x", "y", "z"};
+  for (int a = 0; a < 3; ++a)
+    for (int s = 0; s < 2; ++s) {
+      if (!grid.active[a]) continue;
+      const FaceSpec& f = run.faces[a][s];
+      const std::string option = std::string("-bc_") + names[a] + (s ? "_high" : "_low");
+      if (f.kind == FaceKind::specular || f.kind == FaceKind::periodic)
+        return option + " " + (f.kind == FaceKind::specular ? "specular" : "periodic") +
+               ": the iterative solver sweeps walls, inflow and outflow faces";
+      if (f.kind == FaceKind::wall && f.accommodation < 1.0)
+        return option + "_accommodation " + std::to_string(f.accommodation) +
+               ": the iterative solver's walls are diffuse (1)";
+    }
+  if (run.case_kind == CaseKind::shock || run.case_kind == CaseKind::shock_tube ||
+      run.case_kind == CaseKind::riemann || run.case_kind == CaseKind::homogeneous)
+    return std::string("-case ") + to_string(run.case_kind) +
+           ": a time-dependent case; the iterative solver finds steady states";
+  return {};
+}
+
+SweepConfig sweep_config(const CaseSetup& setup, const Partition& partition,
+                         std::shared_ptr<Communicator> communicator, std::int64_t batch) {
+  SweepConfig c;
+  c.backend = setup.run.backend;
+  c.precision = setup.run.precision;
+  c.grid = setup.engine.grid;
+  c.velocities = setup.engine.velocities;
+  c.velocity_lo = partition.velocity_lo;
+  c.velocity_count = partition.velocity_count;
+  c.model = setup.run.model;
+  c.gas = setup.run.gas;
+  c.faces = setup.run.faces;
+  c.communicator = partition.velocity_ranks > 1 ? std::move(communicator) : nullptr;
+  c.batch = batch;
+  return c;
+}
+
+// The diagnostics' view: fields from the moments, face fluxes from the sweep's face sums. Every
+// rank holds both whole (summed over the velocity ranks).
+class IterativeSteady::View : public DomainView {
+ public:
+  explicit View(const IterativeSteady& solver) : solver_(solver) {}
+
+  std::vector<std::vector<double>> local_fields() override {
+    const std::vector<double>& raw = solver_.moments_;
+    std::vector<double> fields(std::size_t(solver_.cells_) * kFieldCount);
+    for (std::int64_t c = 0; c < solver_.cells_; ++c)
+      fields_from_raw(raw.data() + c * kRawMoments, fields.data() + c * kFieldCount);
+    return {fields};
+  }
+  std::vector<double> gather_fields(const std::vector<std::vector<double>>& local) const override {
+    return local.front();
+  }
+  std::vector<double> face_fluxes(int axis, int side) override {
+    const std::vector<double>& sums = solver_.face_sums_[axis][side];
+    std::vector<double> fluxes;
+    for (std::size_t t = 0; t < sums.size() / kFaceSums; ++t)
+      for (int k = 0; k < 5; ++k) fluxes.push_back(sums[t * kFaceSums + k]);
+    return fluxes;
+  }
+  std::vector<double> state() override {
+    fail("-solver iterative keeps moments, not f: this diagnostic needs the explicit solver");
+  }
+
+ private:
+  const IterativeSteady& solver_;
+};
+
+IterativeSteady::IterativeSteady(const CaseSetup& setup, const Partition& partition,
+                                 std::shared_ptr<Communicator> communicator, std::int64_t batch)
+    : setup_(setup),
+      partition_(partition),
+      engine_(make_sweep_engine(sweep_config(setup, partition, std::move(communicator), batch))),
+      view_(std::make_unique<View>(*this)),
+      tolerance_(setup.run.iteration.tolerance),
+      accelerator_(setup.run.iteration.accelerator),
+      history_(setup.run.iteration.history),
+      closed_(closed_domain(setup.run)) {
+  const RunOptions& run = setup.run;
+  const PhysicalGrid& grid = setup.engine.grid;
+  const VelocityGrid& vg = setup.engine.velocities;
+  cells_ = grid.interior_cells();
+  volume_.resize(cells_);
+  for (std::int64_t c = 0; c < cells_; ++c) {
+    const int i = int(c % grid.cells(0)), j = int(c / grid.cells(0) % grid.cells(1)),
+              k = int(c / grid.cells(0) / grid.cells(1));
+    volume_[c] = grid.axes[0].widths[i] * grid.axes[1].widths[j] * grid.axes[2].widths[k];
+  }
+  // The initial moments: discrete sums of the initial f of every cell (one row where the
+  // initial state is uniform).
+  moments_.assign(std::size_t(cells_) * kRawMoments, 0.0);
+  const StateRows rows = initial_state_rows(run, grid, vg, 0, vg.size());
+  const bool uniform = run.initial.kind == InitKind::uniform;
+  std::vector<double> first(kRawMoments, 0.0);
+#pragma omp parallel
+  {
+    std::vector<double> row(vg.size());
+#pragma omp for
+    for (std::int64_t c = 0; c < (uniform ? 1 : cells_); ++c) {
+      rows(c, row.data());
+      Sums<kRawMoments> s = Sums<kRawMoments>::zero();
+      for (int v = 0; v < vg.size(); ++v) {
+        const double wf = vg.weight[v] * row[v];
+        const double x = vg.xi[0][v], y = vg.xi[1][v], z = vg.xi[2][v];
+        const double xi[3] = {x, y, z};
+        s[kM0] += wf;
+        for (int a = 0; a < 3; ++a) s[kM1 + a] += wf * xi[a];
+        for (int a = 0; a < 3; ++a) s[kM2 + a] += wf * xi[a] * xi[a];
+        s[kM2 + 3] += wf * x * y;
+        s[kM2 + 4] += wf * x * z;
+        s[kM2 + 5] += wf * y * z;
+        for (int a = 0; a < 3; ++a) s[kM3 + a] += wf * xi[a] * (x * x + y * y + z * z);
+      }
+      for (int k = 0; k < kRawMoments; ++k) moments_[c * kRawMoments + k] = s[k];
+    }
+  }
+  if (uniform)
+    for (std::int64_t c = 1; c < cells_; ++c)
+      std::copy_n(moments_.begin(), kRawMoments, moments_.begin() + c * kRawMoments);
+  for (std::int64_t c = 0; c < cells_; ++c) initial_mass_ += moments_[c * kRawMoments] * volume_[c];
+  // Walls: the entering flux of unit density (every velocity), and a first density that
+  // balances a gas at rest at the initial state.
+  for (int a = 0; a < 3; ++a)
+    for (int s = 0; s < 2; ++s) {
+      if (!grid.active[a]) continue;
+      const std::size_t transverse = std::size_t(grid.cells((a + 1) % 3)) * grid.cells((a + 2) % 3);
+      face_sums_[a][s].assign(transverse * kFaceSums, 0.0);
+      const FaceSpec& f = run.faces[a][s];
+      if (f.kind != FaceKind::wall) continue;
+      const double prefactor = maxwellian_prefactor(1.0, f.temperature);
+      const double outward = s == 0 ? -1.0 : 1.0;
+      double influx = 0.0;
+      for (int v = 0; v < vg.size(); ++v) {
+        const double xn = outward * vg.xi[a][v];
+        if (xn < 0.0)
+          influx += vg.weight[v] * -xn *
+                    maxwellian<double>(prefactor, 1.0 / f.temperature, f.velocity, vg.xi[0][v],
+                                       vg.xi[1][v], vg.xi[2][v]);
+      }
+      influx_per_density_[a][s] = influx;
+      wall_density_[a][s].assign(
+          transverse, run.initial.density * std::sqrt(run.initial.temperature / f.temperature));
+    }
+}
+
+DomainView& IterativeSteady::domain() { return *view_; }
+
+IterativeSteady::~IterativeSteady() {
+  if (snes_) SNESDestroy(&snes_);
+  if (x_) VecDestroy(&x_);
+  if (r_) VecDestroy(&r_);
+}
+
+std::vector<double> IterativeSteady::pack() const {
+  std::vector<double> x = moments_;
+  for (const auto& axis : wall_density_)
+    for (const auto& face : axis) x.insert(x.end(), face.begin(), face.end());
+  return x;
+}
+
+void IterativeSteady::unpack(const double* x) {
+  std::copy_n(x, moments_.size(), moments_.begin());
+  x += moments_.size();
+  for (auto& axis : wall_density_)
+    for (auto& face : axis) {
+      std::copy_n(x, face.size(), face.begin());
+      x += face.size();
+    }
+}
+
+double IterativeSteady::iterate() {
+  SweepResult result = engine_->iterate(moments_, wall_density_);
+  ++sweeps_;
+  double scale = 1.0;
+  if (closed_) {
+    double mass = 0.0;
+    for (std::int64_t c = 0; c < cells_; ++c) mass += result.moments[c * kRawMoments] * volume_[c];
+    scale = initial_mass_ / mass;
+    for (double& m : result.moments) m *= scale;
+    for (auto& axis : result.face_sums)
+      for (auto& face : axis)
+        for (double& value : face) value *= scale;
+  }
+  for (int a = 0; a < 3; ++a)
+    for (int s = 0; s < 2; ++s)
+      for (std::size_t t = 0; t < wall_density_[a][s].size(); ++t)
+        wall_density_[a][s][t] = result.face_sums[a][s][t * kFaceSums + 5] / influx_per_density_[a][s];
+  // The relative change of density, momentum and energy, the largest of the three.
+  double change[3] = {0, 0, 0}, norm[3] = {0, 0, 0};
+  for (std::int64_t c = 0; c < cells_; ++c) {
+    const double* now = result.moments.data() + c * kRawMoments;
+    const double* before = moments_.data() + c * kRawMoments;
+    const auto add = [&](int field, double a, double b) {
+      change[field] += (a - b) * (a - b);
+      norm[field] += a * a;
+    };
+    add(0, now[kM0], before[kM0]);
+    for (int a = 0; a < 3; ++a) add(1, now[kM1 + a], before[kM1 + a]);
+    add(2, now[kM2] + now[kM2 + 1] + now[kM2 + 2], before[kM2] + before[kM2 + 1] + before[kM2 + 2]);
+  }
+  double largest = 0.0;
+  for (int f = 0; f < 3; ++f)
+    if (norm[f] > 0.0) largest = std::max(largest, std::sqrt(change[f] / norm[f]));
+  moments_ = std::move(result.moments);
+  face_sums_ = std::move(result.face_sums);
+  last_change_ = largest;
+  return largest;
+}
+
+double IterativeSteady::sweep_from(const double* x, double* out) {
+  unpack(x);
+  const double change = iterate();
+  const std::vector<double> next = pack();
+  std::copy(next.begin(), next.end(), out);
+  return change;
+}
+
+int IterativeSteady::advance(int count, const std::function<bool()>& stop) {
+  const std::int64_t start = sweeps_;
+  if (accelerator_ == Accelerator::none) {
+    for (int i = 0; i < count && !stop(); ++i)
+      if (iterate() < tolerance_) break;
+    return int(sweeps_ - start);
+  }
+  // The accelerator's unknowns are the state; its function x - S(x). The history starts anew
+  // with each call (each stretch between the monitor's stops).
+  const std::vector<double> state = pack();
+  const PetscInt n = PetscInt(state.size());
+  if (!snes_) {
+    check_petsc(VecCreateSeq(PETSC_COMM_SELF, n, &x_), "VecCreateSeq");
+    check_petsc(VecDuplicate(x_, &r_), "VecDuplicate");
+    check_petsc(SNESCreate(PETSC_COMM_SELF, &snes_), "SNESCreate");
+    check_petsc(SNESSetType(snes_, accelerator_ == Accelerator::anderson ? SNESANDERSON : SNESNGMRES),
+                "SNESSetType");
+    const auto function = [](SNES, Vec x, Vec f, void* context) -> PetscErrorCode {
+      auto* self = static_cast<IterativeSteady*>(context);
+      const PetscScalar* in = nullptr;
+      PetscScalar* out = nullptr;
+      PetscCall(VecGetArrayRead(x, &in));
+      PetscCall(VecGetArray(f, &out));
+      self->sweep_from(in, out);
+      const PetscInt size = PetscInt(self->pack().size());
+      for (PetscInt i = 0; i < size; ++i) out[i] = in[i] - out[i];  // x - S(x)
+      PetscCall(VecRestoreArray(f, &out));
+      PetscCall(VecRestoreArrayRead(x, &in));
+      return 0;
+    };
+    check_petsc(SNESSetFunction(snes_, r_, function, this), "SNESSetFunction");
+    const auto test = [](SNES, PetscInt, PetscReal, PetscReal, PetscReal, SNESConvergedReason* reason,
+                         void* context) -> PetscErrorCode {
+      auto* self = static_cast<IterativeSteady*>(context);
+      *reason = self->last_change_ < self->tolerance_ ? SNES_CONVERGED_FNORM_ABS : SNES_CONVERGED_ITERATING;
+      return 0;
+    };
+    check_petsc(SNESSetConvergenceTest(snes_, test, this, nullptr), "SNESSetConvergenceTest");
+    // The history depth through the options database (SNESANDERSON and SNESNGMRES read it there).
+    const std::string depth = std::to_string(history_);
+    check_petsc(SNESSetOptionsPrefix(snes_, "bolt_iter_"), "SNESSetOptionsPrefix");
+    PetscOptionsSetValue(nullptr, "-bolt_iter_snes_anderson_m", depth.c_str());
+    PetscOptionsSetValue(nullptr, "-bolt_iter_snes_ngmres_m", depth.c_str());
+    check_petsc(SNESSetFromOptions(snes_), "SNESSetFromOptions");
+    PetscOptionsClearValue(nullptr, "-bolt_iter_snes_anderson_m");
+    PetscOptionsClearValue(nullptr, "-bolt_iter_snes_ngmres_m");
+  }
+  PetscScalar* x = nullptr;
+  check_petsc(VecGetArray(x_, &x), "VecGetArray");
+  std::copy(state.begin(), state.end(), x);
+  check_petsc(VecRestoreArray(x_, &x), "VecRestoreArray");
+  // Each SNES iteration sweeps once (the function); stop() is asked between calls.
+  check_petsc(SNESSetTolerances(snes_, 0.0, 0.0, 0.0, count, 100 * count), "SNESSetTolerances");
+  if (!stop()) check_petsc(SNESSolve(snes_, nullptr, x_), "SNESSolve");
+  // The state is the last sweep's result (what the fields show), whatever the accelerator's
+  // own iterate.
+  return int(sweeps_ - start);
+}
+
+double IterativeSteady::residual(const std::vector<double>&, const std::vector<double>&, int) const {
+  return last_change_;
+}
+
+double IterativeSteady::updates_per_unit() const {
+  return double(cells_) * setup_.engine.velocities.size();
+}
+
+StateLayout IterativeSteady::state_layout() const {
+  StateLayout layout;
+  const PhysicalGrid& grid = setup_.engine.grid;
+  layout.boxes.push_back({{0, 0, 0}, {grid.cells(0), grid.cells(1), grid.cells(2)}});
+  // Every rank holds the same state: each writes and reads a share of its columns.
+  const int ranks = partition_.velocity_ranks, rank = partition_.velocity_rank;
+  const int lo = int(std::int64_t(kStateColumns) * rank / ranks);
+  const int hi = int(std::int64_t(kStateColumns) * (rank + 1) / ranks);
+  layout.columns = {lo, hi - lo};
+  layout.width = kStateColumns;
+  return layout;
+}
+
+std::vector<std::vector<double>> IterativeSteady::saved_state() {
+  const StateLayout layout = state_layout();
+  const PhysicalGrid& grid = setup_.engine.grid;
+  std::vector<double> rows(std::size_t(cells_) * layout.columns.count);
+  for (std::int64_t c = 0; c < cells_; ++c) {
+    double all[kStateColumns] = {};
+    std::copy_n(moments_.data() + c * kRawMoments, kRawMoments, all);
+    const int at[3] = {int(c % grid.cells(0)), int(c / grid.cells(0) % grid.cells(1)),
+                       int(c / grid.cells(0) / grid.cells(1))};
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s) {
+        if (wall_density_[a][s].empty() || at[a] != (s == 0 ? 0 : grid.cells(a) - 1)) continue;
+        const int a1 = (a + 1) % 3, a2 = (a + 2) % 3;
+        all[kRawMoments + 2 * a + s] = wall_density_[a][s][at[a1] + std::size_t(grid.cells(a1)) * at[a2]];
+      }
+    std::copy_n(all + layout.columns.lo, layout.columns.count, rows.data() + c * layout.columns.count);
+  }
+  return {rows};
+}
+
+void IterativeSteady::restore(const std::vector<std::vector<double>>& state, std::int64_t unit) {
+  const StateLayout layout = state_layout();
+  const PhysicalGrid& grid = setup_.engine.grid;
+  const std::array<int, 3> cells{grid.cells(0), grid.cells(1), grid.cells(2)};
+  const std::vector<double> all = allgather_blocks(
+      partition_.velocity_group, cells, kStateColumns,
+      {{layout.boxes.front(), layout.columns.lo, layout.columns.count}}, state.front());
+  for (std::int64_t c = 0; c < cells_; ++c) {
+    const double* row = all.data() + c * kStateColumns;
+    std::copy_n(row, kRawMoments, moments_.data() + c * kRawMoments);
+    const int at[3] = {int(c % cells[0]), int(c / cells[0] % cells[1]), int(c / cells[0] / cells[1])};
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s) {
+        if (wall_density_[a][s].empty() || at[a] != (s == 0 ? 0 : cells[a] - 1)) continue;
+        const int a1 = (a + 1) % 3, a2 = (a + 2) % 3;
+        wall_density_[a][s][at[a1] + std::size_t(cells[a1]) * at[a2]] = row[kRawMoments + 2 * a + s];
+      }
+  }
+  sweeps_ = unit;
+}
+
+std::vector<std::pair<std::string, double>> IterativeSteady::summary_numbers() const {
+  return {{"sweeps", double(sweeps_)},
+          {"last_change", last_change_},
+          {"velocity_slots", double(engine_->slots())},
+          {"batch", double(engine_->batch())}};
+}
+
+}  // namespace bolt

@@ -1,0 +1,87 @@
+#pragma once
+// The iterative steady solver of paper 004 as a Solver: source iteration on the moments,
+//   M_{k+1} = S(M_k),
+// where S sweeps every discrete velocity through space against the targets of M_k
+// (lib/solver/sweep_engine.hpp) and returns the moments of the result. The state is the moments
+// of every cell and the walls' densities -- never f. Walls take their density from the leaving
+// flux of the previous iteration; a closed domain (walls and symmetry only) is rescaled to its
+// initial mass after every iteration (paper 004). Optionally the fixed point is accelerated by
+// PETSc's SNESANDERSON or SNESNGMRES with x - S(x) as the function (-iter_accel).
+//
+// Ranks split the velocities (each sweeps its batch over the whole grid) and sum the moments.
+#include <petscsnes.h>
+
+#include <memory>
+#include <vector>
+
+#include "solver.hpp"
+#include "decomposition/partition.hpp"
+#include "io/case_setup.hpp"
+#include "solver/sweep_engine.hpp"
+
+namespace bolt {
+
+// The sweep's configuration of this rank (its velocity batch of the whole grid).
+SweepConfig sweep_config(const CaseSetup& setup, const Partition& partition,
+                         std::shared_ptr<Communicator> communicator, std::int64_t batch);
+
+// Why the iterative solver cannot run this case (empty: it can): what it does not support yet,
+// naming the option.
+std::string iterative_refusal(const RunOptions& run, const CaseSetup& setup);
+
+class IterativeSteady : public Solver {
+ public:
+  // batch: velocity slots swept at once (check_iterative_plan).
+  IterativeSteady(const CaseSetup& setup, const Partition& partition,
+                  std::shared_ptr<Communicator> communicator, std::int64_t batch);
+  ~IterativeSteady() override;
+
+  const char* name() const override { return "iterative"; }
+  const char* unit() const override { return "iteration"; }
+  int advance(int count, const std::function<bool()>& stop) override;
+  double time_step() const override { return 0.0; }
+  DomainView& domain() override;
+  // The relative change of the last iteration (density, momentum, energy), whatever `units`.
+  double residual(const std::vector<double>& now, const std::vector<double>& before,
+                  int units) const override;
+  bool converged(double residual) const override { return residual < tolerance_; }
+  StateLayout state_layout() const override;
+  std::vector<std::vector<double>> saved_state() override;
+  void restore(const std::vector<std::vector<double>>& state, std::int64_t unit) override;
+  double updates_per_unit() const override;
+  double bytes_per_unit() const override { return engine_->bytes_per_iteration(); }
+  CommunicationTimes take_communication_times() override { return {}; }
+  std::vector<std::pair<std::string, double>> summary_numbers() const override;
+
+  // The moments and wall densities as one vector (the accelerator's unknowns), and back.
+  std::vector<double> pack() const;
+  void unpack(const double* x);
+  // One source iteration from the current state; returns its relative change.
+  double iterate();
+
+ private:
+  class View;
+  double sweep_from(const double* x, double* out);
+
+  const CaseSetup& setup_;
+  const Partition& partition_;
+  std::unique_ptr<SweepEngine> engine_;
+  std::unique_ptr<View> view_;
+  double tolerance_;
+  Accelerator accelerator_;
+  int history_;
+  bool closed_;
+  std::int64_t cells_;
+  double initial_mass_ = 0.0;
+  std::vector<double> volume_;      // [cell]
+  std::vector<double> moments_;     // [cell][kRawMoments] of the last sweep
+  FaceArrays wall_density_;         // walls: n_w for the next sweep
+  FaceArrays face_sums_;            // of the last sweep
+  std::array<std::array<double, 2>, 3> influx_per_density_{};  // walls: entering flux of n_w = 1
+  double last_change_ = 1.0;
+  std::int64_t sweeps_ = 0;
+  SNES snes_ = nullptr;
+  Vec x_ = nullptr, r_ = nullptr;
+};
+
+}  // namespace bolt

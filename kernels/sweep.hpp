@@ -1,0 +1,226 @@
+#pragma once
+// One source iteration of the steady model equations (paper 004): with the relaxation target F
+// and the collision frequency nu of every cell frozen at the moments of iteration k, each
+// discrete velocity xi solves the first-order upwind equations
+//   (nu + sum_d |xi_d| / dx_d) f = nu F + sum_d |xi_d| / dx_d f(upwind neighbour along d)
+// in one sweep through space from its upwind corner (the equations are lower triangular in that
+// order). A velocity keeps only the slice of f the sweep still needs -- the previous line (2-D)
+// or plane (3-D), overwritten in place -- and adds its part of the moments of iteration k + 1,
+// and of the fluxes through the outer faces, as it passes each cell.
+//
+// Faces: a wall's entering velocities take n_w f_M(1, u_w, T_w) with n_w from the leaving flux
+// of the previous iteration (the sweep records it); inflow the given equilibrium; outflow the
+// cell's own value (zero gradient: the term moves to the left-hand side).
+//
+// The same body runs on the CPU (a thread per velocity, its own slice and sums) and on the GPU
+// (a thread per velocity, slices interleaved across the batch so a warp's accesses coalesce,
+// sums reduced across the warp): the accumulator and slice view are the backend's.
+#include <cstdint>
+
+#include "boundary_fill.hpp"
+#include "core/host_device.hpp"
+#include "core/sums.hpp"
+#include "macroscopic.hpp"
+#include "relaxation.hpp"
+#include "views.hpp"
+
+namespace bolt {
+
+// What the sweep reads of a cell: the target of its moments and its collision frequency.
+struct SweepCell {
+  RelaxationTarget target;
+  double nu;
+};
+
+// Per outer-face position: the fluxes of FaceFluxes (mass, momentum x, y, z, energy, signed
+// along the outward normal) and the mass flux leaving the gas (a wall's n_w of the next
+// iteration).
+constexpr int kFaceSums = 6;
+
+struct SweepFace {
+  FaceKind kind = FaceKind::wall;
+  const double* density = nullptr;  // [transverse] wall: n_w of this iteration
+  double* sums = nullptr;           // [transverse][kFaceSums], accumulated
+};
+
+template <class Real>
+struct SweepFaceTables {
+  const Real* ghost[3][2];  // [nv] wall: f_M(1, u_w, T_w); inflow: f_M(n, u, T)
+};
+
+// The box the sweep runs over: cells per axis (active axes x, x-y or x-y-z), inverse widths.
+struct SweepGrid {
+  int n[3];
+  const double* inverse_width[3];  // [cells of the axis] 1 / dx; nullptr on inactive axes
+  BOLT_HOST_DEVICE bool active(int a) const { return n[a] > 1; }
+  BOLT_HOST_DEVICE std::int64_t cells() const { return std::int64_t(n[0]) * n[1] * n[2]; }
+  // Elements a velocity's slice holds: the previous plane (3-D), line (2-D), nothing (1-D).
+  BOLT_HOST_DEVICE std::int64_t slice_size() const {
+    return n[2] > 1 ? std::int64_t(n[0]) * n[1] : (n[1] > 1 ? n[0] : 1);
+  }
+};
+
+// A velocity's slice: element p at base[p * stride].
+template <class Real>
+struct SliceView {
+  Real* base;
+  std::int64_t stride;
+  BOLT_HOST_DEVICE Real& operator[](std::int64_t p) const { return base[p * stride]; }
+};
+
+template <class Real, class Relax>
+struct Sweep {
+  Velocities<Real> vel;      // the velocities this rank owns
+  const int* slot_velocity;  // [slot] the velocity a slot sweeps (idle slots: their group's first)
+  const Real* slot_weight;   // [slot] its weight, 0 for idle slots (they sweep but add nothing)
+  const SweepCell* cells;    // [interior cell]
+  SweepGrid grid;
+  SweepFace face[3][2];
+  SweepFaceTables<Real> tables;
+  double* moments;           // [interior cell][kRawMoments], accumulated
+  Relax relax;
+
+  // The ghost value of velocity v entering through face (a, side) at transverse position t.
+  BOLT_HOST_DEVICE Real ghost(int a, int side, std::int64_t t, int v) const {
+    const SweepFace& f = face[a][side];
+    const Real g = tables.ghost[a][side][v];
+    return f.kind == FaceKind::wall ? Real(f.density[t]) * g : g;
+  }
+
+  BOLT_HOST_DEVICE static std::int64_t transverse(const int* i, const int* n, int a) {
+    const int a1 = (a + 1) % 3, a2 = (a + 2) % 3;
+    return i[a1] + std::int64_t(n[a1]) * i[a2];
+  }
+
+  template <class Accumulator>
+  BOLT_HOST_DEVICE void operator()(std::int64_t slot, const SliceView<Real>& slice,
+                                   Accumulator& acc) const {
+    const int v = slot_velocity[slot];
+    const Real w = slot_weight[slot];
+    const Real xi[3] = {vel.x[v], vel.y[v], vel.z[v]};
+    const double xi2 = double(xi[0]) * xi[0] + double(xi[1]) * xi[1] + double(xi[2]) * xi[2];
+    // Direction of the sweep along each axis (+1: upwind is the low side); xi_d = 0 couples no
+    // neighbours along d, and takes +1 like the octant grouping (iterative_engine).
+    int dir[3];
+    for (int a = 0; a < 3; ++a) dir[a] = xi[a] < Real(0) ? -1 : 1;
+    const int* n = grid.n;
+    const bool plane = n[2] > 1;
+    for (int kk = 0; kk < n[2]; ++kk) {
+      const int k = dir[2] > 0 ? kk : n[2] - 1 - kk;
+      for (int jj = 0; jj < n[1]; ++jj) {
+        const int j = dir[1] > 0 ? jj : n[1] - 1 - jj;
+        Real previous = Real(0);  // f of the upwind neighbour along x
+        for (int ii = 0; ii < n[0]; ++ii) {
+          const int i = dir[0] > 0 ? ii : n[0] - 1 - ii;
+          const int at[3] = {i, j, k};
+          const int step[3] = {ii, jj, kk};
+          const std::int64_t cell = i + std::int64_t(n[0]) * (j + std::int64_t(n[1]) * k);
+          const SweepCell& c = cells[cell];
+          const Real F = relax.equilibrium(c.target, vel, v);
+          Real lhs = Real(c.nu), rhs = Real(c.nu) * F;
+          // Upwind values: x from the register, y from the slice's current line (2-D: the
+          // previous line itself), z from the slice before it is overwritten.
+          Real upwind[3];
+          upwind[0] = previous;
+          if (n[1] > 1) {
+            const int jp = j - dir[1];
+            upwind[1] = plane ? (jj > 0 ? slice[i + std::int64_t(n[0]) * jp] : Real(0)) : slice[i];
+          }
+          if (plane) upwind[2] = slice[i + std::int64_t(n[0]) * j];
+          Real entering[3] = {Real(0), Real(0), Real(0)};
+          for (int a = 0; a < 3; ++a) {
+            if (!grid.active(a) || xi[a] == Real(0)) continue;
+            const Real coefficient = (xi[a] < Real(0) ? -xi[a] : xi[a]) * Real(grid.inverse_width[a][at[a]]);
+            if (step[a] > 0) {
+              lhs += coefficient;
+              rhs += coefficient * upwind[a];
+              continue;
+            }
+            const int side = dir[a] > 0 ? 0 : 1;  // the face the velocity enters through
+            if (face[a][side].kind == FaceKind::outflow) continue;  // ghost = this cell
+            entering[a] = ghost(a, side, transverse(at, n, a), v);
+            lhs += coefficient;
+            rhs += coefficient * entering[a];
+          }
+          const Real f = rhs / lhs;
+          previous = f;
+          if (plane)
+            slice[i + std::int64_t(n[0]) * j] = f;
+          else if (n[1] > 1)
+            slice[i] = f;
+          const double wf = double(w) * double(f);
+          Sums<kRawMoments> m;
+          m[kM0] = wf;
+          for (int a = 0; a < 3; ++a) m[kM1 + a] = wf * xi[a];
+          for (int a = 0; a < 3; ++a) m[kM2 + a] = wf * xi[a] * xi[a];
+          m[kM2 + 3] = wf * xi[0] * xi[1];
+          m[kM2 + 4] = wf * xi[0] * xi[2];
+          m[kM2 + 5] = wf * xi[1] * xi[2];
+          for (int a = 0; a < 3; ++a) m[kM3 + a] = wf * xi[a] * xi2;
+          acc.add(moments + cell * kRawMoments, m);
+          // Outer faces this cell touches: the velocity enters through its first cell along an
+          // axis, leaves through its last (the upwind scheme's face values: ghost, cell).
+          for (int a = 0; a < 3; ++a) {
+            if (!grid.active(a)) continue;
+            const bool first = step[a] == 0, last = step[a] == n[a] - 1;
+            if (!first && !last) continue;
+            for (int s = 0; s < 2; ++s) {
+              const int side = s == 0 ? (dir[a] > 0 ? 0 : 1) : (dir[a] > 0 ? 1 : 0);
+              if ((s == 0 && !first) || (s == 1 && !last)) continue;
+              if (face[a][side].sums == nullptr) continue;
+              const double outward = side == 0 ? -1.0 : 1.0;
+              const double xn = outward * double(xi[a]);
+              const bool leaving = xn > 0.0;
+              // An outflow face's entering value is the cell's own.
+              const double value = leaving || face[a][side].kind == FaceKind::outflow
+                                       ? double(f)
+                                       : double(entering[a]);
+              const double flux = double(w) * xn * value;
+              Sums<kFaceSums> q;
+              q[0] = flux;
+              for (int b = 0; b < 3; ++b) q[1 + b] = flux * xi[b];
+              q[4] = flux * xi2;
+              q[5] = leaving ? flux : 0.0;
+              acc.add(face[a][side].sums + transverse(at, n, a) * kFaceSums, q);
+            }
+          }
+        }
+      }
+    }
+  }
+};
+
+// The sweep's cell coefficients from the moments of the previous iteration (summed over every
+// velocity rank): the model's target, normalised to the cell's mass on the whole velocity set
+// (`vel` is every velocity of the run, not only this rank's), and nu.
+template <class Real, class Relax>
+struct SweepTargets {
+  const double* moments;  // [interior cell][kRawMoments]
+  SweepCell* out;
+  Velocities<Real> vel;
+  Relax relax;
+
+  template <class Team>
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
+    const double* raw = moments + item * kRawMoments;
+    Sums<Relax::kSums> s;
+    if constexpr (Relax::kSums == 5) {
+      for (int k = 0; k < 4; ++k) s[k] = raw[k];
+      s[4] = raw[kM2] + raw[kM2 + 1] + raw[kM2 + 2];
+    } else {
+      for (int k = 0; k < Relax::kSums; ++k) s[k] = raw[k];
+    }
+    RelaxationTarget target = relax.target(team, s, vel);
+    if (relax.normalised(target))
+      relax.normalise(target, relax.normalisation_sums(team, target, vel));
+    if (team.leader()) {
+      Sums<kRawMoments> all;
+      for (int k = 0; k < kRawMoments; ++k) all[k] = raw[k];
+      const Macroscopic m = macroscopic_from_raw<1>(all);
+      out[item].target = target;
+      out[item].nu = relax.frequency(m.n, m.T);
+    }
+  }
+};
+
+}  // namespace bolt

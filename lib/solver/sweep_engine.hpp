@@ -1,0 +1,74 @@
+#pragma once
+// The numerical core of the iterative steady solver (paper 004) behind one interface, so that the
+// iteration (app/iterative_steady.hpp) never sees a backend or a precision: one source iteration
+// from the moments of every cell to the moments of the next, sweeping this rank's velocities in
+// batches (kernels/sweep.hpp). f is never stored whole: the engine holds the moments, the cells'
+// targets, and one slice per velocity of the batch. SweepEngineImpl<Real, Exec> is compiled for
+// the CPU (OpenMP) and for CUDA.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/backend.hpp"
+#include "grid/physical_grid.hpp"
+#include "grid/velocity_grid.hpp"
+#include "kernels/boundary_fill.hpp"
+#include "models/collision_model.hpp"
+#include "parallel/communicator.hpp"
+
+namespace bolt {
+
+struct SweepConfig {
+  Backend backend = Backend::cpu;
+  Precision precision = Precision::double_;
+  PhysicalGrid grid;          // the whole grid (the sweep crosses it)
+  VelocityGrid velocities;    // every velocity of the run
+  int velocity_lo = 0, velocity_count = 0;  // this rank's; count 0: all
+  std::shared_ptr<const CollisionModel> model;  // a relaxation model
+  GasParams gas;
+  std::array<std::array<FaceSpec, 2>, 3> faces;  // [axis][side], active axes only
+  // Sums the moments over the ranks that split the velocities (null on one rank).
+  std::shared_ptr<Communicator> communicator;
+  std::int64_t batch = 0;     // velocity slots swept at once (0: every slot)
+};
+
+// [axis][side] -> one value per transverse position of the face ((axis + 1) % 3 fastest).
+using FaceArrays = std::array<std::array<std::vector<double>, 2>, 3>;
+
+struct SweepResult {
+  std::vector<double> moments;  // [cell][kRawMoments], summed over the velocity group
+  FaceArrays face_sums;         // [transverse][kFaceSums] of each outer face
+};
+
+class SweepEngine {
+ public:
+  virtual ~SweepEngine() = default;
+  // One source iteration from `moments` ([cell][kRawMoments]) and the walls' densities
+  // (FaceArrays of the wall faces, else empty). Collective over the velocity group.
+  virtual SweepResult iterate(const std::vector<double>& moments, const FaceArrays& wall_density) = 0;
+  // Velocity slots of one iteration (this rank's velocities, each octant padded to whole warps)
+  // and of one batch.
+  virtual std::int64_t slots() const = 0;
+  virtual std::int64_t batch() const = 0;
+  // Bytes the engine holds on its device (the GPU, or the host for the CPU backend).
+  virtual double device_bytes() const = 0;
+  // Bytes one iteration moves at the least: each cell's target read and moments added per warp
+  // of velocities, and each slice element read and written.
+  virtual double bytes_per_iteration() const = 0;
+};
+
+// Slots of `velocities` [lo, lo + count) grouped by the signs of their components on the grid's
+// active axes (an octant sweeps in one direction), each group padded to whole warps of 32.
+std::int64_t sweep_slot_count(const PhysicalGrid& grid, const VelocityGrid& velocities, int lo,
+                              int count);
+// Bytes per velocity slot of a batch: its slice.
+double sweep_slice_bytes(const PhysicalGrid& grid, Precision precision);
+// Bytes of the per-cell arrays (targets, moments, face sums) independent of the batch.
+double sweep_fixed_bytes(const PhysicalGrid& grid, int velocity_count, Precision precision);
+
+std::unique_ptr<SweepEngine> make_sweep_engine(const SweepConfig& config);
+std::unique_ptr<SweepEngine> make_cpu_sweep_engine(const SweepConfig& config);
+std::unique_ptr<SweepEngine> make_cuda_sweep_engine(const SweepConfig& config);
+
+}  // namespace bolt

@@ -1,0 +1,66 @@
+// The OpenMP instantiation of SweepEngineImpl: a thread per velocity, each with its own slice and
+// its own moment and face sums, added together when the batch is done.
+#include <array>
+#include <vector>
+
+#include "core/launch_cpu.hpp"
+#include "kernels/sweep.hpp"
+
+namespace bolt {
+
+namespace {
+
+struct HostAccumulator {
+  template <int K>
+  void add(double* to, const Sums<K>& sums) const {
+    for (int k = 0; k < K; ++k) to[k] += sums[k];
+  }
+};
+
+}  // namespace
+
+template <class Real, class Relax>
+void sweep_batch(CpuExec, const Sweep<Real, Relax>& sweep, std::int64_t first, std::int64_t count,
+                 Real* /*slices: each thread has its own*/, std::int64_t slice_size,
+                 const std::array<std::array<std::int64_t, 2>, 3>& face_size) {
+  const std::int64_t cells = sweep.grid.cells();
+#pragma omp parallel
+  {
+    Sweep<Real, Relax> mine = sweep;
+    std::vector<double> moments(std::size_t(cells) * kRawMoments, 0.0);
+    std::vector<double> faces[3][2];
+    mine.moments = moments.data();
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s)
+        if (sweep.face[a][s].sums) {
+          faces[a][s].assign(std::size_t(face_size[a][s]) * kFaceSums, 0.0);
+          mine.face[a][s].sums = faces[a][s].data();
+        }
+    std::vector<Real> slice(static_cast<std::size_t>(slice_size), Real(0));
+    const HostAccumulator accumulator{};
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t slot = first; slot < first + count; ++slot)
+      mine(slot, SliceView<Real>{slice.data(), 1}, accumulator);
+#pragma omp critical
+    {
+      for (std::size_t k = 0; k < moments.size(); ++k) sweep.moments[k] += moments[k];
+      for (int a = 0; a < 3; ++a)
+        for (int s = 0; s < 2; ++s)
+          for (std::size_t k = 0; k < faces[a][s].size(); ++k) sweep.face[a][s].sums[k] += faces[a][s][k];
+    }
+  }
+}
+
+}  // namespace bolt
+
+#include "sweep_engine_impl.hpp"
+
+namespace bolt {
+
+std::unique_ptr<SweepEngine> make_cpu_sweep_engine(const SweepConfig& config) {
+  if (config.precision == Precision::single)
+    return std::make_unique<SweepEngineImpl<float, CpuExec>>(config);
+  return std::make_unique<SweepEngineImpl<double, CpuExec>>(config);
+}
+
+}  // namespace bolt

@@ -1,0 +1,196 @@
+#pragma once
+// SweepEngineImpl<Real, Exec>: the one implementation of SweepEngine. Include after the backend's
+// launch header and its sweep_batch (sweep_engine_cpu.cpp, sweep_engine_cuda.cu), which runs the
+// slots [first, first + count) of a Sweep with the backend's slices and moment sums.
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "kernels/maxwellian.hpp"
+#include "kernels/sweep.hpp"
+#include "models/relaxation_model.hpp"
+#include "sweep_engine.hpp"
+#include "sweep_slots.hpp"
+
+namespace bolt {
+
+template <class Real, class Exec>
+class SweepEngineImpl final : public SweepEngine {
+ public:
+  explicit SweepEngineImpl(const SweepConfig& config)
+      : config_(config), backend_(config.backend) {
+    const VelocityGrid& vg = config.velocities;
+    const int lo = config.velocity_lo;
+    const int count = config.velocity_count > 0 ? config.velocity_count : vg.size();
+    const auto* model = dynamic_cast<const RelaxationModel*>(config.model.get());
+    require(model != nullptr, "-solver iterative: -model_type ", config.model->name(),
+            " is not a relaxation model (bgk, shakhov, esbgk)");
+    kind_ = model->kind();
+    const RelaxationOptions& o = model->options();
+    params_.delta = config.gas.delta;
+    params_.omega = config.gas.omega;
+    params_.prandtl = o.prandtl;
+    params_.dt = 0.0;  // the target's decay is not used: the sweep takes nu itself
+    std::size_t product = 1;
+    for (int a = 0; a < 3; ++a) product *= std::size_t(vg.axes[a].cells());
+    params_.tensor = product == std::size_t(vg.size());
+    if (params_.tensor)
+      for (int a = 0; a < 3; ++a) {
+        axis_node_[a] = Buffer<double>(backend_, vg.axes[a].centres);
+        axis_width_[a] = Buffer<double>(backend_, vg.axes[a].widths);
+        params_.axis_node[a] = axis_node_[a].data();
+        params_.axis_width[a] = axis_width_[a].data();
+        params_.axis_count[a] = vg.axes[a].cells();
+      }
+    // Every velocity (the target's normalisation) and this rank's.
+    all_ = upload_velocities(vg, 0, vg.size(), all_store_);
+    owned_ = upload_velocities(vg, lo, count, owned_store_);
+    // Whole warps of one octant on the GPU; the CPU's threads sweep single velocities.
+    warp_ = backend_ == Backend::cuda ? 32 : 1;
+    const SweepSlots slots = make_sweep_slots(config.grid, vg, lo, count, warp_);
+    slots_ = std::int64_t(slots.velocity.size());
+    slot_velocity_ = Buffer<int>(backend_, slots.velocity);
+    std::vector<Real> weight(slots.weight.begin(), slots.weight.end());
+    slot_weight_ = Buffer<Real>(backend_, weight);
+    batch_ = config.batch > 0 ? std::min<std::int64_t>(slots_, (config.batch + warp_ - 1) / warp_ * warp_)
+                              : slots_;
+    const PhysicalGrid& g = config.grid;
+    for (int a = 0; a < 3; ++a) {
+      grid_.n[a] = g.cells(a);
+      grid_.inverse_width[a] = nullptr;
+      if (g.cells(a) > 1) {
+        std::vector<double> inverse;
+        for (double width : g.axes[a].widths) inverse.push_back(1.0 / width);
+        inverse_width_[a] = Buffer<double>(backend_, inverse);
+        grid_.inverse_width[a] = inverse_width_[a].data();
+      }
+    }
+    cells_ = grid_.cells();
+    slice_size_ = grid_.slice_size();
+    targets_ = Buffer<SweepCell>(backend_, std::size_t(cells_));
+    moments_in_ = Buffer<double>(backend_, std::size_t(cells_) * kRawMoments);
+    moments_out_ = Buffer<double>(backend_, std::size_t(cells_) * kRawMoments);
+    if (backend_ == Backend::cuda) slices_ = Buffer<Real>(backend_, std::size_t(batch_) * slice_size_);
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s) {
+        if (!grid_.active(a)) continue;
+        const FaceSpec& spec = config.faces[a][s];
+        const std::size_t transverse = std::size_t(g.cells((a + 1) % 3)) * g.cells((a + 2) % 3);
+        face_size_[a][s] = transverse;
+        face_sums_[a][s] = Buffer<double>(backend_, transverse * kFaceSums);
+        if (spec.kind == FaceKind::wall) density_[a][s] = Buffer<double>(backend_, transverse);
+        std::vector<Real> ghost;
+        const double n = spec.kind == FaceKind::wall ? 1.0 : spec.density;
+        const double prefactor = maxwellian_prefactor(n, spec.temperature);
+        for (int v = lo; v < lo + count; ++v)
+          ghost.push_back(Real(maxwellian<double>(prefactor, 1.0 / spec.temperature, spec.velocity,
+                                                  vg.xi[0][v], vg.xi[1][v], vg.xi[2][v])));
+        ghost_[a][s] = Buffer<Real>(backend_, ghost);
+      }
+  }
+
+  SweepResult iterate(const std::vector<double>& moments, const FaceArrays& wall_density) override {
+    switch (kind_) {
+      case RelaxationKind::bgk: return run<RelaxationKind::bgk>(moments, wall_density);
+      case RelaxationKind::shakhov: return run<RelaxationKind::shakhov>(moments, wall_density);
+      case RelaxationKind::esbgk: return run<RelaxationKind::esbgk>(moments, wall_density);
+    }
+    fail("sweep: unknown relaxation model");
+  }
+
+  std::int64_t slots() const override { return slots_; }
+  std::int64_t batch() const override { return batch_; }
+  double device_bytes() const override {
+    return sweep_fixed_bytes(config_.grid, config_.velocities.size(), config_.precision) +
+           (backend_ == Backend::cuda ? double(batch_) * slice_size_ * sizeof(Real) : 0.0);
+  }
+  double bytes_per_iteration() const override {
+    const double warps = double(slots_) / 32.0;
+    return double(cells_) * warps * (sizeof(SweepCell) + kRawMoments * sizeof(double)) +
+           2.0 * double(slots_) * double(cells_) * sizeof(Real);
+  }
+
+ private:
+  Velocities<Real> upload_velocities(const VelocityGrid& vg, int lo, int count,
+                                     Buffer<Real> (&store)[4]) {
+    std::vector<Real> c[4];
+    for (int v = lo; v < lo + count; ++v) {
+      for (int a = 0; a < 3; ++a) c[a].push_back(Real(vg.xi[a][v]));
+      c[3].push_back(Real(vg.weight[v]));
+    }
+    for (int k = 0; k < 4; ++k) store[k] = Buffer<Real>(backend_, c[k]);
+    return {store[0].data(), store[1].data(), store[2].data(), store[3].data(), count, count};
+  }
+
+  template <RelaxationKind Kind>
+  SweepResult run(const std::vector<double>& moments, const FaceArrays& wall_density) {
+    using Relax = Relaxation<Real, Kind, false>;
+    const Relax relax{params_};
+    moments_in_.upload(moments);
+    SweepTargets<Real, Relax> targets{moments_in_.data(), targets_.data(), all_, relax};
+    for_each_team<Relax::kReduceWidth>(exec_, cells_, 128, 0, targets, "sweep_targets");
+    moments_out_.set_zero();
+    Sweep<Real, Relax> sweep{};
+    sweep.vel = owned_;
+    sweep.slot_velocity = slot_velocity_.data();
+    sweep.slot_weight = slot_weight_.data();
+    sweep.cells = targets_.data();
+    sweep.grid = grid_;
+    sweep.moments = moments_out_.data();
+    sweep.relax = relax;
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s) {
+        if (!grid_.active(a)) continue;
+        SweepFace& face = sweep.face[a][s];
+        face.kind = config_.faces[a][s].kind;
+        face_sums_[a][s].set_zero();
+        face.sums = face_sums_[a][s].data();
+        if (face.kind == FaceKind::wall) {
+          density_[a][s].upload(wall_density[a][s]);
+          face.density = density_[a][s].data();
+        }
+        sweep.tables.ghost[a][s] = ghost_[a][s].data();
+      }
+    for (std::int64_t first = 0; first < slots_; first += batch_)
+      sweep_batch(exec_, sweep, first, std::min(batch_, slots_ - first), slices_.data(),
+                  slice_size_, face_size_);
+    SweepResult result;
+    if (config_.communicator)
+      config_.communicator->sum_over_velocity_group(moments_out_.data(), moments_out_.size());
+    moments_out_.download(result.moments);
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s) {
+        if (!grid_.active(a)) continue;
+        if (config_.communicator)
+          config_.communicator->sum_over_velocity_group(face_sums_[a][s].data(),
+                                                        face_sums_[a][s].size());
+        face_sums_[a][s].download(result.face_sums[a][s]);
+      }
+    synchronize(exec_);
+    return result;
+  }
+
+  SweepConfig config_;
+  Backend backend_;
+  Exec exec_{};
+  RelaxationKind kind_ = RelaxationKind::bgk;
+  RelaxationParams params_;
+  Buffer<double> axis_node_[3], axis_width_[3];
+  Buffer<Real> all_store_[4], owned_store_[4];
+  Velocities<Real> all_{}, owned_{};
+  int warp_ = 32;
+  std::int64_t slots_ = 0, batch_ = 0, cells_ = 0, slice_size_ = 0;
+  Buffer<int> slot_velocity_;
+  Buffer<Real> slot_weight_;
+  SweepGrid grid_{};
+  Buffer<double> inverse_width_[3];
+  Buffer<SweepCell> targets_;
+  Buffer<double> moments_in_, moments_out_;
+  Buffer<Real> slices_;
+  std::array<std::array<std::int64_t, 2>, 3> face_size_{};
+  Buffer<double> face_sums_[3][2], density_[3][2];
+  Buffer<Real> ghost_[3][2];
+};
+
+}  // namespace bolt

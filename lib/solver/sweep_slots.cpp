@@ -1,0 +1,70 @@
+#include "sweep_slots.hpp"
+
+#include "core/error.hpp"
+#include "kernels/cell_moments.hpp"
+#include "kernels/sweep.hpp"
+#include "sweep_engine.hpp"
+
+namespace bolt {
+
+SweepSlots make_sweep_slots(const PhysicalGrid& grid, const VelocityGrid& velocities, int lo,
+                            int count, int warp) {
+  std::vector<int> group[8];
+  for (int v = 0; v < count; ++v) {
+    int octant = 0;
+    for (int a = 0; a < 3; ++a)
+      if (grid.cells(a) > 1 && velocities.xi[a][lo + v] < 0.0) octant |= 1 << a;
+    group[octant].push_back(v);
+  }
+  SweepSlots slots;
+  for (const std::vector<int>& members : group) {
+    if (members.empty()) continue;
+    for (int v : members) {
+      slots.velocity.push_back(v);
+      slots.weight.push_back(velocities.weight[lo + v]);
+    }
+    for (std::size_t pad = members.size(); pad % warp != 0; ++pad) {
+      slots.velocity.push_back(members.front());
+      slots.weight.push_back(0.0);
+    }
+  }
+  return slots;
+}
+
+std::int64_t sweep_slot_count(const PhysicalGrid& grid, const VelocityGrid& velocities, int lo,
+                              int count) {
+  return std::int64_t(make_sweep_slots(grid, velocities, lo, count, 32).velocity.size());
+}
+
+double sweep_slice_bytes(const PhysicalGrid& grid, Precision precision) {
+  SweepGrid g{};
+  for (int a = 0; a < 3; ++a) g.n[a] = grid.cells(a);
+  return double(g.slice_size()) * (precision == Precision::single ? 4.0 : 8.0);
+}
+
+double sweep_fixed_bytes(const PhysicalGrid& grid, int velocity_count, Precision precision) {
+  const double cells = double(grid.interior_cells());
+  double faces = 0.0;
+  for (int a = 0; a < 3; ++a)
+    if (grid.cells(a) > 1)
+      faces += 2.0 * grid.cells((a + 1) % 3) * grid.cells((a + 2) % 3) *
+               ((kFaceSums + 1) * 8.0 + velocity_count * (precision == Precision::single ? 4.0 : 8.0));
+  // Targets, the moments in and out, the velocity tables (all, owned, slots).
+  return cells * (sizeof(SweepCell) + 2.0 * kRawMoments * 8.0) + faces +
+         velocity_count * (8.0 * 8.0 + 2.0 * 8.0);
+}
+
+}  // namespace bolt
+
+namespace bolt {
+
+std::unique_ptr<SweepEngine> make_sweep_engine(const SweepConfig& config) {
+  if (config.backend == Backend::cpu) return make_cpu_sweep_engine(config);
+#ifdef BOLT_HAVE_CUDA
+  return make_cuda_sweep_engine(config);
+#else
+  fail("-backend cuda: this bolt was built without the CUDA backend (no nvcc at build time)");
+#endif
+}
+
+}  // namespace bolt
