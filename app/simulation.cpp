@@ -19,6 +19,9 @@
 #include "restart.hpp"
 #include "solver_registry.hpp"
 #include "core/run_context.hpp"
+#ifdef BOLT_HAVE_CUDA
+#include "core/device_bandwidth.hpp"
+#endif
 #include "core/error.hpp"
 #include "decomposition/partition.hpp"
 #include "diagnostics/conservation.hpp"
@@ -286,6 +289,17 @@ int run_simulation(MPI_Comm comm) {
   // Halo exchange and moment sums of the steps after the first stretch (the warm rate's steps).
   CommunicationTimes warm_communication;
   double last_residual = 0.0;
+  // Units left: to the last step of a time march; for a steady iteration, from the residual's
+  // rate of decrease since the previous monitor row to the tolerance (at most the last).
+  double previous_residual = 0.0;
+  const auto units_left = [&](double residual, std::int64_t at) -> double {
+    const double to_last = double(last_step - at);
+    if (dt > 0.0 || previous_residual <= 0.0 || residual <= 0.0 || at == previous_step)
+      return to_last;
+    const double rate = std::log(residual / previous_residual) / double(at - previous_step);
+    if (rate >= 0.0) return to_last;
+    return std::min(to_last, std::max(0.0, std::log(run.iteration.tolerance / residual) / rate));
+  };
   bool steady = false;
   const auto wall_start = std::chrono::steady_clock::now();
 
@@ -296,6 +310,7 @@ int run_simulation(MPI_Comm comm) {
     const std::int64_t target =
         std::min({last_step, next_stop(run.output.monitor_every), next_stop(run.output.fields_every),
                   next_stop(run.output.checkpoint_every)});
+    bool ended_early = false;  // a converged iteration returns before the target
     {
       Scoped scope(events.step);
       set_run_phase("steps " + std::to_string(step + 1) + " to " + std::to_string(target));
@@ -312,6 +327,7 @@ int run_simulation(MPI_Comm comm) {
       step_seconds += seconds;
       timed_steps += taken;
       step += taken;
+      ended_early = step < target;
     }
     if (stop_now()) {
       checkpoint("signal");
@@ -319,7 +335,8 @@ int run_simulation(MPI_Comm comm) {
                   static_cast<long long>(step), run.output.checkpoint.c_str());
       return kStoppedBySignal;
     }
-    const bool monitor_now = step % run.output.monitor_every == 0 || step == last_step;
+    const bool monitor_now =
+        step % run.output.monitor_every == 0 || step == last_step || ended_early;
     if (monitor_now) {
       Scoped scope(events.diagnostics);
       update_fields();
@@ -340,7 +357,7 @@ int run_simulation(MPI_Comm comm) {
       const double seconds_per_step = step_seconds / std::max<std::int64_t>(timed_steps, 1);
       row.ms_per_step = 1e3 * seconds_per_step;
       row.updates_per_second = seconds_per_step > 0.0 ? updates_per_step / seconds_per_step : 0.0;
-      row.eta_seconds = seconds_per_step * (last_step - step);
+      row.eta_seconds = seconds_per_step * units_left(row.residual, step);
       outputs.attempt("monitor row", step, [&] { monitor.write(row); });
       const std::string failure =
           numerical_failure(fields, cells, setup.geometry, closed, row.mass_error, run, dt);
@@ -356,6 +373,7 @@ int run_simulation(MPI_Comm comm) {
       }
       previous = fields;
       previous_step = step;
+      previous_residual = row.residual;
       steady = step > 0 && solver->converged(last_residual);
     }
     if (run.output.fields_every > 0 && step % run.output.fields_every == 0) {
@@ -427,6 +445,16 @@ int run_simulation(MPI_Comm comm) {
                        {"updates_per_second",
                         seconds_per_step > 0.0 ? updates_per_step / seconds_per_step : 0.0},
                        {"bytes_per_step", bytes_per_step}};
+#ifdef BOLT_HAVE_CUDA
+  // The GPU's own copy bandwidth, measured now, against the traffic the solver's unit counts
+  // (DESIGN.md, performance targets): the fraction is comparable between runs and devices.
+  if (run.backend == Backend::cuda && seconds_per_step > 0.0) {
+    const CopyBandwidth copy = measure_copy_bandwidth(std::size_t(1) << 30, 10);
+    const double rank_bytes = solver->bytes_per_unit() / seconds_per_step;
+    summary["timing"]["copy_bandwidth"] = copy.bytes_per_second;
+    summary["timing"]["bandwidth_fraction"] = rank_bytes / copy.bytes_per_second;
+  }
+#endif
   // After the first stretch between two stops (monitor, output): what a long run sees.
   if (warm_steps > 0) {
     summary["timing"]["ms_per_step_warm"] = 1e3 * warm_seconds / warm_steps;

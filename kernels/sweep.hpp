@@ -120,7 +120,7 @@ struct Sweep {
           Real lhs = Real(c.nu), rhs = Real(c.nu) * F;
           // Upwind values: x from the register, y from the slice's current line (2-D: the
           // previous line itself), z from the slice before it is overwritten.
-          Real upwind[3];
+          Real upwind[3] = {Real(0), Real(0), Real(0)};
           upwind[0] = previous;
           if (n[1] > 1) {
             const int jp = j - dir[1];

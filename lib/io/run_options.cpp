@@ -192,7 +192,7 @@ void read_solver(MPI_Comm comm, RunOptions& run) {
   it.accelerator = accel == "anderson" ? Accelerator::anderson
                    : accel == "ngmres" ? Accelerator::ngmres
                                        : Accelerator::none;
-  it.history = o.integer("iter_accel_history", "iterative: iterates the accelerator combines", 5, 1, 100);
+  it.history = o.integer("iter_accel_history", "iterative: iterates the accelerator combines", 10, 1, 100);
   it.batch = o.integer("iter_batch", "iterative: velocities swept at once per rank (0: as memory allows)",
                        0, 0, 2000000000);
 }

@@ -57,7 +57,7 @@ struct IterationOptions {
   double tolerance = 1e-6;  // relative change of density, momentum and energy per iteration
   int max_iterations = 10000;
   Accelerator accelerator = Accelerator::none;
-  int history = 5;          // iterates the accelerator combines
+  int history = 10;         // iterates the accelerator combines
   long long batch = 0;      // velocities swept at once per rank (0: as memory allows)
 };
 

@@ -48,9 +48,9 @@ double sweep_fixed_bytes(const PhysicalGrid& grid, int velocity_count, Precision
   for (int a = 0; a < 3; ++a)
     if (grid.cells(a) > 1)
       faces += 2.0 * grid.cells((a + 1) % 3) * grid.cells((a + 2) % 3) *
-               ((kFaceSums + 1) * 8.0 + velocity_count * (precision == Precision::single ? 4.0 : 8.0));
+               ((kFaceSums + 1.0) * 8.0 + velocity_count * (precision == Precision::single ? 4.0 : 8.0));
   // Targets, the moments in and out, the velocity tables (all, owned, slots).
-  return cells * (sizeof(SweepCell) + 2.0 * kRawMoments * 8.0) + faces +
+  return cells * (sizeof(SweepCell) + 2.0 * double(kRawMoments) * 8.0) + faces +
          velocity_count * (8.0 * 8.0 + 2.0 * 8.0);
 }
 

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# device-iterative.sh -- the iterative steady solver's runs of docs/validation.md and
+# docs/benchmarks.md (paper 004) on one GPU, from the repository root:
+#
+#   OUT=/tmp/iter BOLT=build/app/bolt bash tools/device-iterative.sh [PART ...]
+#
+# Parts:
+#   iterative  the 2-D cavities at delta = 0.1, 1, 10 (inputs/cavity_iterative_delta*.yaml):
+#              SNES Anderson, and plain source iteration (-iter_accel none)
+#   explicit   the same cavities with the explicit solver at first order (-stream_order 1),
+#              Courant 0.5, to the explicit inputs' steady tolerance, monitored every 100 steps
+#   kn         iterations over Kn = 10, 1, 0.1, 0.01 (delta = 0.0886 ... 88.62) on the delta = 1
+#              cavity's grid, plain and Anderson, to -iter_tol 1e-8
+#   cavity3d   paper 004's 3-D lid-driven cavity (inputs/cavity3d_iterative_kn*.yaml)
+#   split      the delta = 1 cavity on 2 GPUs (velocity batches) against 1 (needs two GPUs)
+# Each run writes summary.json, monitor.csv and its log under $OUT/<part>/<name>/ and a line to
+# $OUT/iterative.txt; steady_time.py adds when D and G reached their final values (1e-4).
+set -u -o pipefail
+BOLT=${BOLT:-build/app/bolt}
+OUT=${OUT:-/tmp/iterative}
+PARTS=("$@")
+mkdir -p "$OUT"
+export NCCL_NVLS_ENABLE=0  # NVLink multicast can take a shared host's GPUs out of service
+report=$OUT/iterative.txt
+here=$(dirname "$0")
+echo "device-iterative: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" \
+     "x $(nvidia-smi -L | wc -l); commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+     | tee -a "$report"
+
+# run PART NAME RANKS CASE [bolt options...]
+run() {
+  local part=$1 name=$2 ranks=$3 case_file=$4
+  shift 4
+  local dir=$OUT/$part/$name
+  mkdir -p "$dir"
+  local t0=$SECONDS
+  mpirun --oversubscribe -np "$ranks" "$BOLT" -options_file_yaml "$case_file" -out_dir "$dir" \
+    -summary "$dir/summary.json" -out_checkpoint_final false "$@" > "$dir/log" 2>&1
+  local rc=$?
+  echo "$part/$name: exit $rc, $((SECONDS - t0)) s wall; $case_file $*" | tee -a "$report"
+  [ $rc -eq 0 ] || tail -5 "$dir/log" | tee -a "$report"
+  python3 - "$dir/summary.json" <<'PY' | tee -a "$report"
+import json, sys
+try:
+    s = json.load(open(sys.argv[1]))
+except OSError:
+    sys.exit(0)
+t, d = s.get("timing", {}), s.get("diagnostics", {})
+print(f"  {s['solver']} {s['steps']} units, steady {s['steady']}, residual {s['residual']:.3e}, "
+      f"D {d.get('D', float('nan')):.7g} G {d.get('G', float('nan')):.7g}, "
+      f"{t.get('wall_seconds', 0):.2f} s, {t.get('ms_per_step', 0):.3f} ms/unit, "
+      f"{t.get('updates_per_second', 0):.4g} upd/s, bandwidth fraction "
+      f"{t.get('bandwidth_fraction', float('nan')):.3f} of {t.get('copy_bandwidth', 0) / 1e9:.0f} GB/s, "
+      f"memory {s.get('memory', {})}")
+PY
+  [ -f "$dir/monitor.csv" ] && python3 "$here/steady_time.py" "$dir/monitor.csv" | sed 's/^/  /' | tee -a "$report"
+}
+
+for part in "${PARTS[@]}"; do
+  case $part in
+    iterative)
+      for d in 0p1 1 10; do
+        run iterative anderson_$d 1 inputs/cavity_iterative_delta$d.yaml
+        run iterative plain_$d 1 inputs/cavity_iterative_delta$d.yaml -iter_accel none \
+          -out_monitor_every 10
+      done ;;
+    explicit)
+      for d in 0p1 1 10; do
+        run explicit order1_$d 1 inputs/cavity_delta$d.yaml -stream_order 1 -out_monitor_every 100
+      done ;;
+    kn)
+      for delta in 0.08862 0.8862 8.862 88.62; do
+        for accel in none anderson; do
+          run kn ${accel}_$delta 1 inputs/cavity_iterative_delta1.yaml -model_delta $delta \
+            -iter_tol 1e-8 -iter_accel $accel -out_monitor_every 100000
+        done
+      done ;;
+    cavity3d)
+      for kn in 1 0p1; do run cavity3d kn$kn 1 inputs/cavity3d_iterative_kn$kn.yaml; done ;;
+    split)
+      run split one 1 inputs/cavity_iterative_delta1.yaml -iter_accel none -iter_max 40 -iter_tol 1e-30
+      run split two 2 inputs/cavity_iterative_delta1.yaml -iter_accel none -iter_max 40 -iter_tol 1e-30 ;;
+    *) echo "unknown part $part" | tee -a "$report" ;;
+  esac
+done
