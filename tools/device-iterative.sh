@@ -11,8 +11,10 @@
 #              Courant 0.5, to the explicit inputs' steady tolerance, monitored every 100 steps
 #   kn         iterations over Kn = 10, 1, 0.1, 0.01 (delta = 0.0886 ... 88.62) on the delta = 1
 #              cavity's grid, plain and Anderson, to -iter_tol 1e-8
-#   cavity3d   paper 004's 3-D lid-driven cavity (inputs/cavity3d_iterative_kn*.yaml)
-#   split      the delta = 1 cavity on 2 GPUs (velocity batches) against 1 (needs two GPUs)
+#   cavity3d   paper 004's 3-D lid-driven cavity (inputs/cavity3d_iterative_kn*.yaml), with the
+#              speed and temperature of its mid-plane z = 1/2 plotted ($OUT/cavity3d_*.png)
+#   split      the delta = 1 cavity (40 sweeps) and the Kn = 1 3-D cavity (6 sweeps) on 2 GPUs
+#              (velocity batches) against 1 (needs two GPUs)
 # Each run writes summary.json, monitor.csv and its log under $OUT/<part>/<name>/ and a line to
 # $OUT/iterative.txt; steady_time.py adds when D and G reached their final values (1e-4).
 set -u -o pipefail
@@ -76,10 +78,21 @@ for part in "${PARTS[@]}"; do
         done
       done ;;
     cavity3d)
-      for kn in 1 0p1; do run cavity3d kn$kn 1 inputs/cavity3d_iterative_kn$kn.yaml; done ;;
+      for kn in 1 0p1; do
+        run cavity3d kn$kn 1 inputs/cavity3d_iterative_kn$kn.yaml
+        fields=$(ls "$OUT"/cavity3d/kn$kn/fields_*.h5 | tail -1)
+        for field in speed T; do
+          python3 "$here/plot_fields.py" "$fields" --field $field --k 32 --streamlines \
+            -o "$OUT/cavity3d_kn${kn}_$field.png" > /dev/null
+        done
+      done ;;
     split)
-      run split one 1 inputs/cavity_iterative_delta1.yaml -iter_accel none -iter_max 40 -iter_tol 1e-30
-      run split two 2 inputs/cavity_iterative_delta1.yaml -iter_accel none -iter_max 40 -iter_tol 1e-30 ;;
+      for ranks in 1 2; do
+        run split cavity2d_$ranks $ranks inputs/cavity_iterative_delta1.yaml -iter_accel none \
+          -iter_max 40 -iter_tol 1e-30
+        run split cavity3d_$ranks $ranks inputs/cavity3d_iterative_kn1.yaml -iter_accel none \
+          -iter_max 6 -iter_tol 1e-30
+      done ;;
     *) echo "unknown part $part" | tee -a "$report" ;;
   esac
 done

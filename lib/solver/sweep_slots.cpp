@@ -47,8 +47,10 @@ double sweep_fixed_bytes(const PhysicalGrid& grid, int velocity_count, Precision
   double faces = 0.0;
   for (int a = 0; a < 3; ++a)
     if (grid.cells(a) > 1)
-      faces += 2.0 * grid.cells((a + 1) % 3) * grid.cells((a + 2) % 3) *
-               ((kFaceSums + 1.0) * 8.0 + velocity_count * (precision == Precision::single ? 4.0 : 8.0));
+      // Per side: the sums and the wall density per transverse position, the ghost table per
+      // velocity.
+      faces += 2.0 * (double(grid.cells((a + 1) % 3)) * grid.cells((a + 2) % 3) * (kFaceSums + 1.0) * 8.0 +
+                      velocity_count * (precision == Precision::single ? 4.0 : 8.0));
   // Targets, the moments in and out, the velocity tables (all, owned, slots).
   return cells * (sizeof(SweepCell) + 2.0 * double(kRawMoments) * 8.0) + faces +
          velocity_count * (8.0 * 8.0 + 2.0 * 8.0);
