@@ -60,6 +60,14 @@ struct SweepGrid {
   }
 };
 
+// Where the copies of the sums lie (sweep_sum_copies): copy c of the moments at
+// moments + c * moments_stride, of a face's sums at sums + c * face_stride.
+struct SweepCopies {
+  int count = 1;
+  std::int64_t moments_stride = 0;
+  std::int64_t face_stride[3][2] = {};
+};
+
 // A velocity's slice: element p at base[p * stride].
 template <class Real>
 struct SliceView {

@@ -62,6 +62,12 @@ class SweepEngine {
 // active axes (an octant sweeps in one direction), each group padded to whole warps of 32.
 std::int64_t sweep_slot_count(const PhysicalGrid& grid, const VelocityGrid& velocities, int lo,
                               int count);
+// Copies of the moment sums the GPU's warps add into (warp w into copy w % copies), so that the
+// warps sweeping the same cell at the same moment -- every warp of an octant walks the cells in
+// the same order -- do not all queue on the same addresses; the copies are added up after the
+// sweep. 32 where they take at most 2 GiB, fewer on large grids; 1 on the CPU (its threads sum
+// privately).
+int sweep_sum_copies(Backend backend, const PhysicalGrid& grid);
 // Bytes per velocity slot of a batch: its slice.
 double sweep_slice_bytes(const PhysicalGrid& grid, Precision precision);
 // Bytes of the per-cell arrays (targets, moments, face sums) independent of the batch.

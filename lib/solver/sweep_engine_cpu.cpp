@@ -22,7 +22,8 @@ struct HostAccumulator {
 template <class Real, class Relax>
 void sweep_batch(CpuExec, const Sweep<Real, Relax>& sweep, std::int64_t first, std::int64_t count,
                  Real* /*slices: each thread has its own*/, std::int64_t slice_size,
-                 const std::array<std::array<std::int64_t, 2>, 3>& face_size) {
+                 const std::array<std::array<std::int64_t, 2>, 3>& face_size,
+                 const SweepCopies& /*one: the threads sum privately*/) {
   const std::int64_t cells = sweep.grid.cells();
 #pragma omp parallel
   {
@@ -50,6 +51,8 @@ void sweep_batch(CpuExec, const Sweep<Real, Relax>& sweep, std::int64_t first, s
     }
   }
 }
+
+inline void sum_copies(CpuExec, double*, std::int64_t, int) {}
 
 }  // namespace bolt
 

@@ -23,9 +23,14 @@ struct WarpAccumulator {
 
 template <class Real, class Relax>
 __global__ void sweep_kernel(Sweep<Real, Relax> sweep, std::int64_t first, std::int64_t count,
-                             Real* slices) {
+                             Real* slices, SweepCopies copies) {
   const std::int64_t t = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
   if (t >= count) return;  // count is whole warps: a warp returns whole
+  const int copy = int((t / 32) % copies.count);
+  sweep.moments += copy * copies.moments_stride;
+  for (int a = 0; a < 3; ++a)
+    for (int s = 0; s < 2; ++s)
+      if (sweep.face[a][s].sums) sweep.face[a][s].sums += copy * copies.face_stride[a][s];
   const WarpAccumulator accumulator;
   sweep(first + t, SliceView<Real>{slices + t, count}, accumulator);
 }
@@ -35,12 +40,30 @@ __global__ void sweep_kernel(Sweep<Real, Relax> sweep, std::int64_t first, std::
 template <class Real, class Relax>
 void sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t first,
                  std::int64_t count, Real* slices, std::int64_t /*slice_size*/,
-                 const std::array<std::array<std::int64_t, 2>, 3>& /*face_size*/) {
+                 const std::array<std::array<std::int64_t, 2>, 3>& /*face_size*/,
+                 const SweepCopies& copies) {
   constexpr int kThreads = 128;
   const std::int64_t blocks = (count + kThreads - 1) / kThreads;
   sweep_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, exec.stream>>>(sweep, first, count,
-                                                                            slices);
+                                                                            slices, copies);
   check_cuda_launch("sweep");
+}
+
+__global__ void sum_copies_kernel(double* values, std::int64_t size, int copies) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < size;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    double total = values[i];
+    for (int c = 1; c < copies; ++c) total += values[c * size + i];
+    values[i] = total;
+  }
+}
+
+// values[i] += values[c * size + i] over the copies c > 0.
+inline void sum_copies(CudaExec exec, double* values, std::int64_t size, int copies) {
+  if (copies <= 1 || size == 0) return;
+  const std::int64_t blocks = std::min<std::int64_t>((size + 255) / 256, 65536);
+  sum_copies_kernel<<<static_cast<unsigned>(blocks), 256, 0, exec.stream>>>(values, size, copies);
+  check_cuda_launch("sum_copies");
 }
 
 }  // namespace bolt

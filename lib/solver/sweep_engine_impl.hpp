@@ -68,9 +68,10 @@ class SweepEngineImpl final : public SweepEngine {
     }
     cells_ = grid_.cells();
     slice_size_ = grid_.slice_size();
+    copies_ = sweep_sum_copies(config.backend, g);
     targets_ = Buffer<SweepCell>(backend_, std::size_t(cells_));
     moments_in_ = Buffer<double>(backend_, std::size_t(cells_) * kRawMoments);
-    moments_out_ = Buffer<double>(backend_, std::size_t(cells_) * kRawMoments);
+    moments_out_ = Buffer<double>(backend_, std::size_t(copies_) * cells_ * kRawMoments);
     if (backend_ == Backend::cuda) slices_ = Buffer<Real>(backend_, std::size_t(batch_) * slice_size_);
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s) {
@@ -78,7 +79,7 @@ class SweepEngineImpl final : public SweepEngine {
         const FaceSpec& spec = config.faces[a][s];
         const std::size_t transverse = std::size_t(g.cells((a + 1) % 3)) * g.cells((a + 2) % 3);
         face_size_[a][s] = transverse;
-        face_sums_[a][s] = Buffer<double>(backend_, transverse * kFaceSums);
+        face_sums_[a][s] = Buffer<double>(backend_, copies_ * transverse * kFaceSums);
         if (spec.kind == FaceKind::wall) density_[a][s] = Buffer<double>(backend_, transverse);
         std::vector<Real> ghost;
         const double n = spec.kind == FaceKind::wall ? 1.0 : spec.density;
@@ -103,6 +104,7 @@ class SweepEngineImpl final : public SweepEngine {
   std::int64_t batch() const override { return batch_; }
   double device_bytes() const override {
     return sweep_fixed_bytes(config_.grid, config_.velocities.size(), config_.precision) +
+           (copies_ - 1.0) * double(cells_) * kRawMoments * sizeof(double) +
            (backend_ == Backend::cuda ? double(batch_) * slice_size_ * sizeof(Real) : 0.0);
   }
   double bytes_per_iteration() const override {
@@ -152,23 +154,28 @@ class SweepEngineImpl final : public SweepEngine {
         }
         sweep.tables.ghost[a][s] = ghost_[a][s].data();
       }
+    SweepCopies copies{copies_, std::int64_t(cells_) * kRawMoments, {}};
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s) copies.face_stride[a][s] = face_size_[a][s] * kFaceSums;
     for (std::int64_t first = 0; first < slots_; first += batch_)
       sweep_batch(exec_, sweep, first, std::min(batch_, slots_ - first), slices_.data(),
-                  slice_size_, face_size_);
+                  slice_size_, face_size_, copies);
     SweepResult result;
-    if (config_.communicator)
-      config_.communicator->sum_over_velocity_group(moments_out_.data(), moments_out_.size());
-    moments_out_.download(result.moments);
+    result.moments = summed(moments_out_, copies.moments_stride);
     for (int a = 0; a < 3; ++a)
-      for (int s = 0; s < 2; ++s) {
-        if (!grid_.active(a)) continue;
-        if (config_.communicator)
-          config_.communicator->sum_over_velocity_group(face_sums_[a][s].data(),
-                                                        face_sums_[a][s].size());
-        face_sums_[a][s].download(result.face_sums[a][s]);
-      }
-    synchronize(exec_);
+      for (int s = 0; s < 2; ++s)
+        if (grid_.active(a)) result.face_sums[a][s] = summed(face_sums_[a][s], copies.face_stride[a][s]);
     return result;
+  }
+
+  // The first `size` values of `copies_` copies of them added up, then over the velocity group.
+  std::vector<double> summed(Buffer<double>& values, std::int64_t size) {
+    sum_copies(exec_, values.data(), size, copies_);
+    if (config_.communicator)
+      config_.communicator->sum_over_velocity_group(values.data(), std::size_t(size));
+    std::vector<double> host(static_cast<std::size_t>(size), 0.0);
+    copy_bytes(host.data(), Backend::cpu, values.data(), backend_, host.size() * sizeof(double));
+    return host;
   }
 
   SweepConfig config_;
@@ -180,6 +187,7 @@ class SweepEngineImpl final : public SweepEngine {
   Buffer<Real> all_store_[4], owned_store_[4];
   Velocities<Real> all_{}, owned_{};
   int warp_ = 32;
+  int copies_ = 1;  // of the moment and face sums (sweep_sum_copies)
   std::int64_t slots_ = 0, batch_ = 0, cells_ = 0, slice_size_ = 0;
   Buffer<int> slot_velocity_;
   Buffer<Real> slot_weight_;

@@ -1,5 +1,8 @@
 #include "sweep_slots.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/error.hpp"
 #include "kernels/cell_moments.hpp"
 #include "kernels/sweep.hpp"
@@ -34,6 +37,12 @@ SweepSlots make_sweep_slots(const PhysicalGrid& grid, const VelocityGrid& veloci
 std::int64_t sweep_slot_count(const PhysicalGrid& grid, const VelocityGrid& velocities, int lo,
                               int count) {
   return std::int64_t(make_sweep_slots(grid, velocities, lo, count, 32).velocity.size());
+}
+
+int sweep_sum_copies(Backend backend, const PhysicalGrid& grid) {
+  if (backend == Backend::cpu) return 1;
+  const double bytes = double(grid.interior_cells()) * kRawMoments * sizeof(double);
+  return int(std::max(1.0, std::min(32.0, std::floor(2.0 * 1024 * 1024 * 1024 / bytes))));
 }
 
 double sweep_slice_bytes(const PhysicalGrid& grid, Precision precision) {
