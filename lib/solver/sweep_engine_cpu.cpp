@@ -1,5 +1,7 @@
 // The OpenMP instantiation of SweepEngineImpl: a thread per velocity, each with its own slice and
 // its own moment and face sums, added together when the batch is done.
+#include <omp.h>
+
 #include <array>
 #include <vector>
 
@@ -19,36 +21,43 @@ struct HostAccumulator {
 
 }  // namespace
 
+// Each thread takes a fixed share of the slots (static schedule) and its sums are added in
+// thread order afterwards: for a given thread count the result does not depend on timing, so a
+// restarted iteration continues bit-identically.
 template <class Real, class Relax>
 void sweep_batch(CpuExec, const Sweep<Real, Relax>& sweep, std::int64_t first, std::int64_t count,
                  Real* /*slices: each thread has its own*/, std::int64_t slice_size,
                  const std::array<std::array<std::int64_t, 2>, 3>& face_size,
                  const SweepCopies& /*one: the threads sum privately*/) {
   const std::int64_t cells = sweep.grid.cells();
+  struct Partial {
+    std::vector<double> moments;
+    std::vector<double> faces[3][2];
+  };
+  std::vector<Partial> partials(omp_get_max_threads());
 #pragma omp parallel
   {
-    Sweep<Real, Relax> mine = sweep;
-    std::vector<double> moments(std::size_t(cells) * kRawMoments, 0.0);
-    std::vector<double> faces[3][2];
-    mine.moments = moments.data();
+    Partial& mine = partials[omp_get_thread_num()];
+    Sweep<Real, Relax> own = sweep;
+    mine.moments.assign(std::size_t(cells) * kRawMoments, 0.0);
+    own.moments = mine.moments.data();
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s)
         if (sweep.face[a][s].sums) {
-          faces[a][s].assign(std::size_t(face_size[a][s]) * kFaceSums, 0.0);
-          mine.face[a][s].sums = faces[a][s].data();
+          mine.faces[a][s].assign(std::size_t(face_size[a][s]) * kFaceSums, 0.0);
+          own.face[a][s].sums = mine.faces[a][s].data();
         }
     std::vector<Real> slice(static_cast<std::size_t>(slice_size), Real(0));
     const HostAccumulator accumulator{};
-#pragma omp for schedule(dynamic, 1)
+#pragma omp for schedule(static)
     for (std::int64_t slot = first; slot < first + count; ++slot)
-      mine(slot, SliceView<Real>{slice.data(), 1}, accumulator);
-#pragma omp critical
-    {
-      for (std::size_t k = 0; k < moments.size(); ++k) sweep.moments[k] += moments[k];
-      for (int a = 0; a < 3; ++a)
-        for (int s = 0; s < 2; ++s)
-          for (std::size_t k = 0; k < faces[a][s].size(); ++k) sweep.face[a][s].sums[k] += faces[a][s][k];
-    }
+      own(slot, SliceView<Real>{slice.data(), 1}, accumulator);
+  }
+  for (const Partial& part : partials) {
+    for (std::size_t k = 0; k < part.moments.size(); ++k) sweep.moments[k] += part.moments[k];
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s)
+        for (std::size_t k = 0; k < part.faces[a][s].size(); ++k) sweep.face[a][s].sums[k] += part.faces[a][s][k];
   }
 }
 
