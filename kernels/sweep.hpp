@@ -100,101 +100,123 @@ struct Sweep {
     return i[a1] + std::int64_t(n[a1]) * i[a2];
   }
 
+  // What a slot sweeps: its velocity, weight and direction along each axis (+1: upwind is the
+  // low side; xi_d = 0 couples no neighbours along d and takes +1, like the octant grouping of
+  // lib/solver/sweep_slots.cpp).
+  struct Lane {
+    int v;
+    Real w;
+    Real xi[3];
+    double xi2;
+    int dir[3];
+  };
+
+  BOLT_HOST_DEVICE Lane lane(std::int64_t slot) const {
+    Lane l;
+    l.v = slot_velocity[slot];
+    l.w = slot_weight[slot];
+    l.xi[0] = vel.x[l.v];
+    l.xi[1] = vel.y[l.v];
+    l.xi[2] = vel.z[l.v];
+    l.xi2 = double(l.xi[0]) * l.xi[0] + double(l.xi[1]) * l.xi[1] + double(l.xi[2]) * l.xi[2];
+    for (int a = 0; a < 3; ++a) l.dir[a] = l.xi[a] < Real(0) ? -1 : 1;
+    return l;
+  }
+
+  // The sweep of one slot: every cell in its upwind order.
   template <class Accumulator>
   BOLT_HOST_DEVICE void operator()(std::int64_t slot, const SliceView<Real>& slice,
                                    Accumulator& acc) const {
-    const int v = slot_velocity[slot];
-    const Real w = slot_weight[slot];
-    const Real xi[3] = {vel.x[v], vel.y[v], vel.z[v]};
-    const double xi2 = double(xi[0]) * xi[0] + double(xi[1]) * xi[1] + double(xi[2]) * xi[2];
-    // Direction of the sweep along each axis (+1: upwind is the low side); xi_d = 0 couples no
-    // neighbours along d, and takes +1 like the octant grouping (iterative_engine).
-    int dir[3];
-    for (int a = 0; a < 3; ++a) dir[a] = xi[a] < Real(0) ? -1 : 1;
+    const Lane l = lane(slot);
+    for (int kk = 0; kk < grid.n[2]; ++kk)
+      for (int jj = 0; jj < grid.n[1]; ++jj) {
+        Real previous = Real(0);
+        for (int ii = 0; ii < grid.n[0]; ++ii) previous = step(l, ii, jj, kk, previous, slice, acc);
+      }
+  }
+
+  // Cell (ii, jj, kk) of the slot's sweep order (step ii along x from its upwind end, ...):
+  // solves its equation, writes its value to the slice, adds its moments and face sums; returns
+  // f, the x-upwind value of the next cell (`previous` is this cell's). Needs the cells before
+  // it in the order done: the line before along y (and the plane before along z).
+  template <class Accumulator>
+  BOLT_HOST_DEVICE Real step(const Lane& l, int ii, int jj, int kk, Real previous,
+                             const SliceView<Real>& slice, Accumulator& acc) const {
     const int* n = grid.n;
     const bool plane = n[2] > 1;
-    for (int kk = 0; kk < n[2]; ++kk) {
-      const int k = dir[2] > 0 ? kk : n[2] - 1 - kk;
-      for (int jj = 0; jj < n[1]; ++jj) {
-        const int j = dir[1] > 0 ? jj : n[1] - 1 - jj;
-        Real previous = Real(0);  // f of the upwind neighbour along x
-        for (int ii = 0; ii < n[0]; ++ii) {
-          const int i = dir[0] > 0 ? ii : n[0] - 1 - ii;
-          const int at[3] = {i, j, k};
-          const int step[3] = {ii, jj, kk};
-          const std::int64_t cell = i + std::int64_t(n[0]) * (j + std::int64_t(n[1]) * k);
-          const SweepCell& c = cells[cell];
-          const Real F = relax.equilibrium(c.target, vel, v);
-          Real lhs = Real(c.nu), rhs = Real(c.nu) * F;
-          // Upwind values: x from the register, y from the slice's current line (2-D: the
-          // previous line itself), z from the slice before it is overwritten.
-          Real upwind[3] = {Real(0), Real(0), Real(0)};
-          upwind[0] = previous;
-          if (n[1] > 1) {
-            const int jp = j - dir[1];
-            upwind[1] = plane ? (jj > 0 ? slice[i + std::int64_t(n[0]) * jp] : Real(0)) : slice[i];
-          }
-          if (plane) upwind[2] = slice[i + std::int64_t(n[0]) * j];
-          Real entering[3] = {Real(0), Real(0), Real(0)};
-          for (int a = 0; a < 3; ++a) {
-            if (!grid.active(a) || xi[a] == Real(0)) continue;
-            const Real coefficient = (xi[a] < Real(0) ? -xi[a] : xi[a]) * Real(grid.inverse_width[a][at[a]]);
-            if (step[a] > 0) {
-              lhs += coefficient;
-              rhs += coefficient * upwind[a];
-              continue;
-            }
-            const int side = dir[a] > 0 ? 0 : 1;  // the face the velocity enters through
-            if (face[a][side].kind == FaceKind::outflow) continue;  // ghost = this cell
-            entering[a] = ghost(a, side, transverse(at, n, a), v);
-            lhs += coefficient;
-            rhs += coefficient * entering[a];
-          }
-          const Real f = rhs / lhs;
-          previous = f;
-          if (plane)
-            slice[i + std::int64_t(n[0]) * j] = f;
-          else if (n[1] > 1)
-            slice[i] = f;
-          const double wf = double(w) * double(f);
-          Sums<kRawMoments> m;
-          m[kM0] = wf;
-          for (int a = 0; a < 3; ++a) m[kM1 + a] = wf * xi[a];
-          for (int a = 0; a < 3; ++a) m[kM2 + a] = wf * xi[a] * xi[a];
-          m[kM2 + 3] = wf * xi[0] * xi[1];
-          m[kM2 + 4] = wf * xi[0] * xi[2];
-          m[kM2 + 5] = wf * xi[1] * xi[2];
-          for (int a = 0; a < 3; ++a) m[kM3 + a] = wf * xi[a] * xi2;
-          acc.add(moments + cell * kRawMoments, m);
-          // Outer faces this cell touches: the velocity enters through its first cell along an
-          // axis, leaves through its last (the upwind scheme's face values: ghost, cell).
-          for (int a = 0; a < 3; ++a) {
-            if (!grid.active(a)) continue;
-            const bool first = step[a] == 0, last = step[a] == n[a] - 1;
-            if (!first && !last) continue;
-            for (int s = 0; s < 2; ++s) {
-              const int side = s == 0 ? (dir[a] > 0 ? 0 : 1) : (dir[a] > 0 ? 1 : 0);
-              if ((s == 0 && !first) || (s == 1 && !last)) continue;
-              if (face[a][side].sums == nullptr) continue;
-              const double outward = side == 0 ? -1.0 : 1.0;
-              const double xn = outward * double(xi[a]);
-              const bool leaving = xn > 0.0;
-              // An outflow face's entering value is the cell's own.
-              const double value = leaving || face[a][side].kind == FaceKind::outflow
-                                       ? double(f)
-                                       : double(entering[a]);
-              const double flux = double(w) * xn * value;
-              Sums<kFaceSums> q;
-              q[0] = flux;
-              for (int b = 0; b < 3; ++b) q[1 + b] = flux * xi[b];
-              q[4] = flux * xi2;
-              q[5] = leaving ? flux : 0.0;
-              acc.add(face[a][side].sums + transverse(at, n, a) * kFaceSums, q);
-            }
-          }
-        }
+    const int i = l.dir[0] > 0 ? ii : n[0] - 1 - ii;
+    const int j = l.dir[1] > 0 ? jj : n[1] - 1 - jj;
+    const int k = l.dir[2] > 0 ? kk : n[2] - 1 - kk;
+    const int at[3] = {i, j, k};
+    const int steps[3] = {ii, jj, kk};
+    const std::int64_t cell = i + std::int64_t(n[0]) * (j + std::int64_t(n[1]) * k);
+    const SweepCell& c = cells[cell];
+    const Real F = relax.equilibrium(c.target, vel, l.v);
+    Real lhs = Real(c.nu), rhs = Real(c.nu) * F;
+    // Upwind values: x from the register, y from the slice's current line (2-D: the previous
+    // line itself), z from the slice before it is overwritten.
+    Real upwind[3] = {previous, Real(0), Real(0)};
+    if (n[1] > 1 && jj > 0)
+      upwind[1] = plane ? slice[i + std::int64_t(n[0]) * (j - l.dir[1])] : slice[i];
+    if (plane && kk > 0) upwind[2] = slice[i + std::int64_t(n[0]) * j];
+    Real entering[3] = {Real(0), Real(0), Real(0)};
+    for (int a = 0; a < 3; ++a) {
+      if (!grid.active(a) || l.xi[a] == Real(0)) continue;
+      const Real coefficient =
+          (l.xi[a] < Real(0) ? -l.xi[a] : l.xi[a]) * Real(grid.inverse_width[a][at[a]]);
+      if (steps[a] > 0) {
+        lhs += coefficient;
+        rhs += coefficient * upwind[a];
+        continue;
+      }
+      const int side = l.dir[a] > 0 ? 0 : 1;  // the face the velocity enters through
+      if (face[a][side].kind == FaceKind::outflow) continue;  // ghost = this cell
+      entering[a] = ghost(a, side, transverse(at, n, a), l.v);
+      lhs += coefficient;
+      rhs += coefficient * entering[a];
+    }
+    const Real f = rhs / lhs;
+    if (plane)
+      slice[i + std::int64_t(n[0]) * j] = f;
+    else if (n[1] > 1)
+      slice[i] = f;
+    const Real* xi = l.xi;
+    const double wf = double(l.w) * double(f);
+    Sums<kRawMoments> m;
+    m[kM0] = wf;
+    for (int a = 0; a < 3; ++a) m[kM1 + a] = wf * xi[a];
+    for (int a = 0; a < 3; ++a) m[kM2 + a] = wf * xi[a] * xi[a];
+    m[kM2 + 3] = wf * xi[0] * xi[1];
+    m[kM2 + 4] = wf * xi[0] * xi[2];
+    m[kM2 + 5] = wf * xi[1] * xi[2];
+    for (int a = 0; a < 3; ++a) m[kM3 + a] = wf * xi[a] * l.xi2;
+    acc.add(moments + cell * kRawMoments, m);
+    // Outer faces this cell touches: the velocity enters through its first cell along an axis,
+    // leaves through its last (the upwind scheme's face values: ghost, cell).
+    for (int a = 0; a < 3; ++a) {
+      if (!grid.active(a)) continue;
+      const bool first = steps[a] == 0, last = steps[a] == n[a] - 1;
+      if (!first && !last) continue;
+      for (int s = 0; s < 2; ++s) {
+        const int side = s == 0 ? (l.dir[a] > 0 ? 0 : 1) : (l.dir[a] > 0 ? 1 : 0);
+        if ((s == 0 && !first) || (s == 1 && !last)) continue;
+        if (face[a][side].sums == nullptr) continue;
+        const double outward = side == 0 ? -1.0 : 1.0;
+        const double xn = outward * double(xi[a]);
+        const bool leaving = xn > 0.0;
+        // An outflow face's entering value is the cell's own.
+        const double value =
+            leaving || face[a][side].kind == FaceKind::outflow ? double(f) : double(entering[a]);
+        const double flux = double(l.w) * xn * value;
+        Sums<kFaceSums> q;
+        q[0] = flux;
+        for (int b = 0; b < 3; ++b) q[1 + b] = flux * xi[b];
+        q[4] = flux * l.xi2;
+        q[5] = leaving ? flux : 0.0;
+        acc.add(face[a][side].sums + transverse(at, n, a) * kFaceSums, q);
       }
     }
+    return f;
   }
 };
 

@@ -1,7 +1,8 @@
-// The CUDA instantiation of SweepEngineImpl: a thread per velocity slot, the batch's slices
+// The CUDA instantiation of SweepEngineImpl: a thread per velocity slot, several warps per
+// warp of velocities sweeping successive lines as a wavefront (sweep_kernel), the batch's slices
 // interleaved (element p of slot t at p * batch + t) so that a warp's accesses coalesce, and the
-// moments reduced across the warp (whose 32 velocities are at the same cell: they share an
-// octant) before one atomic add per warp.
+// moments reduced across the warp (its 32 velocities are at the same cell: they share an octant)
+// before one atomic add per warp.
 #include "core/launch_cuda.cuh"
 #include "kernels/sweep.hpp"
 
@@ -21,32 +22,38 @@ struct WarpAccumulator {
   }
 };
 
+// A block sweeps the 32 velocities of one warp of slots with `lines` warps: warp w takes the
+// lines jj = w, w + lines, ... of each plane, one cell behind warp w - 1 along x, so that the
+// line before is done where it reads it (a wavefront across the lines); the warps meet at
+// __syncthreads after each cell. A thread per velocity walking every cell alone leaves the GPU
+// nearly empty (13 824 velocities: under one warp per scheduler of an H100); the lines multiply
+// the warps in flight.
 template <class Real, class Relax>
 __global__ void sweep_kernel(Sweep<Real, Relax> sweep, std::int64_t first, std::int64_t count,
                              Real* slices, SweepCopies copies) {
-  const std::int64_t t = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
-  if (t >= count) return;  // count is whole warps: a warp returns whole
-  const int copy = int((t / 32) % copies.count);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, lines = blockDim.x >> 5;
+  const std::int64_t t = blockIdx.x * std::int64_t(32) + lane;  // the slot in the batch
+  // Warps add into copies of the sums (sweep_sum_copies) by their index.
+  const int copy = int((blockIdx.x * std::int64_t(lines) + warp) % copies.count);
   sweep.moments += copy * copies.moments_stride;
   for (int a = 0; a < 3; ++a)
     for (int s = 0; s < 2; ++s)
       if (sweep.face[a][s].sums) sweep.face[a][s].sums += copy * copies.face_stride[a][s];
   const WarpAccumulator accumulator;
-  sweep(first + t, SliceView<Real>{slices + t, count}, accumulator);
-}
-
-}  // namespace
-
-template <class Real, class Relax>
-void sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t first,
-                 std::int64_t count, Real* slices, std::int64_t /*slice_size*/,
-                 const std::array<std::array<std::int64_t, 2>, 3>& /*face_size*/,
-                 const SweepCopies& copies) {
-  constexpr int kThreads = 128;
-  const std::int64_t blocks = (count + kThreads - 1) / kThreads;
-  sweep_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, exec.stream>>>(sweep, first, count,
-                                                                            slices, copies);
-  check_cuda_launch("sweep");
+  const auto velocity = sweep.lane(first + t);
+  const SliceView<Real> slice{slices + t, count};
+  const int* n = sweep.grid.n;
+  for (int kk = 0; kk < n[2]; ++kk)
+    for (int band = 0; band < n[1]; band += lines) {
+      const int jj = band + warp;
+      Real previous = Real(0);
+      for (int s = 0; s < n[0] + lines - 1; ++s) {
+        const int ii = s - warp;
+        if (jj < n[1] && ii >= 0 && ii < n[0])
+          previous = sweep.step(velocity, ii, jj, kk, previous, slice, accumulator);
+        __syncthreads();
+      }
+    }
 }
 
 __global__ void sum_copies_kernel(double* values, std::int64_t size, int copies) {
@@ -56,6 +63,25 @@ __global__ void sum_copies_kernel(double* values, std::int64_t size, int copies)
     for (int c = 1; c < copies; ++c) total += values[c * size + i];
     values[i] = total;
   }
+}
+
+}  // namespace
+
+// The slots [first, first + count) (whole warps of one octant each).
+template <class Real, class Relax>
+void sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t first,
+                 std::int64_t count, Real* slices, std::int64_t /*slice_size*/,
+                 const std::array<std::array<std::int64_t, 2>, 3>& /*face_size*/,
+                 const SweepCopies& copies) {
+  // Lines in flight per warp of velocities: enough warps to fill the GPU (48 per
+  // multiprocessor), at most 16 and no more than a plane has.
+  const std::int64_t groups = count / 32;
+  const std::int64_t wanted = (std::int64_t(multiprocessors(exec)) * 48 + groups - 1) / groups;
+  const int lines =
+      int(std::max<std::int64_t>(1, std::min<std::int64_t>({wanted, 16, sweep.grid.n[1]})));
+  sweep_kernel<<<static_cast<unsigned>(groups), 32 * lines, 0, exec.stream>>>(sweep, first, count,
+                                                                              slices, copies);
+  check_cuda_launch("sweep");
 }
 
 // values[i] += values[c * size + i] over the copies c > 0.
