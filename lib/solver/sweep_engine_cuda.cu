@@ -77,8 +77,14 @@ void sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t fi
   // multiprocessor), at most 16 and no more than a plane has.
   const std::int64_t groups = count / 32;
   const std::int64_t wanted = (std::int64_t(multiprocessors(exec)) * 48 + groups - 1) / groups;
-  const int lines =
-      int(std::max<std::int64_t>(1, std::min<std::int64_t>({wanted, 16, sweep.grid.n[1]})));
+  // The kernel's registers bound its block: ask what it allows.
+  static const int largest_block = [] {
+    cudaFuncAttributes attributes{};
+    cudaFuncGetAttributes(&attributes, sweep_kernel<Real, Relax>);
+    return attributes.maxThreadsPerBlock;
+  }();
+  const std::int64_t most = std::min<std::int64_t>({16, sweep.grid.n[1], largest_block / 32});
+  const int lines = int(std::max<std::int64_t>(1, std::min(wanted, most)));
   sweep_kernel<<<static_cast<unsigned>(groups), 32 * lines, 0, exec.stream>>>(sweep, first, count,
                                                                               slices, copies);
   check_cuda_launch("sweep");
