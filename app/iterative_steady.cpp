@@ -300,7 +300,13 @@ int IterativeSteady::advance(int count, const std::function<bool()>& stop) {
     const auto test = [](SNES, PetscInt, PetscReal, PetscReal, PetscReal, SNESConvergedReason* reason,
                          void* context) -> PetscErrorCode {
       auto* self = static_cast<IterativeSteady*>(context);
-      *reason = self->last_change_ < self->tolerance_ ? SNES_CONVERGED_FNORM_ABS : SNES_CONVERGED_ITERATING;
+      // A signal ends the stretch after this sweep, like the plain iteration's.
+      if (self->last_change_ < self->tolerance_)
+        *reason = SNES_CONVERGED_FNORM_ABS;
+      else if ((*self->stop_)())
+        *reason = SNES_CONVERGED_ITS;
+      else
+        *reason = SNES_CONVERGED_ITERATING;
       return 0;
     };
     check_petsc(SNESSetConvergenceTest(snes_, test, this, nullptr), "SNESSetConvergenceTest");
@@ -317,7 +323,8 @@ int IterativeSteady::advance(int count, const std::function<bool()>& stop) {
   check_petsc(VecGetArray(x_, &x), "VecGetArray");
   std::copy(state.begin(), state.end(), x);
   check_petsc(VecRestoreArray(x_, &x), "VecRestoreArray");
-  // Each SNES iteration sweeps once (the function); stop() is asked between calls.
+  // Each SNES iteration sweeps once (the function); stop() is asked after each.
+  stop_ = &stop;
   check_petsc(SNESSetTolerances(snes_, 0.0, 0.0, 0.0, count, 100 * count), "SNESSetTolerances");
   if (!stop()) check_petsc(SNESSolve(snes_, nullptr, x_), "SNESSolve");
   // The state is the last sweep's result (what the fields show), whatever the accelerator's

@@ -81,6 +81,7 @@ class IterativeSteady : public Solver {
   double last_change_ = 1.0;
   std::int64_t sweeps_ = 0;
   SNES snes_ = nullptr;
+  const std::function<bool()>* stop_ = nullptr;  // advance's, while SNESSolve runs
   Vec x_ = nullptr, r_ = nullptr;
 };
 
