@@ -142,6 +142,8 @@ IterativeSteady::IterativeSteady(const CaseSetup& setup, const Partition& partit
   moments_.assign(std::size_t(cells_) * kRawMoments, 0.0);
   const StateRows rows = initial_state_rows(run, grid, vg, 0, vg.size());
   const bool uniform = run.initial.kind == InitKind::uniform;
+  const Velocities<double> all{vg.xi[0].data(), vg.xi[1].data(), vg.xi[2].data(),
+                               vg.weight.data(), vg.size(), vg.size()};
   std::vector<double> first(kRawMoments, 0.0);
 #pragma omp parallel
   {
@@ -150,18 +152,7 @@ IterativeSteady::IterativeSteady(const CaseSetup& setup, const Partition& partit
     for (std::int64_t c = 0; c < (uniform ? 1 : cells_); ++c) {
       rows(c, row.data());
       Sums<kRawMoments> s = Sums<kRawMoments>::zero();
-      for (int v = 0; v < vg.size(); ++v) {
-        const double wf = vg.weight[v] * row[v];
-        const double x = vg.xi[0][v], y = vg.xi[1][v], z = vg.xi[2][v];
-        const double xi[3] = {x, y, z};
-        s[kM0] += wf;
-        for (int a = 0; a < 3; ++a) s[kM1 + a] += wf * xi[a];
-        for (int a = 0; a < 3; ++a) s[kM2 + a] += wf * xi[a] * xi[a];
-        s[kM2 + 3] += wf * x * y;
-        s[kM2 + 4] += wf * x * z;
-        s[kM2 + 5] += wf * y * z;
-        for (int a = 0; a < 3; ++a) s[kM3 + a] += wf * xi[a] * (x * x + y * y + z * z);
-      }
+      for (int v = 0; v < vg.size(); ++v) accumulate_raw<3>(s, all, v, row[v]);
       for (int k = 0; k < kRawMoments; ++k) moments_[c * kRawMoments + k] = s[k];
     }
   }

@@ -13,6 +13,7 @@
 #              cavity's grid, plain and Anderson, to -iter_tol 1e-8
 #   cavity3d   paper 004's 3-D lid-driven cavity (inputs/cavity3d_iterative_kn*.yaml), with the
 #              speed and temperature of its mid-plane z = 1/2 plotted ($OUT/cavity3d_*.png)
+#   cavity3d_kn0p01  the 3-D cavity at Kn = 0.01 (32^3 cells), SNES Anderson and plain
 #   split      the delta = 1 cavity (100 sweeps) and the Kn = 1 3-D cavity (20 sweeps) on 2 GPUs
 #              (velocity batches) against 1 (needs two GPUs)
 # Each run writes summary.json, monitor.csv and its log under $OUT/<part>/<name>/ and a line to
@@ -86,6 +87,11 @@ for part in "${PARTS[@]}"; do
           python3 "$here/plot_fields.py" "$fields" --field $field --k 32 --streamlines \
             -o "$OUT/cavity3d_kn${kn}_$field.png" > /dev/null
         done
+      done ;;
+    cavity3d_kn0p01)
+      for accel in anderson none; do
+        run cavity3d_kn0p01 $accel 1 inputs/cavity3d_iterative_kn0p01.yaml -iter_accel $accel \
+          -iter_max 5000
       done ;;
     split)
       # Several monitor stretches, so that the summary's warm time leaves NCCL's first
