@@ -17,8 +17,8 @@ namespace bolt {
 
 namespace {
 
-// The per-cell columns of a checkpoint: the moments, then the wall density of each outer face
-// the cell touches (0 elsewhere).
+// The per-cell columns of a checkpoint: the moments, then the wall density on each of the cell's
+// six sides that is an outer wall or a solid's (0 elsewhere).
 constexpr int kStateColumns = kRawMoments + 6;
 
 void check_petsc(PetscErrorCode status, const char* what) {
@@ -43,9 +43,9 @@ std::string iterative_refusal(const RunOptions& run, const CaseSetup& setup) {
   const PhysicalGrid& grid = setup.engine.grid;
   if (grid.cells(1) == 1 && grid.cells(2) > 1)
     return "-grid_n: the iterative solver needs the active axes to be x, x-y or x-y-z";
-  if (!run.geometry_boxes.empty() || !run.geometry_solids.empty())
-    return "-geometry_boxes/-geometry_solids: boxes and solids are not yet swept by the "
-           "iterative solver";
+  if (!run.geometry_boxes.empty())
+    return "-geometry_boxes: the iterative solver sweeps one box (solids inside it are fine: "
+           "-geometry_solids)";
   if (run.decomposition == DecompositionKind::space || run.decomposition == DecompositionKind::hybrid)
     return "-decomp " + std::string(to_string(run.decomposition)) +
            ": the iterative solver splits the velocities over the ranks (-decomp velocity)";
@@ -69,6 +69,24 @@ std::string iterative_refusal(const RunOptions& run, const CaseSetup& setup) {
   return {};
 }
 
+namespace {
+
+// [cell] 1 inside a solid box, or empty without solids.
+std::vector<unsigned char> solid_cells(const CaseSetup& setup) {
+  const Geometry& geometry = setup.geometry;
+  if (geometry.solids.empty()) return {};
+  const PhysicalGrid& grid = setup.engine.grid;
+  std::vector<unsigned char> solid(std::size_t(grid.interior_cells()));
+  for (int k = 0; k < grid.cells(2); ++k)
+    for (int j = 0; j < grid.cells(1); ++j)
+      for (int i = 0; i < grid.cells(0); ++i)
+        solid[i + std::size_t(grid.cells(0)) * (j + std::size_t(grid.cells(1)) * k)] =
+            geometry.fluid(i, j, k) ? 0 : 1;
+  return solid;
+}
+
+}  // namespace
+
 SweepConfig sweep_config(const CaseSetup& setup, const Partition& partition,
                          std::shared_ptr<Communicator> communicator, std::int64_t batch) {
   SweepConfig c;
@@ -81,6 +99,8 @@ SweepConfig sweep_config(const CaseSetup& setup, const Partition& partition,
   c.model = setup.run.model;
   c.gas = setup.run.gas;
   c.faces = setup.run.faces;
+  c.solid = solid_cells(setup);
+  c.solid_temperature = setup.run.solid_temperature;
   c.communicator = partition.velocity_ranks > 1 ? std::move(communicator) : nullptr;
   c.batch = batch;
   return c;
@@ -92,15 +112,31 @@ class IterativeSteady::View : public DomainView {
  public:
   explicit View(const IterativeSteady& solver) : solver_(solver) {}
 
+  // The fields of each box of the partition (the fluid pieces around the solids), which the
+  // field writer takes box by box.
   std::vector<std::vector<double>> local_fields() override {
-    const std::vector<double>& raw = solver_.moments_;
-    std::vector<double> fields(std::size_t(solver_.cells_) * kFieldCount);
-    for (std::int64_t c = 0; c < solver_.cells_; ++c)
-      fields_from_raw(raw.data() + c * kRawMoments, fields.data() + c * kFieldCount);
-    return {fields};
+    const std::vector<double> all = whole_grid();
+    const PhysicalGrid& grid = solver_.setup_.engine.grid;
+    std::vector<std::vector<double>> boxes;
+    for (const OwnedPart& part : solver_.partition_.parts) {
+      const OwnedBox& box = part.box;
+      std::vector<double> fields;
+      fields.reserve(std::size_t(box.size[0]) * box.size[1] * box.size[2] * kFieldCount);
+      for (int k = box.lo[2]; k < box.lo[2] + box.size[2]; ++k)
+        for (int j = box.lo[1]; j < box.lo[1] + box.size[1]; ++j)
+          for (int i = box.lo[0]; i < box.lo[0] + box.size[0]; ++i) {
+            const double* cell =
+                all.data() + (i + std::size_t(grid.cells(0)) * (j + std::size_t(grid.cells(1)) * k)) *
+                                 kFieldCount;
+            fields.insert(fields.end(), cell, cell + kFieldCount);
+          }
+      boxes.push_back(std::move(fields));
+    }
+    return boxes;
   }
-  std::vector<double> gather_fields(const std::vector<std::vector<double>>& local) const override {
-    return local.front();
+  // Every rank holds the whole state: the fields straight from it.
+  std::vector<double> gather_fields(const std::vector<std::vector<double>>&) const override {
+    return whole_grid();
   }
   std::vector<double> face_fluxes(int axis, int side) override {
     const std::vector<double>& sums = solver_.face_sums_[axis][side];
@@ -114,6 +150,16 @@ class IterativeSteady::View : public DomainView {
   }
 
  private:
+  std::vector<double> whole_grid() const {
+    const std::vector<double>& raw = solver_.moments_;
+    std::vector<double> fields(std::size_t(solver_.cells_) * kFieldCount, 0.0);
+    for (std::int64_t c = 0; c < solver_.cells_; ++c)
+      if (solver_.solid_.empty() || !solver_.solid_[c])  // a solid's fields stay 0
+        fields_from_raw(raw.data() + c * kRawMoments, fields.data() + c * kFieldCount);
+    return fields;
+  }
+
+
   const IterativeSteady& solver_;
 };
 
@@ -159,6 +205,9 @@ IterativeSteady::IterativeSteady(const CaseSetup& setup, const Partition& partit
   if (uniform)
     for (std::int64_t c = 1; c < cells_; ++c)
       std::copy_n(moments_.begin(), kRawMoments, moments_.begin() + c * kRawMoments);
+  solid_ = solid_cells(setup);
+  for (std::int64_t c = 0; c < std::int64_t(solid_.size()); ++c)
+    if (solid_[c]) std::fill_n(moments_.begin() + c * kRawMoments, kRawMoments, 0.0);
   for (std::int64_t c = 0; c < cells_; ++c) initial_mass_ += moments_[c * kRawMoments] * volume_[c];
   // Walls: the entering flux of unit density (every velocity), and a first density that
   // balances a gas at rest at the initial state.
@@ -183,6 +232,35 @@ IterativeSteady::IterativeSteady(const CaseSetup& setup, const Partition& partit
       wall_density_[a][s].assign(
           transverse, run.initial.density * std::sqrt(run.initial.temperature / f.temperature));
     }
+  if (!solid_.empty()) {
+    const double Ts = run.solid_temperature, rest[3] = {0.0, 0.0, 0.0};
+    const double prefactor = maxwellian_prefactor(1.0, Ts);
+    for (int k = 0; k < 6; ++k) {
+      const int a = k / 2;
+      const double outward = k % 2 == 0 ? -1.0 : 1.0;  // from the gas cell into the solid
+      for (int v = 0; v < vg.size(); ++v) {
+        const double xn = outward * vg.xi[a][v];
+        if (xn < 0.0)
+          solid_influx_per_density_[k] +=
+              vg.weight[v] * -xn *
+              maxwellian<double>(prefactor, 1.0 / Ts, rest, vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]);
+      }
+    }
+    solid_density_.assign(std::size_t(cells_) * 6, 0.0);
+    const int n[3] = {grid.cells(0), grid.cells(1), grid.cells(2)};
+    const std::int64_t stride[3] = {1, n[0], std::int64_t(n[0]) * n[1]};
+    for (std::int64_t c = 0; c < cells_; ++c) {
+      if (solid_[c]) continue;
+      const int at[3] = {int(c % n[0]), int(c / n[0] % n[1]), int(c / n[0] / n[1])};
+      for (int k = 0; k < 6; ++k) {
+        const int a = k / 2, step = k % 2 == 0 ? -1 : 1;
+        if (at[a] + step < 0 || at[a] + step >= n[a] || !solid_[c + step * stride[a]]) continue;
+        solid_sides_.push_back(c * 6 + k);
+        solid_density_[c * 6 + k] =
+            run.initial.density * std::sqrt(run.initial.temperature / run.solid_temperature);
+      }
+    }
+  }
 }
 
 DomainView& IterativeSteady::domain() { return *view_; }
@@ -197,6 +275,7 @@ std::vector<double> IterativeSteady::pack() const {
   std::vector<double> x = moments_;
   for (const auto& axis : wall_density_)
     for (const auto& face : axis) x.insert(x.end(), face.begin(), face.end());
+  for (std::int64_t side : solid_sides_) x.push_back(solid_density_[side]);
   return x;
 }
 
@@ -208,10 +287,11 @@ void IterativeSteady::unpack(const double* x) {
       std::copy_n(x, face.size(), face.begin());
       x += face.size();
     }
+  for (std::int64_t side : solid_sides_) solid_density_[side] = *x++;
 }
 
 double IterativeSteady::iterate() {
-  SweepResult result = engine_->iterate(moments_, wall_density_);
+  SweepResult result = engine_->iterate(moments_, wall_density_, solid_density_);
   ++sweeps_;
   double scale = 1.0;
   if (closed_) {
@@ -222,7 +302,10 @@ double IterativeSteady::iterate() {
     for (auto& axis : result.face_sums)
       for (auto& face : axis)
         for (double& value : face) value *= scale;
+    for (double& value : result.solid_outflux) value *= scale;
   }
+  for (std::int64_t side : solid_sides_)
+    solid_density_[side] = result.solid_outflux[side] / solid_influx_per_density_[side % 6];
   for (int a = 0; a < 3; ++a)
     for (int s = 0; s < 2; ++s)
       for (std::size_t t = 0; t < wall_density_[a][s].size(); ++t)
@@ -355,6 +438,7 @@ std::vector<std::vector<double>> IterativeSteady::saved_state() {
                        int(c / grid.cells(0) / grid.cells(1))};
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s) {
+        if (!solid_density_.empty()) all[kRawMoments + 2 * a + s] = solid_density_[c * 6 + 2 * a + s];
         if (wall_density_[a][s].empty() || at[a] != (s == 0 ? 0 : grid.cells(a) - 1)) continue;
         const int a1 = (a + 1) % 3, a2 = (a + 2) % 3;
         all[kRawMoments + 2 * a + s] = wall_density_[a][s][at[a1] + std::size_t(grid.cells(a1)) * at[a2]];
@@ -377,6 +461,7 @@ void IterativeSteady::restore(const std::vector<std::vector<double>>& state, std
     const int at[3] = {int(c % cells[0]), int(c / cells[0] % cells[1]), int(c / cells[0] / cells[1])};
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s) {
+        if (!solid_density_.empty()) solid_density_[c * 6 + 2 * a + s] = row[kRawMoments + 2 * a + s];
         if (wall_density_[a][s].empty() || at[a] != (s == 0 ? 0 : cells[a] - 1)) continue;
         const int a1 = (a + 1) % 3, a2 = (a + 2) % 3;
         wall_density_[a][s][at[a1] + std::size_t(cells[a1]) * at[a2]] = row[kRawMoments + 2 * a + s];

@@ -78,6 +78,13 @@ class IterativeSteady : public Solver {
   FaceArrays wall_density_;         // walls: n_w for the next sweep
   FaceArrays face_sums_;            // of the last sweep
   std::array<std::array<double, 2>, 3> influx_per_density_{};  // walls: entering flux of n_w = 1
+  // Solid boxes: which cells, the density of the wall on each side k = 2 a + s of a gas cell
+  // that touches one ([cell][6]), those sides (cell * 6 + k), and each side's entering flux of
+  // unit density.
+  std::vector<unsigned char> solid_;
+  std::vector<double> solid_density_;
+  std::vector<std::int64_t> solid_sides_;
+  std::array<double, 6> solid_influx_per_density_{};
   double last_change_ = 1.0;
   std::int64_t sweeps_ = 0;
   SNES snes_ = nullptr;

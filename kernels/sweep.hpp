@@ -46,6 +46,17 @@ struct SweepFace {
 template <class Real>
 struct SweepFaceTables {
   const Real* ghost[3][2];  // [nv] wall: f_M(1, u_w, T_w); inflow: f_M(n, u, T)
+  const Real* solid;        // [nv] the solids' walls: f_M(1, 0, T_s)
+};
+
+// Solid boxes inside the grid (paper 004's cube): their cells are not swept; a side of a gas cell
+// that touches one is a diffuse wall at rest at the solids' temperature, its density from the
+// leaving flux of the previous iteration as at the outer walls. Sides k = 2 a + s (axis a, side s
+// of the gas cell).
+struct SweepSolids {
+  const unsigned char* solid = nullptr;  // [cell] 1 inside a solid; nullptr: no solids
+  const double* density = nullptr;       // [cell][6] n_w of the wall on side k of a gas cell
+  double* outflux = nullptr;             // [cell][6] mass flux leaving the gas into it, added
 };
 
 // The box the sweep runs over: cells per axis (active axes x, x-y or x-y-z), inverse widths.
@@ -66,6 +77,7 @@ struct SweepCopies {
   int count = 1;
   std::int64_t moments_stride = 0;
   std::int64_t face_stride[3][2] = {};
+  std::int64_t solid_stride = 0;  // of SweepSolids::outflux
 };
 
 // A velocity's slice: element p at base[p * stride].
@@ -85,6 +97,7 @@ struct Sweep {
   SweepGrid grid;
   SweepFace face[3][2];
   SweepFaceTables<Real> tables;
+  SweepSolids solids;
   double* moments;           // [interior cell][kRawMoments], accumulated
   Relax relax;
 
@@ -150,6 +163,10 @@ struct Sweep {
     const int at[3] = {i, j, k};
     const int steps[3] = {ii, jj, kk};
     const std::int64_t cell = i + std::int64_t(n[0]) * (j + std::int64_t(n[1]) * k);
+    // A solid cell is not swept; its gas neighbours take their solid wall's value, never its
+    // slice entry.
+    if (solids.solid && solids.solid[cell]) return Real(0);
+    const std::int64_t stride[3] = {1, n[0], std::int64_t(n[0]) * n[1]};
     const SweepCell& c = cells[cell];
     const Real F = relax.equilibrium(c.target, vel, l.v);
     Real lhs = Real(c.nu), rhs = Real(c.nu) * F;
@@ -165,6 +182,12 @@ struct Sweep {
       const Real coefficient =
           (l.xi[a] < Real(0) ? -l.xi[a] : l.xi[a]) * Real(grid.inverse_width[a][at[a]]);
       if (steps[a] > 0) {
+        const std::int64_t up = cell - l.dir[a] * stride[a];
+        if (solids.solid && solids.solid[up]) {
+          const int side = l.dir[a] > 0 ? 0 : 1;  // the side of this cell the solid is on
+          entering[a] = Real(solids.density[cell * 6 + 2 * a + side]) * tables.solid[l.v];
+          upwind[a] = entering[a];
+        }
         lhs += coefficient;
         rhs += coefficient * upwind[a];
         continue;
@@ -191,6 +214,16 @@ struct Sweep {
     m[kM2 + 5] = wf * xi[1] * xi[2];
     for (int a = 0; a < 3; ++a) m[kM3 + a] = wf * xi[a] * l.xi2;
     acc.add(moments + cell * kRawMoments, m);
+    // Into a solid downwind: the leaving flux its wall's density balances (every lane of a warp
+    // is at this cell and goes the same way: the add is the warp's, xi_a = 0 adding nothing).
+    if (solids.solid)
+      for (int a = 0; a < 3; ++a) {
+        if (!grid.active(a) || steps[a] == n[a] - 1) continue;
+        if (!solids.solid[cell + l.dir[a] * stride[a]]) continue;
+        Sums<1> q;
+        q[0] = double(l.w) * double(l.xi[a] < Real(0) ? -l.xi[a] : l.xi[a]) * double(f);
+        acc.add(solids.outflux + cell * 6 + 2 * a + (l.dir[a] > 0 ? 1 : 0), q);
+      }
     // Outer faces this cell touches: the velocity enters through its first cell along an axis,
     // leaves through its last (the upwind scheme's face values: ghost, cell).
     for (int a = 0; a < 3; ++a) {

@@ -28,6 +28,9 @@ struct SweepConfig {
   std::shared_ptr<const CollisionModel> model;  // a relaxation model
   GasParams gas;
   std::array<std::array<FaceSpec, 2>, 3> faces;  // [axis][side], active axes only
+  // [cell] 1 inside a solid box (kernels/sweep.hpp, SweepSolids); empty: no solids.
+  std::vector<unsigned char> solid;
+  double solid_temperature = 1.0;
   // Sums the moments over the ranks that split the velocities (null on one rank).
   std::shared_ptr<Communicator> communicator;
   std::int64_t batch = 0;     // velocity slots swept at once (0: every slot)
@@ -39,14 +42,17 @@ using FaceArrays = std::array<std::array<std::vector<double>, 2>, 3>;
 struct SweepResult {
   std::vector<double> moments;  // [cell][kRawMoments], summed over the velocity group
   FaceArrays face_sums;         // [transverse][kFaceSums] of each outer face
+  std::vector<double> solid_outflux;  // [cell][6] with solids: the flux into each solid side
 };
 
 class SweepEngine {
  public:
   virtual ~SweepEngine() = default;
-  // One source iteration from `moments` ([cell][kRawMoments]) and the walls' densities
-  // (FaceArrays of the wall faces, else empty). Collective over the velocity group.
-  virtual SweepResult iterate(const std::vector<double>& moments, const FaceArrays& wall_density) = 0;
+  // One source iteration from `moments` ([cell][kRawMoments]), the walls' densities (FaceArrays
+  // of the wall faces, else empty) and, with solids, their walls' ([cell][6]). Collective over
+  // the velocity group.
+  virtual SweepResult iterate(const std::vector<double>& moments, const FaceArrays& wall_density,
+                              const std::vector<double>& solid_density) = 0;
   // Velocity slots of one iteration (this rank's velocities, each octant padded to whole warps)
   // and of one batch.
   virtual std::int64_t slots() const = 0;

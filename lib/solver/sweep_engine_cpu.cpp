@@ -31,7 +31,7 @@ void sweep_batch(CpuExec, const Sweep<Real, Relax>& sweep, std::int64_t first, s
                  const SweepCopies& /*one: the threads sum privately*/) {
   const std::int64_t cells = sweep.grid.cells();
   struct Partial {
-    std::vector<double> moments;
+    std::vector<double> moments, solid;
     std::vector<double> faces[3][2];
   };
   std::vector<Partial> partials(omp_get_max_threads());
@@ -41,6 +41,10 @@ void sweep_batch(CpuExec, const Sweep<Real, Relax>& sweep, std::int64_t first, s
     Sweep<Real, Relax> own = sweep;
     mine.moments.assign(std::size_t(cells) * kRawMoments, 0.0);
     own.moments = mine.moments.data();
+    if (sweep.solids.outflux) {
+      mine.solid.assign(std::size_t(cells) * 6, 0.0);
+      own.solids.outflux = mine.solid.data();
+    }
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s)
         if (sweep.face[a][s].sums) {
@@ -55,6 +59,7 @@ void sweep_batch(CpuExec, const Sweep<Real, Relax>& sweep, std::int64_t first, s
   }
   for (const Partial& part : partials) {
     for (std::size_t k = 0; k < part.moments.size(); ++k) sweep.moments[k] += part.moments[k];
+    for (std::size_t k = 0; k < part.solid.size(); ++k) sweep.solids.outflux[k] += part.solid[k];
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s)
         for (std::size_t k = 0; k < part.faces[a][s].size(); ++k) sweep.face[a][s].sums[k] += part.faces[a][s][k];

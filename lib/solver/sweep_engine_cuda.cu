@@ -39,6 +39,7 @@ __global__ void sweep_kernel(Sweep<Real, Relax> sweep, std::int64_t first, std::
   for (int a = 0; a < 3; ++a)
     for (int s = 0; s < 2; ++s)
       if (sweep.face[a][s].sums) sweep.face[a][s].sums += copy * copies.face_stride[a][s];
+  if (sweep.solids.outflux) sweep.solids.outflux += copy * copies.solid_stride;
   const WarpAccumulator accumulator;
   const auto velocity = sweep.lane(first + t);
   const SliceView<Real> slice{slices + t, count};

@@ -89,13 +89,28 @@ class SweepEngineImpl final : public SweepEngine {
                                                   vg.xi[0][v], vg.xi[1][v], vg.xi[2][v])));
         ghost_[a][s] = Buffer<Real>(backend_, ghost);
       }
+    if (!config.solid.empty()) {
+      solid_ = Buffer<unsigned char>(backend_, config.solid);
+      solid_density_ = Buffer<double>(backend_, std::size_t(cells_) * 6);
+      solid_outflux_ = Buffer<double>(backend_, std::size_t(copies_) * cells_ * 6);
+      std::vector<Real> ghost;
+      const double prefactor = maxwellian_prefactor(1.0, config.solid_temperature);
+      const double rest[3] = {0.0, 0.0, 0.0};
+      for (int v = lo; v < lo + count; ++v)
+        ghost.push_back(Real(maxwellian<double>(prefactor, 1.0 / config.solid_temperature, rest,
+                                                vg.xi[0][v], vg.xi[1][v], vg.xi[2][v])));
+      solid_ghost_ = Buffer<Real>(backend_, ghost);
+    }
   }
 
-  SweepResult iterate(const std::vector<double>& moments, const FaceArrays& wall_density) override {
+  SweepResult iterate(const std::vector<double>& moments, const FaceArrays& wall_density,
+                      const std::vector<double>& solid_density) override {
     switch (kind_) {
-      case RelaxationKind::bgk: return run<RelaxationKind::bgk>(moments, wall_density);
-      case RelaxationKind::shakhov: return run<RelaxationKind::shakhov>(moments, wall_density);
-      case RelaxationKind::esbgk: return run<RelaxationKind::esbgk>(moments, wall_density);
+      case RelaxationKind::bgk: return run<RelaxationKind::bgk>(moments, wall_density, solid_density);
+      case RelaxationKind::shakhov:
+        return run<RelaxationKind::shakhov>(moments, wall_density, solid_density);
+      case RelaxationKind::esbgk:
+        return run<RelaxationKind::esbgk>(moments, wall_density, solid_density);
     }
     fail("sweep: unknown relaxation model");
   }
@@ -105,6 +120,7 @@ class SweepEngineImpl final : public SweepEngine {
   double device_bytes() const override {
     return sweep_fixed_bytes(config_.grid, config_.velocities.size(), config_.precision) +
            (copies_ - 1.0) * double(cells_) * kRawMoments * sizeof(double) +
+           (solid_.size() > 0 ? double(cells_) * (1.0 + 6.0 * (1.0 + copies_) * sizeof(double)) : 0.0) +
            (backend_ == Backend::cuda ? double(batch_) * slice_size_ * sizeof(Real) : 0.0);
   }
   double bytes_per_iteration() const override {
@@ -126,7 +142,8 @@ class SweepEngineImpl final : public SweepEngine {
   }
 
   template <RelaxationKind Kind>
-  SweepResult run(const std::vector<double>& moments, const FaceArrays& wall_density) {
+  SweepResult run(const std::vector<double>& moments, const FaceArrays& wall_density,
+                  const std::vector<double>& solid_density) {
     using Relax = Relaxation<Real, Kind, false>;
     const Relax relax{params_};
     moments_in_.upload(moments);
@@ -154,7 +171,13 @@ class SweepEngineImpl final : public SweepEngine {
         }
         sweep.tables.ghost[a][s] = ghost_[a][s].data();
       }
-    SweepCopies copies{copies_, std::int64_t(cells_) * kRawMoments, {}};
+    if (solid_.size() > 0) {
+      solid_density_.upload(solid_density);
+      solid_outflux_.set_zero();
+      sweep.solids = {solid_.data(), solid_density_.data(), solid_outflux_.data()};
+      sweep.tables.solid = solid_ghost_.data();
+    }
+    SweepCopies copies{copies_, std::int64_t(cells_) * kRawMoments, {}, std::int64_t(cells_) * 6};
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s) copies.face_stride[a][s] = face_size_[a][s] * kFaceSums;
     for (std::int64_t first = 0; first < slots_; first += batch_)
@@ -165,6 +188,7 @@ class SweepEngineImpl final : public SweepEngine {
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s)
         if (grid_.active(a)) result.face_sums[a][s] = summed(face_sums_[a][s], copies.face_stride[a][s]);
+    if (solid_.size() > 0) result.solid_outflux = summed(solid_outflux_, copies.solid_stride);
     return result;
   }
 
@@ -199,6 +223,9 @@ class SweepEngineImpl final : public SweepEngine {
   std::array<std::array<std::int64_t, 2>, 3> face_size_{};
   Buffer<double> face_sums_[3][2], density_[3][2];
   Buffer<Real> ghost_[3][2];
+  Buffer<unsigned char> solid_;
+  Buffer<double> solid_density_, solid_outflux_;
+  Buffer<Real> solid_ghost_;
 };
 
 }  // namespace bolt

@@ -1,6 +1,7 @@
 // The iterative solver's sweep on the GPU against the CPU backend (the same kernel body, a thread
 // per velocity, warp sums and atomics against per-thread sums): moments and face sums of one
-// sweep, 2-D and 3-D, with walls, inflow and outflow, whole and in batches, double and float.
+// sweep, 2-D and 3-D, with walls, inflow, outflow and a solid block, whole and in batches,
+// double and float.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -20,11 +21,13 @@ struct SweepCase {
   SweepConfig config;
   std::vector<double> moments;
   FaceArrays wall_density;
+  std::vector<double> solid_density;
 };
 
 // A box of n cells (stretched on x), 10 x 9 x 8 velocities, a non-uniform gas; walls on x (one
 // moving), inflow and outflow on y, walls on z.
-SweepCase make_case(std::array<int, 3> n, RelaxationKind kind, Precision precision) {
+SweepCase make_case(std::array<int, 3> n, RelaxationKind kind, Precision precision,
+                    bool solid = false) {
   SweepCase c;
   std::array<AxisSpec, 3> axes{AxisSpec{n[0], 0.0, 1.0, 0.9, FineAt::both},
                                AxisSpec{n[1], 0.0, 1.2}, AxisSpec{n[2], 0.0, 0.8}};
@@ -58,6 +61,15 @@ SweepCase make_case(std::array<int, 3> n, RelaxationKind kind, Precision precisi
     }
     for (int k = 0; k < kRawMoments; ++k) c.moments.push_back(s[k]);
   }
+  // A solid block of 2 x 2 (x 2) cells off the centre, its walls hotter.
+  if (solid) {
+    c.config.solid.assign(std::size_t(cells), 0);
+    c.config.solid_temperature = 1.3;
+    for (int k = 0; k < std::min(n[2], 2); ++k)
+      for (int j = 1; j < 3; ++j)
+        for (int i = 2; i < 4; ++i) c.config.solid[i + n[0] * (j + std::size_t(n[1]) * k)] = 1;
+    for (std::int64_t k = 0; k < cells * 6; ++k) c.solid_density.push_back(0.9 + 0.001 * (k % 37));
+  }
   for (int a = 0; a < 3; ++a)
     for (int side = 0; side < 2; ++side)
       if (n[a] > 1 && faces[a][side].kind == FaceKind::wall)
@@ -66,19 +78,20 @@ SweepCase make_case(std::array<int, 3> n, RelaxationKind kind, Precision precisi
 }
 
 void expect_agreement(std::array<int, 3> n, RelaxationKind kind, Precision precision,
-                      std::int64_t batch, double tolerance) {
+                      std::int64_t batch, double tolerance, bool solid = false) {
   if (!test::have_device()) GTEST_SKIP() << "no GPU";
-  SweepCase c = make_case(n, kind, precision);
+  SweepCase c = make_case(n, kind, precision, solid);
   c.config.backend = Backend::cpu;
-  const SweepResult cpu = make_sweep_engine(c.config)->iterate(c.moments, c.wall_density);
+  const SweepResult cpu = make_sweep_engine(c.config)->iterate(c.moments, c.wall_density, c.solid_density);
   c.config.backend = test::second_backend();
   c.config.batch = batch;
-  const SweepResult gpu = make_sweep_engine(c.config)->iterate(c.moments, c.wall_density);
+  const SweepResult gpu = make_sweep_engine(c.config)->iterate(c.moments, c.wall_density, c.solid_density);
   EXPECT_LT(test::relative_difference(cpu.moments, gpu.moments), tolerance);
   for (int a = 0; a < 3; ++a)
     for (int side = 0; side < 2; ++side)
       EXPECT_LT(test::relative_difference(cpu.face_sums[a][side], gpu.face_sums[a][side]), tolerance)
           << "face " << a << ", " << side;
+  EXPECT_LT(test::relative_difference(cpu.solid_outflux, gpu.solid_outflux), tolerance);
 }
 
 // Double: sums in another order (warps and atomics against per-thread sums); float: each
@@ -86,6 +99,9 @@ void expect_agreement(std::array<int, 3> n, RelaxationKind kind, Precision preci
 TEST(SweepGpu, Bgk2dDouble) { expect_agreement({9, 7, 1}, RelaxationKind::bgk, Precision::double_, 0, 1e-12); }
 TEST(SweepGpu, Shakhov3dDoubleInBatches) {
   expect_agreement({5, 4, 3}, RelaxationKind::shakhov, Precision::double_, 96, 1e-12);
+}
+TEST(SweepGpu, SolidBlock3dDouble) {
+  expect_agreement({7, 5, 4}, RelaxationKind::bgk, Precision::double_, 0, 1e-12, true);
 }
 TEST(SweepGpu, EsbgkFloat) { expect_agreement({6, 5, 1}, RelaxationKind::esbgk, Precision::single, 0, 2e-5); }
 

@@ -46,14 +46,18 @@ struct Case {
   std::array<std::array<FaceSpec, 2>, 3> faces;
   std::vector<double> moments;  // [cell][kRawMoments]
   FaceArrays wall_density;
+  std::vector<unsigned char> solid;    // [cell], empty: none
+  std::vector<double> solid_density;   // [cell][6]
+  double solid_temperature = 1.2;
   GasParams gas{2.0, 0.74};
 };
 
-// A 4 x 3 grid, stretched along x; walls on x (one moving along y, one hot), inflow on y low and
-// outflow on y high; a non-uniform gas state in the cells.
-Case make_case() {
+// A 4 x 3 grid (5 x 4 with a solid cell inside), stretched along x; walls on x (one moving along
+// y, one hot), inflow on y low and outflow on y high; a non-uniform gas state in the cells.
+Case make_case(bool solid = false) {
   Case c;
-  std::array<AxisSpec, 3> axes{AxisSpec{4, 0.0, 1.0, 0.8, FineAt::both}, AxisSpec{3, 0.0, 1.5},
+  const int nx = solid ? 5 : 4, ny = solid ? 4 : 3;
+  std::array<AxisSpec, 3> axes{AxisSpec{nx, 0.0, 1.0, 0.8, FineAt::both}, AxisSpec{ny, 0.0, 1.5},
                                AxisSpec{1, 0.0, 1.0}};
   c.grid = make_physical_grid(axes, 1);
   VelocityGridSpec spec;
@@ -82,7 +86,13 @@ Case make_case() {
     for (int k = 0; k < kRawMoments; ++k) c.moments.push_back(s[k]);
   }
   for (int s = 0; s < 2; ++s)
-    for (int t = 0; t < 3; ++t) c.wall_density[0][s].push_back(0.9 + 0.04 * t + 0.1 * s);
+    for (int t = 0; t < ny; ++t) c.wall_density[0][s].push_back(0.9 + 0.04 * t + 0.1 * s);
+  if (solid) {
+    c.solid.assign(std::size_t(nx) * ny, 0);
+    c.solid[2 + nx * 1] = 1;
+    for (int k = 0; k < nx * ny * 6; ++k) c.solid_density.push_back(0.95 + 0.01 * (k % 7));
+    for (int k = 0; k < kRawMoments; ++k) c.moments[(2 + nx * 1) * kRawMoments + k] = 0.0;
+  }
   return c;
 }
 
@@ -94,7 +104,9 @@ SweepResult dense_reference(const Case& c) {
   const int nx = g.cells(0), ny = g.cells(1), cells = nx * ny;
   // The BGK target of every cell, scaled to the cell's mass on the discrete velocities.
   std::vector<double> nu(cells), target(std::size_t(cells) * vg.size());
+  const auto is_solid = [&](int cell) { return !c.solid.empty() && c.solid[cell]; };
   for (int cell = 0; cell < cells; ++cell) {
+    if (is_solid(cell)) continue;
     const double* raw = c.moments.data() + cell * kRawMoments;
     Sums<kRawMoments> s;
     for (int k = 0; k < kRawMoments; ++k) s[k] = raw[k];
@@ -114,6 +126,7 @@ SweepResult dense_reference(const Case& c) {
   out.face_sums[0][1].assign(ny * kFaceSums, 0.0);
   out.face_sums[1][0].assign(nx * kFaceSums, 0.0);
   out.face_sums[1][1].assign(nx * kFaceSums, 0.0);
+  if (!c.solid.empty()) out.solid_outflux.assign(std::size_t(cells) * 6, 0.0);
   for (int v = 0; v < vg.size(); ++v) {
     const double xi[3] = {vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]};
     // Entering value of face (a, side) at transverse position t; outflow: none (the cell's).
@@ -127,6 +140,10 @@ SweepResult dense_reference(const Case& c) {
     for (int j = 0; j < ny; ++j)
       for (int i = 0; i < nx; ++i) {
         const int cell = i + nx * j;
+        if (is_solid(cell)) {  // f = 0 there: a row of the identity
+          A[cell * cells + cell] = 1.0;
+          continue;
+        }
         A[cell * cells + cell] += nu[cell];
         b[cell] += nu[cell] * target[cell * vg.size() + v];
         const int at[2] = {i, j}, size[2] = {nx, ny};
@@ -137,7 +154,16 @@ SweepResult dense_reference(const Case& c) {
           const int up = at[a] - (xi[a] > 0.0 ? 1 : -1);
           if (up >= 0 && up < size[a]) {
             const int neighbour = a == 0 ? up + nx * j : i + nx * up;
-            A[cell * cells + neighbour] -= coefficient;
+            if (is_solid(neighbour)) {  // its wall: diffuse at rest at the solid's temperature
+              const int side = xi[a] > 0.0 ? 0 : 1;
+              const double n = c.solid_density[cell * 6 + 2 * a + side];
+              const double rest[3] = {0.0, 0.0, 0.0};
+              b[cell] += coefficient * maxwellian<double>(maxwellian_prefactor(n, c.solid_temperature),
+                                                          1.0 / c.solid_temperature, rest, xi[0],
+                                                          xi[1], xi[2]);
+            } else {
+              A[cell * cells + neighbour] -= coefficient;
+            }
           } else {
             const int side = xi[a] > 0.0 ? 0 : 1;
             if (c.faces[a][side].kind == FaceKind::outflow)
@@ -148,6 +174,18 @@ SweepResult dense_reference(const Case& c) {
         }
       }
     const std::vector<double> f = dense_solve(A, b);
+    // The mass flux from each gas cell into a solid neighbour downwind.
+    for (int j = 0; j < ny && !c.solid.empty(); ++j)
+      for (int i = 0; i < nx; ++i) {
+        const int at[2] = {i, j}, size[2] = {nx, ny};
+        for (int a = 0; a < 2; ++a) {
+          const int down = at[a] + (xi[a] < 0.0 ? -1 : 1);
+          if (is_solid(i + nx * j) || down < 0 || down >= size[a]) continue;
+          if (!is_solid(a == 0 ? down + nx * j : i + nx * down)) continue;
+          out.solid_outflux[(i + nx * j) * 6 + 2 * a + (xi[a] < 0.0 ? 0 : 1)] +=
+              vg.weight[v] * std::abs(xi[a]) * f[i + nx * j];
+        }
+      }
     for (int cell = 0; cell < cells; ++cell) {
       Sums<kRawMoments> s = Sums<kRawMoments>::zero();
       accumulate_raw<3>(s, Velocities<double>{&xi[0], &xi[1], &xi[2], &vg.weight[v], 1, 1}, 0, f[cell]);
@@ -186,6 +224,8 @@ SweepConfig config_of(const Case& c, Precision precision) {
   config.model = test::relaxation_model(RelaxationKind::bgk);
   config.gas = c.gas;
   config.faces = c.faces;
+  config.solid = c.solid;
+  config.solid_temperature = c.solid_temperature;
   return config;
 }
 
@@ -193,7 +233,7 @@ TEST(Sweep, EqualsDenseSolveOfTheSameEquations) {
   const Case c = make_case();
   const SweepResult reference = dense_reference(c);
   const auto engine = make_sweep_engine(config_of(c, Precision::double_));
-  const SweepResult swept = engine->iterate(c.moments, c.wall_density);
+  const SweepResult swept = engine->iterate(c.moments, c.wall_density, c.solid_density);
   // Round-off of a 12-unknown solve and of sums in another order.
   EXPECT_LT(test::relative_difference(reference.moments, swept.moments), 1e-13);
   for (int a = 0; a < 2; ++a)
@@ -202,14 +242,26 @@ TEST(Sweep, EqualsDenseSolveOfTheSameEquations) {
           << "face " << a << ", " << s;
 }
 
+TEST(Sweep, WithASolidCellEqualsDenseSolve) {
+  const Case c = make_case(true);
+  const SweepResult reference = dense_reference(c);
+  const SweepResult swept =
+      make_sweep_engine(config_of(c, Precision::double_))->iterate(c.moments, c.wall_density, c.solid_density);
+  EXPECT_LT(test::relative_difference(reference.moments, swept.moments), 1e-13);
+  EXPECT_LT(test::relative_difference(reference.solid_outflux, swept.solid_outflux), 1e-13);
+  for (int a = 0; a < 2; ++a)
+    for (int s = 0; s < 2; ++s)
+      EXPECT_LT(test::relative_difference(reference.face_sums[a][s], swept.face_sums[a][s]), 1e-13);
+}
+
 TEST(Sweep, BatchesAndFloatAgree) {
   const Case c = make_case();
-  const SweepResult whole = make_sweep_engine(config_of(c, Precision::double_))->iterate(c.moments, c.wall_density);
+  const SweepResult whole = make_sweep_engine(config_of(c, Precision::double_))->iterate(c.moments, c.wall_density, c.solid_density);
   SweepConfig batched = config_of(c, Precision::double_);
   batched.batch = 7;
-  const SweepResult parts = make_sweep_engine(batched)->iterate(c.moments, c.wall_density);
+  const SweepResult parts = make_sweep_engine(batched)->iterate(c.moments, c.wall_density, c.solid_density);
   EXPECT_LT(test::relative_difference(whole.moments, parts.moments), 1e-14);
-  const SweepResult single = make_sweep_engine(config_of(c, Precision::single))->iterate(c.moments, c.wall_density);
+  const SweepResult single = make_sweep_engine(config_of(c, Precision::single))->iterate(c.moments, c.wall_density, c.solid_density);
   // Float's rounding over a sweep of a few cells.
   EXPECT_LT(test::relative_difference(whole.moments, single.moments), 1e-5);
 }
