@@ -397,9 +397,11 @@ int IterativeSteady::advance(int count, const std::function<bool()>& stop) {
   check_petsc(VecGetArray(x_, &x), "VecGetArray");
   std::copy(state.begin(), state.end(), x);
   check_petsc(VecRestoreArray(x_, &x), "VecRestoreArray");
-  // Each SNES iteration sweeps once (the function); stop() is asked after each.
+  // Each SNES iteration sweeps once (the function), and so does its start; stop() is asked
+  // after each.
   stop_ = &stop;
-  check_petsc(SNESSetTolerances(snes_, 0.0, 0.0, 0.0, count, 100 * count), "SNESSetTolerances");
+  // The first sweep is the function at the starting point: count - 1 iterations after it.
+  check_petsc(SNESSetTolerances(snes_, 0.0, 0.0, 0.0, count - 1, 100 * count), "SNESSetTolerances");
   if (!stop()) check_petsc(SNESSolve(snes_, nullptr, x_), "SNESSolve");
   // The state is the last sweep's result (what the fields show), whatever the accelerator's
   // own iterate.

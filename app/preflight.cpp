@@ -172,7 +172,7 @@ MemoryPlan check_iterative_plan(MPI_Comm comm, const CaseSetup& setup, int veloc
   // The fixed arrays, and the further copies of the moment sums the GPU's warps add into.
   const double fixed = sweep_fixed_bytes(grid, vg.size(), run.precision) +
                        (sweep_sum_copies(run.backend, grid) - 1.0) * double(grid.interior_cells()) *
-                           kRawMoments * sizeof(double);
+                           double(kRawMoments) * sizeof(double);
   const double per_slot = sweep_slice_bytes(grid, run.precision);
   double device_free = gpu ? device.free_bytes : host_available_bytes() / std::max(ranks_per_node, 1);
   MPI_Allreduce(MPI_IN_PLACE, &device_free, 1, MPI_DOUBLE, MPI_MIN, comm);
@@ -191,7 +191,7 @@ MemoryPlan check_iterative_plan(MPI_Comm comm, const CaseSetup& setup, int veloc
   // The host keeps the moments (state, next, the accelerator's vectors) and the fields.
   const double cells = double(grid.interior_cells());
   const double vectors = run.iteration.accelerator == Accelerator::none ? 3.0 : 6.0 + 2.0 * run.iteration.history;
-  plan.host_bytes = cells * (vectors * kRawMoments + 2.0 * kFieldsPerCell) * 8.0;
+  plan.host_bytes = cells * (vectors * double(kRawMoments) + 2.0 * kFieldsPerCell) * 8.0;
   PetscPrintf(comm,
               "bolt: plan (iterative): %.4g phase-space cells, f never stored; per rank: moments "
               "and targets %s, slices %s (%lld of %lld velocity slots per batch), host %s; free "

@@ -14,6 +14,7 @@
 #   cavity3d   paper 004's 3-D lid-driven cavity (inputs/cavity3d_iterative_kn*.yaml), with the
 #              speed and temperature of its mid-plane z = 1/2 plotted ($OUT/cavity3d_*.png)
 #   cavity3d_kn0p01  the 3-D cavity at Kn = 0.01 (32^3 cells), SNES Anderson and plain
+#   cube       supersonic flow past a cube (inputs/cube_iterative.yaml), its mid-plane z = 2 plotted
 #   split      the delta = 1 cavity (100 sweeps) and the Kn = 1 3-D cavity (20 sweeps) on 2 GPUs
 #              (velocity batches) against 1 (needs two GPUs)
 # Each run writes summary.json, monitor.csv and its log under $OUT/<part>/<name>/ and a line to
@@ -92,6 +93,13 @@ for part in "${PARTS[@]}"; do
       for accel in anderson none; do
         run cavity3d_kn0p01 $accel 1 inputs/cavity3d_iterative_kn0p01.yaml -iter_accel $accel \
           -iter_max 5000
+      done ;;
+    cube)
+      run cube cube 1 inputs/cube_iterative.yaml
+      fields=$(ls "$OUT"/cube/cube/fields_*.h5 | tail -1)
+      for field in speed T n; do
+        python3 "$here/plot_fields.py" "$fields" --field $field --k 16 --streamlines \
+          -o "$OUT/cube_$field.png" > /dev/null
       done ;;
     split)
       # Several monitor stretches, so that the summary's warm time leaves NCCL's first

@@ -119,7 +119,7 @@ class SweepEngineImpl final : public SweepEngine {
   std::int64_t batch() const override { return batch_; }
   double device_bytes() const override {
     return sweep_fixed_bytes(config_.grid, config_.velocities.size(), config_.precision) +
-           (copies_ - 1.0) * double(cells_) * kRawMoments * sizeof(double) +
+           (copies_ - 1.0) * double(cells_) * double(kRawMoments) * sizeof(double) +
            (solid_.size() > 0 ? double(cells_) * (1.0 + 6.0 * (1.0 + copies_) * sizeof(double)) : 0.0) +
            (backend_ == Backend::cuda ? double(batch_) * slice_size_ * sizeof(Real) : 0.0);
   }

@@ -41,7 +41,7 @@ std::int64_t sweep_slot_count(const PhysicalGrid& grid, const VelocityGrid& velo
 
 int sweep_sum_copies(Backend backend, const PhysicalGrid& grid) {
   if (backend == Backend::cpu) return 1;
-  const double bytes = double(grid.interior_cells()) * kRawMoments * sizeof(double);
+  const double bytes = double(grid.interior_cells()) * double(kRawMoments) * sizeof(double);
   return int(std::max(1.0, std::min(32.0, std::floor(2.0 * 1024 * 1024 * 1024 / bytes))));
 }
 
