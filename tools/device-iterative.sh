@@ -15,6 +15,7 @@
 #              speed and temperature of its mid-plane z = 1/2 plotted ($OUT/cavity3d_*.png)
 #   cavity3d_kn0p01  the 3-D cavity at Kn = 0.01 (32^3 cells), SNES Anderson and plain
 #   cube       supersonic flow past a cube (inputs/cube_iterative.yaml), its mid-plane z = 2 plotted
+#   cube_large the cube at 7.5e11 phase-space points: plan and $SWEEPS sweeps (default 3)
 #   split      the delta = 1 cavity (100 sweeps) and the Kn = 1 3-D cavity (20 sweeps) on 2 GPUs
 #              (velocity batches) against 1 (needs two GPUs)
 # Each run writes summary.json, monitor.csv and its log under $OUT/<part>/<name>/ and a line to
@@ -49,7 +50,7 @@ try:
     s = json.load(open(sys.argv[1]))
 except OSError:
     sys.exit(0)
-t, d = s.get("timing", {}), s.get("diagnostics", {})
+t, d = s.get("timing") or {}, s.get("diagnostics") or {}
 print(f"  {s['solver']} {s['steps']} units, steady {s['steady']}, residual {s['residual']:.3e}, "
       f"D {d.get('D', float('nan')):.7g} G {d.get('G', float('nan')):.7g}, "
       f"{t.get('wall_seconds', 0):.2f} s, {t.get('ms_per_step', 0):.3f} ms/unit "
@@ -58,7 +59,9 @@ print(f"  {s['solver']} {s['steps']} units, steady {s['steady']}, residual {s['r
       f"{t.get('bandwidth_fraction', float('nan')):.3f} of {t.get('copy_bandwidth', 0) / 1e9:.0f} GB/s, "
       f"memory {s.get('memory', {})}")
 PY
-  [ -f "$dir/monitor.csv" ] && python3 "$here/steady_time.py" "$dir/monitor.csv" | sed 's/^/  /' | tee -a "$report"
+  # Cavities: when D and G reached their final values.
+  head -1 "$dir/monitor.csv" 2>/dev/null | grep -q ',D,G,' &&
+    python3 "$here/steady_time.py" "$dir/monitor.csv" | sed 's/^/  /' | tee -a "$report"
 }
 
 for part in "${PARTS[@]}"; do
@@ -101,6 +104,13 @@ for part in "${PARTS[@]}"; do
         python3 "$here/plot_fields.py" "$fields" --field $field --k 16 --streamlines \
           -o "$OUT/cube_$field.png" > /dev/null
       done ;;
+    cube_large)
+      # The same case at 7.5e11 phase-space points (192 x 128 x 128 cells, 62^3 velocities): its
+      # plan, and the time of a few sweeps.
+      run cube_large cube 1 inputs/cube_iterative.yaml -grid_n 192,128,128 \
+        -geometry_solids 48,48,48,32,32,32 -vgrid_n 62 -iter_accel none -iter_max "${SWEEPS:-3}" \
+        -out_monitor_every 1
+      grep -h "plan" "$OUT"/cube_large/cube/log | tee -a "$report" ;;
     split)
       # Several monitor stretches, so that the summary's warm time leaves NCCL's first
       # connection out.
