@@ -55,9 +55,12 @@ std::string iterative_refusal(const RunOptions& run, const CaseSetup& setup) {
       if (!grid.active[a]) continue;
       const FaceSpec& f = run.faces[a][s];
       const std::string option = std::string("-bc_") + names[a] + (s ? "_high" : "_low");
-      if (f.kind == FaceKind::specular || f.kind == FaceKind::periodic)
-        return option + " " + (f.kind == FaceKind::specular ? "specular" : "periodic") +
-               ": the iterative solver sweeps walls, inflow and outflow faces";
+      if (f.kind == FaceKind::periodic)
+        return option + " periodic: the iterative solver sweeps walls, symmetry (specular), "
+               "inflow and outflow faces";
+      if (f.kind == FaceKind::specular && run.faces[a][1 - s].kind == FaceKind::specular)
+        return option + " specular: one symmetry face per axis (the sweep takes the velocities "
+               "leaving through it before their mirror images)";
       if (f.kind == FaceKind::wall && f.accommodation < 1.0)
         return option + "_accommodation " + std::to_string(f.accommodation) +
                ": the iterative solver's walls are diffuse (1)";

@@ -47,6 +47,11 @@ template <class Real>
 struct SweepFaceTables {
   const Real* ghost[3][2];  // [nv] wall: f_M(1, u_w, T_w); inflow: f_M(n, u, T)
   const Real* solid;        // [nv] the solids' walls: f_M(1, 0, T_s)
+  // Symmetry (specular) faces: the boundary cell's value of each velocity leaving through the
+  // face, [transverse][nv], which its mirror image enters with; the sweep takes the leaving
+  // velocities first (lib/solver/sweep_slots.cpp: phases), so the values are this iteration's.
+  Real* mirror[3][2];
+  const int* reflect[3];    // [nv] the velocity with xi_a negated
 };
 
 // Solid boxes inside the grid (paper 004's cube): their cells are not swept; a side of a gas cell
@@ -194,11 +199,21 @@ struct Sweep {
       }
       const int side = l.dir[a] > 0 ? 0 : 1;  // the face the velocity enters through
       if (face[a][side].kind == FaceKind::outflow) continue;  // ghost = this cell
-      entering[a] = ghost(a, side, transverse(at, n, a), l.v);
+      const std::int64_t t = transverse(at, n, a);
+      entering[a] = face[a][side].kind == FaceKind::specular
+                        ? tables.mirror[a][side][t * vel.n + tables.reflect[a][l.v]]
+                        : ghost(a, side, t, l.v);
       lhs += coefficient;
       rhs += coefficient * entering[a];
     }
     const Real f = rhs / lhs;
+    // Leaving through a symmetry face: the value its mirror image will enter with.
+    for (int a = 0; a < 3; ++a) {
+      if (!grid.active(a) || l.xi[a] == Real(0) || steps[a] != n[a] - 1) continue;
+      const int side = l.dir[a] > 0 ? 1 : 0;
+      if (face[a][side].kind == FaceKind::specular)
+        tables.mirror[a][side][transverse(at, n, a) * vel.n + l.v] = f;
+    }
     if (plane)
       slice[i + std::int64_t(n[0]) * j] = f;
     else if (n[1] > 1)

@@ -48,7 +48,12 @@ class SweepEngineImpl final : public SweepEngine {
     owned_ = upload_velocities(vg, lo, count, owned_store_);
     // Whole warps of one octant on the GPU; the CPU's threads sweep single velocities.
     warp_ = backend_ == Backend::cuda ? 32 : 1;
-    const SweepSlots slots = make_sweep_slots(config.grid, vg, lo, count, warp_);
+    std::array<std::array<bool, 2>, 3> specular{};
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s)
+        specular[a][s] = config.grid.cells(a) > 1 && config.faces[a][s].kind == FaceKind::specular;
+    const SweepSlots slots = make_sweep_slots(config.grid, vg, lo, count, warp_, specular);
+    phase_end_ = slots.phase_end;
     slots_ = std::int64_t(slots.velocity.size());
     slot_velocity_ = Buffer<int>(backend_, slots.velocity);
     std::vector<Real> weight(slots.weight.begin(), slots.weight.end());
@@ -88,6 +93,13 @@ class SweepEngineImpl final : public SweepEngine {
           ghost.push_back(Real(maxwellian<double>(prefactor, 1.0 / spec.temperature, spec.velocity,
                                                   vg.xi[0][v], vg.xi[1][v], vg.xi[2][v])));
         ghost_[a][s] = Buffer<Real>(backend_, ghost);
+        if (spec.kind == FaceKind::specular) {
+          require(lo == 0 && count == vg.size() && vg.symmetric(a), "-bc_", "xyz"[a],
+                  s ? "_high" : "_low", " specular: the iterative solver needs every velocity "
+                  "and its mirror image on one rank");
+          mirror_[a][s] = Buffer<Real>(backend_, transverse * std::size_t(count));
+          if (reflect_[a].size() == 0) reflect_[a] = Buffer<int>(backend_, vg.reflect[a]);
+        }
       }
     if (!config.solid.empty()) {
       solid_ = Buffer<unsigned char>(backend_, config.solid);
@@ -170,6 +182,8 @@ class SweepEngineImpl final : public SweepEngine {
           face.density = density_[a][s].data();
         }
         sweep.tables.ghost[a][s] = ghost_[a][s].data();
+        sweep.tables.mirror[a][s] = mirror_[a][s].data();
+        sweep.tables.reflect[a] = reflect_[a].data();
       }
     if (solid_.size() > 0) {
       solid_density_.upload(solid_density);
@@ -180,9 +194,14 @@ class SweepEngineImpl final : public SweepEngine {
     SweepCopies copies{copies_, std::int64_t(cells_) * kRawMoments, {}, std::int64_t(cells_) * 6};
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s) copies.face_stride[a][s] = face_size_[a][s] * kFaceSums;
-    for (std::int64_t first = 0; first < slots_; first += batch_)
-      sweep_batch(exec_, sweep, first, std::min(batch_, slots_ - first), slices_.data(),
-                  slice_size_, face_size_, copies);
+    // Phase by phase (symmetry faces: what a phase enters with, an earlier one left).
+    std::int64_t begin = 0;
+    for (std::int64_t end : phase_end_) {
+      for (std::int64_t first = begin; first < end; first += batch_)
+        sweep_batch(exec_, sweep, first, std::min(batch_, end - first), slices_.data(),
+                    slice_size_, face_size_, copies);
+      begin = end;
+    }
     SweepResult result;
     result.moments = summed(moments_out_, copies.moments_stride);
     for (int a = 0; a < 3; ++a)
@@ -223,6 +242,9 @@ class SweepEngineImpl final : public SweepEngine {
   std::array<std::array<std::int64_t, 2>, 3> face_size_{};
   Buffer<double> face_sums_[3][2], density_[3][2];
   Buffer<Real> ghost_[3][2];
+  std::vector<std::int64_t> phase_end_;  // SweepSlots::phase_end
+  Buffer<Real> mirror_[3][2];
+  Buffer<int> reflect_[3];
   Buffer<unsigned char> solid_;
   Buffer<double> solid_density_, solid_outflux_;
   Buffer<Real> solid_ghost_;

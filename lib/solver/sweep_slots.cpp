@@ -11,7 +11,8 @@
 namespace bolt {
 
 SweepSlots make_sweep_slots(const PhysicalGrid& grid, const VelocityGrid& velocities, int lo,
-                            int count, int warp) {
+                            int count, int warp,
+                            const std::array<std::array<bool, 2>, 3>& specular) {
   std::vector<int> group[8];
   for (int v = 0; v < count; ++v) {
     int octant = 0;
@@ -19,17 +20,30 @@ SweepSlots make_sweep_slots(const PhysicalGrid& grid, const VelocityGrid& veloci
       if (grid.cells(a) > 1 && velocities.xi[a][lo + v] < 0.0) octant |= 1 << a;
     group[octant].push_back(v);
   }
+  // The symmetry faces an octant's velocities enter through: a low face those going up the axis
+  // (bit clear), a high face those going down (bit set).
+  const auto entered = [&](int octant) {
+    int faces = 0;
+    for (int a = 0; a < 3; ++a)
+      faces += specular[a][(octant >> a) & 1 ? 1 : 0] ? 1 : 0;
+    return faces;
+  };
   SweepSlots slots;
-  for (const std::vector<int>& members : group) {
-    if (members.empty()) continue;
-    for (int v : members) {
-      slots.velocity.push_back(v);
-      slots.weight.push_back(velocities.weight[lo + v]);
+  for (int phase = 0; phase <= 3; ++phase) {
+    for (int octant = 0; octant < 8; ++octant) {
+      const std::vector<int>& members = group[octant];
+      if (members.empty() || entered(octant) != phase) continue;
+      for (int v : members) {
+        slots.velocity.push_back(v);
+        slots.weight.push_back(velocities.weight[lo + v]);
+      }
+      for (std::size_t pad = members.size(); pad % warp != 0; ++pad) {
+        slots.velocity.push_back(members.front());
+        slots.weight.push_back(0.0);
+      }
     }
-    for (std::size_t pad = members.size(); pad % warp != 0; ++pad) {
-      slots.velocity.push_back(members.front());
-      slots.weight.push_back(0.0);
-    }
+    if (slots.phase_end.empty() || std::int64_t(slots.velocity.size()) > slots.phase_end.back())
+      slots.phase_end.push_back(std::int64_t(slots.velocity.size()));
   }
   return slots;
 }

@@ -2,6 +2,10 @@
 // The order in which a rank's velocities are swept: grouped by the signs of their components on
 // the active axes (each group sweeps the grid in one direction), each group padded to whole
 // warps with idle slots of weight 0, so that the threads of a warp walk the cells together.
+// With symmetry (specular) faces the groups come in phases, swept one after the other: phase k
+// enters through k of them, so the values it enters with were left by an earlier phase.
+#include <array>
+#include <cstdint>
 #include <vector>
 
 #include "grid/physical_grid.hpp"
@@ -12,9 +16,12 @@ namespace bolt {
 struct SweepSlots {
   std::vector<int> velocity;    // [slot] index into the rank's velocities [lo, lo + count)
   std::vector<double> weight;   // [slot] quadrature weight, 0 for idle slots
+  std::vector<std::int64_t> phase_end;  // slot after each phase
 };
 
+// specular[a][s]: face (a, s) is a symmetry face.
 SweepSlots make_sweep_slots(const PhysicalGrid& grid, const VelocityGrid& velocities, int lo,
-                            int count, int warp);
+                            int count, int warp,
+                            const std::array<std::array<bool, 2>, 3>& specular = {});
 
 }  // namespace bolt

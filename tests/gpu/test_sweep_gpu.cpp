@@ -1,7 +1,7 @@
 // The iterative solver's sweep on the GPU against the CPU backend (the same kernel body, a thread
 // per velocity, warp sums and atomics against per-thread sums): moments and face sums of one
-// sweep, 2-D and 3-D, with walls, inflow, outflow and a solid block, whole and in batches,
-// double and float.
+// sweep, 2-D and 3-D, with walls, inflow, outflow, a symmetry face and a solid block, whole and
+// in batches, double and float.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -27,7 +27,7 @@ struct SweepCase {
 // A box of n cells (stretched on x), 10 x 9 x 8 velocities, a non-uniform gas; walls on x (one
 // moving), inflow and outflow on y, walls on z.
 SweepCase make_case(std::array<int, 3> n, RelaxationKind kind, Precision precision,
-                    bool solid = false) {
+                    bool solid = false, bool symmetry = false) {
   SweepCase c;
   std::array<AxisSpec, 3> axes{AxisSpec{n[0], 0.0, 1.0, 0.9, FineAt::both},
                                AxisSpec{n[1], 0.0, 1.2}, AxisSpec{n[2], 0.0, 0.8}};
@@ -46,6 +46,7 @@ SweepCase make_case(std::array<int, 3> n, RelaxationKind kind, Precision precisi
   faces[1][0].density = 1.05;
   faces[1][0].velocity[1] = 0.15;
   faces[1][1].kind = FaceKind::outflow;
+  if (symmetry) faces[2][0].kind = FaceKind::specular;
   const VelocityGrid& vg = c.config.velocities;
   const std::int64_t cells = c.config.grid.interior_cells();
   for (std::int64_t cell = 0; cell < cells; ++cell) {
@@ -78,9 +79,10 @@ SweepCase make_case(std::array<int, 3> n, RelaxationKind kind, Precision precisi
 }
 
 void expect_agreement(std::array<int, 3> n, RelaxationKind kind, Precision precision,
-                      std::int64_t batch, double tolerance, bool solid = false) {
+                      std::int64_t batch, double tolerance, bool solid = false,
+                      bool symmetry = false) {
   if (!test::have_device()) GTEST_SKIP() << "no GPU";
-  SweepCase c = make_case(n, kind, precision, solid);
+  SweepCase c = make_case(n, kind, precision, solid, symmetry);
   c.config.backend = Backend::cpu;
   const SweepResult cpu = make_sweep_engine(c.config)->iterate(c.moments, c.wall_density, c.solid_density);
   c.config.backend = test::second_backend();
@@ -102,6 +104,9 @@ TEST(SweepGpu, Shakhov3dDoubleInBatches) {
 }
 TEST(SweepGpu, SolidBlock3dDouble) {
   expect_agreement({7, 5, 4}, RelaxationKind::bgk, Precision::double_, 0, 1e-12, true);
+}
+TEST(SweepGpu, SymmetryFace3dInBatches) {
+  expect_agreement({5, 4, 3}, RelaxationKind::shakhov, Precision::double_, 64, 1e-12, false, true);
 }
 TEST(SweepGpu, EsbgkFloat) { expect_agreement({6, 5, 1}, RelaxationKind::esbgk, Precision::single, 0, 2e-5); }
 

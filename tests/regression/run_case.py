@@ -538,7 +538,8 @@ BAD_CAVITY = [
     # What the iterative solver does not sweep (yet) is refused by name.
     (["-solver", "iterative", "-stream_order", "2"], "-stream_order", None),
     (["-solver", "iterative", "-model_type", "hs_mc"], "-model_type", None),
-    (["-solver", "iterative", "-bc_x_low", "specular"], "-bc_x_low", None),
+    (["-solver", "iterative", "-bc_x_low", "specular", "-bc_x_high", "specular"], "-bc_x_low", None),
+    (["-solver", "iterative", "-bc_x_low", "periodic", "-bc_x_high", "periodic"], "-bc_x_low", None),
     (["-solver", "iterative", "-decomp", "space"], "-decomp", None),
     (["-solver", "iterative", "-iter_tol", "0"], "-iter_tol", None),
     (["-solver", "iterative", "-iter_accel", "newton"], "-iter_accel", None),
