@@ -367,7 +367,8 @@ int IterativeSteady::advance(int count, const std::function<bool()>& stop) {
       PetscCall(VecGetArrayRead(x, &in));
       PetscCall(VecGetArray(f, &out));
       self->sweep_from(in, out);
-      const PetscInt size = PetscInt(self->pack().size());
+      PetscInt size = 0;
+      PetscCall(VecGetLocalSize(x, &size));
       for (PetscInt i = 0; i < size; ++i) out[i] = in[i] - out[i];  // x - S(x)
       PetscCall(VecRestoreArray(f, &out));
       PetscCall(VecRestoreArrayRead(x, &in));
