@@ -1,8 +1,9 @@
 #pragma once
-// The whole domain as the diagnostics see it, whatever the decomposition: the fields, the fluxes
-// through an outer face of the index space and f, each assembled over all ranks into global
-// arrays (over the index space; cells outside the boxes stay 0) on every rank. Collective calls.
-// This rank's engines hold only its boxes and velocity batch.
+// The whole domain as the diagnostics see it, whatever the solver and the decomposition: the
+// fields, the fluxes through an outer face of the index space and f, each as global arrays (over
+// the index space; cells outside the boxes stay 0) on every rank. Collective calls. Each solver
+// has its view (Solver::domain()): BoxesView below for the explicit march, whose engines hold
+// only this rank's boxes and velocity batch; the iterative solver's in iterative_steady.cpp.
 #include <array>
 #include <vector>
 

@@ -9,8 +9,8 @@
 #include "core/error.hpp"
 #include "decomposition/gather.hpp"
 #include "kernels/cell_moments.hpp"
-#include "kernels/maxwellian.hpp"
 #include "kernels/sweep.hpp"
+#include "models/collision_operator.hpp"
 #include "models/relaxation_model.hpp"
 
 namespace bolt {
@@ -20,6 +20,15 @@ namespace {
 // The per-cell columns of a checkpoint: the moments, then the wall density on each of the cell's
 // six sides that is an outer wall or a solid's (0 elsewhere).
 constexpr int kStateColumns = kRawMoments + 6;
+
+// A diffuse wall's entering flux at unit density over every velocity, for the wall `spec` on
+// side s of axis a of a gas cell: the explicit engine's face values (collision_operator.hpp).
+double wall_influx_per_density(const FaceSpec& spec, int a, int s, const VelocityGrid& vg) {
+  OperatorSetup all;
+  all.velocities = &vg;
+  all.velocity_count = vg.size();
+  return maxwellian_face_values<double>(spec, a, s, all).influx;
+}
 
 void check_petsc(PetscErrorCode status, const char* what) {
   require(status == 0, "-iter_accel: PETSc failed in ", what, " (error ", int(status), ")");
@@ -193,7 +202,6 @@ IterativeSteady::IterativeSteady(const CaseSetup& setup, const Partition& partit
   const bool uniform = run.initial.kind == InitKind::uniform;
   const Velocities<double> all{vg.xi[0].data(), vg.xi[1].data(), vg.xi[2].data(),
                                vg.weight.data(), vg.size(), vg.size()};
-  std::vector<double> first(kRawMoments, 0.0);
 #pragma omp parallel
   {
     std::vector<double> row(vg.size());
@@ -221,34 +229,15 @@ IterativeSteady::IterativeSteady(const CaseSetup& setup, const Partition& partit
       face_sums_[a][s].assign(transverse * kFaceSums, 0.0);
       const FaceSpec& f = run.faces[a][s];
       if (f.kind != FaceKind::wall) continue;
-      const double prefactor = maxwellian_prefactor(1.0, f.temperature);
-      const double outward = s == 0 ? -1.0 : 1.0;
-      double influx = 0.0;
-      for (int v = 0; v < vg.size(); ++v) {
-        const double xn = outward * vg.xi[a][v];
-        if (xn < 0.0)
-          influx += vg.weight[v] * -xn *
-                    maxwellian<double>(prefactor, 1.0 / f.temperature, f.velocity, vg.xi[0][v],
-                                       vg.xi[1][v], vg.xi[2][v]);
-      }
-      influx_per_density_[a][s] = influx;
+      influx_per_density_[a][s] = wall_influx_per_density(f, a, s, vg);
       wall_density_[a][s].assign(
           transverse, run.initial.density * std::sqrt(run.initial.temperature / f.temperature));
     }
   if (!solid_.empty()) {
-    const double Ts = run.solid_temperature, rest[3] = {0.0, 0.0, 0.0};
-    const double prefactor = maxwellian_prefactor(1.0, Ts);
-    for (int k = 0; k < 6; ++k) {
-      const int a = k / 2;
-      const double outward = k % 2 == 0 ? -1.0 : 1.0;  // from the gas cell into the solid
-      for (int v = 0; v < vg.size(); ++v) {
-        const double xn = outward * vg.xi[a][v];
-        if (xn < 0.0)
-          solid_influx_per_density_[k] +=
-              vg.weight[v] * -xn *
-              maxwellian<double>(prefactor, 1.0 / Ts, rest, vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]);
-      }
-    }
+    FaceSpec solid_wall;  // diffuse, at rest
+    solid_wall.temperature = run.solid_temperature;
+    for (int k = 0; k < 6; ++k)
+      solid_influx_per_density_[k] = wall_influx_per_density(solid_wall, k / 2, k % 2, vg);
     solid_density_.assign(std::size_t(cells_) * 6, 0.0);
     const int n[3] = {grid.cells(0), grid.cells(1), grid.cells(2)};
     const std::int64_t stride[3] = {1, n[0], std::int64_t(n[0]) * n[1]};

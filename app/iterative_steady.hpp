@@ -53,14 +53,15 @@ class IterativeSteady : public Solver {
   CommunicationTimes take_communication_times() override { return {}; }
   std::vector<std::pair<std::string, double>> summary_numbers() const override;
 
-  // The moments and wall densities as one vector (the accelerator's unknowns), and back.
+ private:
+  class View;
+  // The state as the accelerator's unknowns (the moments, the walls' and solids' densities),
+  // and back.
   std::vector<double> pack() const;
   void unpack(const double* x);
   // One source iteration from the current state; returns its relative change.
   double iterate();
-
- private:
-  class View;
+  // The accelerator's function: S(x) into `out`.
   double sweep_from(const double* x, double* out);
 
   const CaseSetup& setup_;

@@ -64,9 +64,7 @@ void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
 PartitionRequest partition_request(const CaseSetup& setup) {
   const EngineConfig& e = setup.engine;
   PartitionRequest r;
-  // The iterative solver's sweeps cross the whole grid: its ranks split the velocities.
-  r.kind = setup.run.solver == SolverKind::iterative ? DecompositionKind::velocity
-                                                     : setup.run.decomposition;
+  r.kind = setup.run.decomposition;
   r.velocity_ranks = setup.run.velocity_ranks;
   r.geometry = setup.geometry;
   for (int a = 0; a < 3; ++a) {

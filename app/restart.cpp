@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "solver_registry.hpp"
 #include "core/error.hpp"
 
 namespace bolt {
@@ -24,8 +25,7 @@ std::string state_configuration(const RunOptions& run, double dt) {
       << v.half_width << ' ' << v.centre[0] << ',' << v.centre[1] << ',' << v.centre[2] << ' '
       << v.ratio << '\n';
   out << "dt=" << dt << '\n';
-  // The iterative solver's state is moments, not f (older checkpoints, all explicit, lack the line).
-  if (run.solver == SolverKind::iterative) out << "solver=iterative\n";
+  out << solver_configuration(run);
   return out.str();
 }
 

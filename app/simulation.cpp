@@ -107,7 +107,7 @@ int run_simulation(MPI_Comm comm) {
   const VelocityGrid& velocities = setup.engine.velocities;
   bind_ranks_to_gpus(comm, run);
   check_solver_supports(setup);
-  Partition partition = make_partition(comm, partition_request(setup));
+  Partition partition = make_partition(comm, solver_partition_request(setup));
   struct PartitionGuard {
     Partition& p;
     ~PartitionGuard() { free_partition(p); }
@@ -130,18 +130,7 @@ int run_simulation(MPI_Comm comm) {
   PetscPrintf(comm, "bolt: grid %d x %d x %d cells, %d velocities, %lld phase-space cells\n",
               grid.cells(0), grid.cells(1), grid.cells(2), velocities.size(),
               static_cast<long long>(grid.interior_cells() * velocities.size()));
-  if (run.solver == SolverKind::iterative)
-    PetscPrintf(comm,
-                "bolt: solver iterative (source iteration%s), tolerance %g, at most %d "
-                "iterations, delta %g\n",
-                run.iteration.accelerator == Accelerator::none
-                    ? ""
-                    : (run.iteration.accelerator == Accelerator::anderson ? " + SNES Anderson"
-                                                                          : " + SNES NGMRES"),
-                run.iteration.tolerance, run.iteration.max_iterations, run.gas.delta);
-  else
-    PetscPrintf(comm, "bolt: dt %.6g, max Courant %.4g, ghost layers %d, delta %g\n",
-                setup.time_step.dt, setup.time_step.courant, grid.ghost, run.gas.delta);
+  PetscPrintf(comm, "bolt: %s\n", solver_banner(setup).c_str());
   PetscPrintf(comm,
               "bolt: %d ranks, decomposition %s (%s): %d boxes (%zu sections) on %d ranks x %d "
               "velocity batches, cell imbalance %.1f%%\n",
@@ -150,10 +139,7 @@ int run_simulation(MPI_Comm comm) {
               100.0 * partition.imbalance);
 
   const auto communicator = make_communicator(run, partition);
-  const bool iterative = run.solver == SolverKind::iterative;
-  // The explicit march's engines (the iterative solver sweeps the whole grid on every rank).
-  const std::vector<EngineConfig> locals =
-      iterative ? std::vector<EngineConfig>{} : local_engine_configs(setup, partition, communicator);
+  const std::vector<EngineConfig> locals = solver_engine_configs(setup, partition, communicator);
   const PlannedSolver planned = [&] {
     MPI_Comm node;
     MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
@@ -274,8 +260,7 @@ int run_simulation(MPI_Comm comm) {
 
   // Both limits are absolute (step number, time), so a restarted run stops where the
   // uninterrupted one would have.
-  std::int64_t last_step =
-      run.solver == SolverKind::iterative ? run.iteration.max_iterations : run.max_steps;
+  std::int64_t last_step = solver_last_unit(run);
   if (run.final_time > 0.0 && dt > 0.0)
     last_step = std::min<std::int64_t>(
         last_step, static_cast<std::int64_t>(std::ceil((run.final_time - start_time) / dt - 1e-9)));

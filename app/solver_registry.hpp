@@ -10,11 +10,30 @@
 #include "preflight.hpp"
 #include "solver.hpp"
 #include "decomposition/partition.hpp"
+#include "io/case_setup.hpp"
 
 namespace bolt {
 
 // Throws bolt::Error naming the option when the chosen solver cannot run this case.
 void check_solver_supports(const CaseSetup& setup);
+
+// The run's line about its solver (time step and Courant number, or tolerance and accelerator).
+std::string solver_banner(const CaseSetup& setup);
+
+// The partition the solver needs: the iterative solver's sweeps cross the whole grid, so its
+// ranks split the velocities.
+PartitionRequest solver_partition_request(const CaseSetup& setup);
+
+// The engines of this rank's boxes (the explicit march; none for the iterative solver).
+std::vector<EngineConfig> solver_engine_configs(const CaseSetup& setup, const Partition& partition,
+                                                std::shared_ptr<Communicator> communicator);
+
+// The last step or iteration the options allow (-ts_max_steps, -iter_max).
+std::int64_t solver_last_unit(const RunOptions& run);
+
+// "key=value" lines a checkpoint's configuration adds for the solver: the iterative solver's
+// state is moments, not f (explicit checkpoints, older ones included, have none).
+std::string solver_configuration(const RunOptions& run);
 
 // The plan of this rank (printed, checked against the free memory; collective), and the
 // solver it was made for.

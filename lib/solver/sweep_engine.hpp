@@ -57,8 +57,6 @@ class SweepEngine {
   // and of one batch.
   virtual std::int64_t slots() const = 0;
   virtual std::int64_t batch() const = 0;
-  // Bytes the engine holds on its device (the GPU, or the host for the CPU backend).
-  virtual double device_bytes() const = 0;
   // Bytes one iteration moves at the least: each cell's target read and moments added per warp
   // of velocities, and each slice element read and written.
   virtual double bytes_per_iteration() const = 0;

@@ -7,8 +7,8 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "kernels/maxwellian.hpp"
 #include "kernels/sweep.hpp"
+#include "models/collision_operator.hpp"
 #include "models/relaxation_model.hpp"
 #include "sweep_engine.hpp"
 #include "sweep_slots.hpp"
@@ -61,6 +61,12 @@ class SweepEngineImpl final : public SweepEngine {
     batch_ = config.batch > 0 ? std::min<std::int64_t>(slots_, (config.batch + warp_ - 1) / warp_ * warp_)
                               : slots_;
     const PhysicalGrid& g = config.grid;
+    // The faces' entering Maxwellians at this rank's velocities, as the explicit engine makes
+    // them.
+    OperatorSetup owned;
+    owned.velocities = &vg;
+    owned.velocity_lo = lo;
+    owned.velocity_count = count;
     for (int a = 0; a < 3; ++a) {
       grid_.n[a] = g.cells(a);
       grid_.inverse_width[a] = nullptr;
@@ -86,13 +92,8 @@ class SweepEngineImpl final : public SweepEngine {
         face_size_[a][s] = transverse;
         face_sums_[a][s] = Buffer<double>(backend_, copies_ * transverse * kFaceSums);
         if (spec.kind == FaceKind::wall) density_[a][s] = Buffer<double>(backend_, transverse);
-        std::vector<Real> ghost;
-        const double n = spec.kind == FaceKind::wall ? 1.0 : spec.density;
-        const double prefactor = maxwellian_prefactor(n, spec.temperature);
-        for (int v = lo; v < lo + count; ++v)
-          ghost.push_back(Real(maxwellian<double>(prefactor, 1.0 / spec.temperature, spec.velocity,
-                                                  vg.xi[0][v], vg.xi[1][v], vg.xi[2][v])));
-        ghost_[a][s] = Buffer<Real>(backend_, ghost);
+        ghost_[a][s] =
+            Buffer<Real>(backend_, maxwellian_face_values<Real>(spec, a, s, owned).equilibrium);
         if (spec.kind == FaceKind::specular) {
           require(lo == 0 && count == vg.size() && vg.symmetric(a), "-bc_", "xyz"[a],
                   s ? "_high" : "_low", " specular: the iterative solver needs every velocity "
@@ -105,13 +106,10 @@ class SweepEngineImpl final : public SweepEngine {
       solid_ = Buffer<unsigned char>(backend_, config.solid);
       solid_density_ = Buffer<double>(backend_, std::size_t(cells_) * 6);
       solid_outflux_ = Buffer<double>(backend_, std::size_t(copies_) * cells_ * 6);
-      std::vector<Real> ghost;
-      const double prefactor = maxwellian_prefactor(1.0, config.solid_temperature);
-      const double rest[3] = {0.0, 0.0, 0.0};
-      for (int v = lo; v < lo + count; ++v)
-        ghost.push_back(Real(maxwellian<double>(prefactor, 1.0 / config.solid_temperature, rest,
-                                                vg.xi[0][v], vg.xi[1][v], vg.xi[2][v])));
-      solid_ghost_ = Buffer<Real>(backend_, ghost);
+      FaceSpec solid_wall;  // diffuse, at rest
+      solid_wall.temperature = config.solid_temperature;
+      solid_ghost_ =
+          Buffer<Real>(backend_, maxwellian_face_values<Real>(solid_wall, 0, 0, owned).equilibrium);
     }
   }
 
@@ -129,12 +127,6 @@ class SweepEngineImpl final : public SweepEngine {
 
   std::int64_t slots() const override { return slots_; }
   std::int64_t batch() const override { return batch_; }
-  double device_bytes() const override {
-    return sweep_fixed_bytes(config_.grid, config_.velocities.size(), config_.precision) +
-           (copies_ - 1.0) * double(cells_) * double(kRawMoments) * sizeof(double) +
-           (solid_.size() > 0 ? double(cells_) * (1.0 + 6.0 * (1.0 + copies_) * sizeof(double)) : 0.0) +
-           (backend_ == Backend::cuda ? double(batch_) * slice_size_ * sizeof(Real) : 0.0);
-  }
   double bytes_per_iteration() const override {
     const double warps = double(slots_) / 32.0;
     return double(cells_) * warps * (sizeof(SweepCell) + kRawMoments * sizeof(double)) +

@@ -40,6 +40,18 @@ std::vector<double> dense_solve(std::vector<double> A, std::vector<double> b) {
   return x;
 }
 
+// Appends the raw moments of the discrete Maxwellian f_M(n, u, T) on `vg` to `moments`.
+void add_maxwellian_moments(const VelocityGrid& vg, double n, const double (&u)[3], double T,
+                            std::vector<double>& moments) {
+  const Velocities<double> all{vg.xi[0].data(), vg.xi[1].data(), vg.xi[2].data(),
+                               vg.weight.data(), vg.size(), vg.size()};
+  Sums<kRawMoments> s = Sums<kRawMoments>::zero();
+  for (int v = 0; v < vg.size(); ++v)
+    accumulate_raw<3>(s, all, v, maxwellian<double>(maxwellian_prefactor(n, T), 1.0 / T, u,
+                                                    vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]));
+  moments.insert(moments.end(), s.value, s.value + kRawMoments);
+}
+
 struct Case {
   PhysicalGrid grid;
   VelocityGrid velocities;
@@ -77,13 +89,7 @@ Case make_case(bool solid = false) {
   for (std::int64_t cell = 0; cell < c.grid.interior_cells(); ++cell) {
     const double n = 1.0 + 0.05 * cell, T = 1.0 + 0.03 * (cell % 5);
     const double u[3] = {0.02 * (cell % 3), -0.03 + 0.01 * cell, 0.01};
-    Sums<kRawMoments> s = Sums<kRawMoments>::zero();
-    for (int v = 0; v < vg.size(); ++v)
-      accumulate_raw<3>(s, Velocities<double>{&vg.xi[0][v], &vg.xi[1][v], &vg.xi[2][v],
-                                              &vg.weight[v], 1, 1},
-                        0, maxwellian<double>(maxwellian_prefactor(n, T), 1.0 / T, u, vg.xi[0][v],
-                                              vg.xi[1][v], vg.xi[2][v]));
-    for (int k = 0; k < kRawMoments; ++k) c.moments.push_back(s[k]);
+    add_maxwellian_moments(vg, n, u, T, c.moments);
   }
   for (int s = 0; s < 2; ++s)
     for (int t = 0; t < ny; ++t) c.wall_density[0][s].push_back(0.9 + 0.04 * t + 0.1 * s);
@@ -283,13 +289,7 @@ TEST(Sweep, SymmetryFaceEqualsTheMirroredHalf) {
         const int mirrored = half ? j : std::max(j - 3, 2 - j);  // the distance from mid-plane
         const double n = 1.0 + 0.05 * i + 0.02 * mirrored, T = 1.0 + 0.03 * mirrored;
         const double u[3] = {0.05 + 0.01 * i, 0.0, 0.0};
-        Sums<kRawMoments> m = Sums<kRawMoments>::zero();
-        for (int v = 0; v < vg.size(); ++v)
-          accumulate_raw<3>(m, Velocities<double>{&vg.xi[0][v], &vg.xi[1][v], &vg.xi[2][v],
-                                                  &vg.weight[v], 1, 1},
-                            0, maxwellian<double>(maxwellian_prefactor(n, T), 1.0 / T, u,
-                                                  vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]));
-        for (int k = 0; k < kRawMoments; ++k) c.moments.push_back(m[k]);
+        add_maxwellian_moments(vg, n, u, T, c.moments);
       }
     for (int s = half ? 1 : 0; s < 2; ++s) c.wall_density[1][s].assign(4, 0.97);
     return c;
