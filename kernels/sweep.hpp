@@ -104,6 +104,7 @@ struct Sweep {
   SweepFaceTables<Real> tables;
   SweepSolids solids;
   double* moments;           // [interior cell][kRawMoments], accumulated
+  SweepCopies copies;        // of the sums: step(..., copy) adds into copy `copy`
   Relax relax;
 
   // The ghost value of velocity v entering through face (a, side) at transverse position t.
@@ -149,17 +150,19 @@ struct Sweep {
     for (int kk = 0; kk < grid.n[2]; ++kk)
       for (int jj = 0; jj < grid.n[1]; ++jj) {
         Real previous = Real(0);
-        for (int ii = 0; ii < grid.n[0]; ++ii) previous = step(l, ii, jj, kk, previous, slice, acc);
+        for (int ii = 0; ii < grid.n[0]; ++ii)
+          previous = step(l, ii, jj, kk, previous, slice, acc, 0);
       }
   }
 
   // Cell (ii, jj, kk) of the slot's sweep order (step ii along x from its upwind end, ...):
   // solves its equation, writes its value to the slice, adds its moments and face sums; returns
   // f, the x-upwind value of the next cell (`previous` is this cell's). Needs the cells before
-  // it in the order done: the line before along y (and the plane before along z).
+  // it in the order done: the line before along y (and the plane before along z). The sums go
+  // to copy `copy` (SweepCopies).
   template <class Accumulator>
   BOLT_HOST_DEVICE Real step(const Lane& l, int ii, int jj, int kk, Real previous,
-                             const SliceView<Real>& slice, Accumulator& acc) const {
+                             const SliceView<Real>& slice, Accumulator& acc, int copy) const {
     const int* n = grid.n;
     const bool plane = n[2] > 1;
     const int i = l.dir[0] > 0 ? ii : n[0] - 1 - ii;
@@ -228,7 +231,7 @@ struct Sweep {
     m[kM2 + 4] = wf * xi[0] * xi[2];
     m[kM2 + 5] = wf * xi[1] * xi[2];
     for (int a = 0; a < 3; ++a) m[kM3 + a] = wf * xi[a] * l.xi2;
-    acc.add(moments + cell * kRawMoments, m);
+    acc.add(moments + copy * copies.moments_stride + cell * kRawMoments, m);
     // Into a solid downwind: the leaving flux its wall's density balances (every lane of a warp
     // is at this cell and goes the same way: the add is the warp's, xi_a = 0 adding nothing).
     if (solids.solid)
@@ -237,7 +240,8 @@ struct Sweep {
         if (!solids.solid[cell + l.dir[a] * stride[a]]) continue;
         Sums<1> q;
         q[0] = double(l.w) * double(l.xi[a] < Real(0) ? -l.xi[a] : l.xi[a]) * double(f);
-        acc.add(solids.outflux + cell * 6 + 2 * a + (l.dir[a] > 0 ? 1 : 0), q);
+        acc.add(solids.outflux + copy * copies.solid_stride + cell * 6 + 2 * a +
+                    (l.dir[a] > 0 ? 1 : 0), q);
       }
     // Outer faces this cell touches: the velocity enters through its first cell along an axis,
     // leaves through its last (the upwind scheme's face values: ghost, cell).
@@ -261,7 +265,8 @@ struct Sweep {
         for (int b = 0; b < 3; ++b) q[1 + b] = flux * xi[b];
         q[4] = flux * l.xi2;
         q[5] = leaving ? flux : 0.0;
-        acc.add(face[a][side].sums + transverse(at, n, a) * kFaceSums, q);
+        acc.add(face[a][side].sums + copy * copies.face_stride[a][side] +
+                    transverse(at, n, a) * kFaceSums, q);
       }
     }
     return f;

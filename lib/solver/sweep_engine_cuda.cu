@@ -29,17 +29,12 @@ struct WarpAccumulator {
 // nearly empty (13 824 velocities: under one warp per scheduler of an H100); the lines multiply
 // the warps in flight.
 template <class Real, class Relax>
-__global__ void sweep_kernel(Sweep<Real, Relax> sweep, std::int64_t first, std::int64_t count,
-                             Real* slices, SweepCopies copies) {
+__global__ void sweep_kernel(const Sweep<Real, Relax> sweep, std::int64_t first,
+                             std::int64_t count, Real* slices) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, lines = blockDim.x >> 5;
   const std::int64_t t = blockIdx.x * std::int64_t(32) + lane;  // the slot in the batch
   // Warps add into copies of the sums (sweep_sum_copies) by their index.
-  const int copy = int((blockIdx.x * std::int64_t(lines) + warp) % copies.count);
-  sweep.moments += copy * copies.moments_stride;
-  for (int a = 0; a < 3; ++a)
-    for (int s = 0; s < 2; ++s)
-      if (sweep.face[a][s].sums) sweep.face[a][s].sums += copy * copies.face_stride[a][s];
-  if (sweep.solids.outflux) sweep.solids.outflux += copy * copies.solid_stride;
+  const int copy = int((blockIdx.x * std::int64_t(lines) + warp) % sweep.copies.count);
   const WarpAccumulator accumulator;
   const auto velocity = sweep.lane(first + t);
   const SliceView<Real> slice{slices + t, count};
@@ -51,7 +46,7 @@ __global__ void sweep_kernel(Sweep<Real, Relax> sweep, std::int64_t first, std::
       for (int s = 0; s < n[0] + lines - 1; ++s) {
         const int ii = s - warp;
         if (jj < n[1] && ii >= 0 && ii < n[0])
-          previous = sweep.step(velocity, ii, jj, kk, previous, slice, accumulator);
+          previous = sweep.step(velocity, ii, jj, kk, previous, slice, accumulator, copy);
         __syncthreads();
       }
     }
@@ -86,8 +81,10 @@ void sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t fi
   }();
   const std::int64_t most = std::min<std::int64_t>({16, sweep.grid.n[1], largest_block / 32});
   const int lines = int(std::max<std::int64_t>(1, std::min(wanted, most)));
-  sweep_kernel<<<static_cast<unsigned>(groups), 32 * lines, 0, exec.stream>>>(sweep, first, count,
-                                                                              slices, copies);
+  Sweep<Real, Relax> with_copies = sweep;
+  with_copies.copies = copies;
+  sweep_kernel<<<static_cast<unsigned>(groups), 32 * lines, 0, exec.stream>>>(with_copies, first,
+                                                                              count, slices);
   check_cuda_launch("sweep");
 }
 
