@@ -9,8 +9,13 @@ namespace bolt {
 
 namespace {
 
-// Why a run goes wrong: a term of the model the step breaks first, else the time step.
+// Why a run goes wrong: a term of the model the step breaks first, else the time step; for the
+// iterative solver (no time step), its iteration.
 std::string likely_cause(const RunOptions& run, double dt) {
+  if (run.solver == SolverKind::iterative)
+    return "the iteration diverged: try it without the accelerators (-iter_accel none, "
+           "-iter_synthetic false), or a finer velocity grid (-vgrid_n) if the flow's "
+           "Maxwellians fall outside it";
   const std::string hint = run.model->step_failure_hint(dt);
   char text[200];
   std::snprintf(text, sizeof text,
