@@ -97,6 +97,24 @@ std::vector<unsigned char> solid_cells(const CaseSetup& setup) {
   return solid;
 }
 
+// The synthetic correction's grid, faces, solids and gas (lib/solver/synthetic_correction.hpp).
+SyntheticConfig synthetic_config(const CaseSetup& setup) {
+  SyntheticConfig c;
+  c.grid = setup.engine.grid;
+  c.faces = setup.run.faces;
+  c.solid = solid_cells(setup);
+  c.solid_temperature = setup.run.solid_temperature;
+  c.gas.delta = setup.run.gas.delta;
+  c.gas.omega = setup.run.gas.omega;
+  c.gas.nu_scale =
+      setup.run.model->collision_frequency(setup.run.gas, 1.0, 1.0) / setup.run.gas.delta;
+  const auto* relaxation = dynamic_cast<const RelaxationModel*>(setup.run.model.get());
+  c.gas.prandtl = relaxation && relaxation->kind() != RelaxationKind::bgk
+                      ? relaxation->options().prandtl
+                      : 1.0;
+  return c;
+}
+
 }  // namespace
 
 SweepConfig sweep_config(const CaseSetup& setup, const Partition& partition,
@@ -219,6 +237,8 @@ IterativeSteady::IterativeSteady(const CaseSetup& setup, const Partition& partit
   solid_ = solid_cells(setup);
   for (std::int64_t c = 0; c < std::int64_t(solid_.size()); ++c)
     if (solid_[c]) std::fill_n(moments_.begin() + c * kRawMoments, kRawMoments, 0.0);
+  if (run.iteration.synthetic)
+    synthetic_ = std::make_unique<SyntheticCorrection>(synthetic_config(setup));
   for (std::int64_t c = 0; c < cells_; ++c) initial_mass_ += moments_[c * kRawMoments] * volume_[c];
   // Walls: the entering flux of unit density (every velocity), and a first density that
   // balances a gas at rest at the initial state.
@@ -282,15 +302,50 @@ void IterativeSteady::unpack(const double* x) {
   for (std::int64_t side : solid_sides_) solid_density_[side] = *x++;
 }
 
+// Scales the moments of a closed domain to its initial mass; returns the factor.
+double IterativeSteady::rescale_mass(std::vector<double>& moments) const {
+  double mass = 0.0;
+  for (std::int64_t c = 0; c < cells_; ++c) mass += moments[c * kRawMoments] * volume_[c];
+  const double scale = initial_mass_ / mass;
+  for (double& m : moments) m *= scale;
+  return scale;
+}
+
+// The walls' and solids' densities follow the flux the corrected gas sends them: n sqrt(T) of the
+// cell beside each, relative to the sweep's.
+void IterativeSteady::follow_corrected_gas(const std::vector<double>& swept,
+                                           const std::vector<double>& corrected) {
+  const auto temperature = [](const double* m) {
+    const double p2 = m[kM1] * m[kM1] + m[kM1 + 1] * m[kM1 + 1] + m[kM1 + 2] * m[kM1 + 2];
+    return (2.0 / 3.0) * ((m[kM2] + m[kM2 + 1] + m[kM2 + 2]) - p2 / m[kM0]) / m[kM0];
+  };
+  const auto flux_ratio = [&](std::int64_t c) {
+    const double* a = swept.data() + c * kRawMoments;
+    const double* b = corrected.data() + c * kRawMoments;
+    return b[kM0] * std::sqrt(temperature(b)) / (a[kM0] * std::sqrt(temperature(a)));
+  };
+  const PhysicalGrid& grid = setup_.engine.grid;
+  const int n[3] = {grid.cells(0), grid.cells(1), grid.cells(2)};
+  for (int a = 0; a < 3; ++a)
+    for (int s = 0; s < 2; ++s) {
+      const int a1 = (a + 1) % 3, a2 = (a + 2) % 3;
+      for (std::size_t t = 0; t < wall_density_[a][s].size(); ++t) {
+        int at[3];
+        at[a] = s == 0 ? 0 : n[a] - 1;
+        at[a1] = int(t % n[a1]);
+        at[a2] = int(t / n[a1]);
+        const std::int64_t c = at[0] + std::int64_t(n[0]) * (at[1] + std::int64_t(n[1]) * at[2]);
+        wall_density_[a][s][t] *= flux_ratio(c);
+      }
+    }
+  for (std::int64_t side : solid_sides_) solid_density_[side] *= flux_ratio(side / 6);
+}
+
 double IterativeSteady::iterate() {
   SweepResult result = engine_->iterate(moments_, wall_density_, solid_density_);
   ++sweeps_;
-  double scale = 1.0;
   if (closed_) {
-    double mass = 0.0;
-    for (std::int64_t c = 0; c < cells_; ++c) mass += result.moments[c * kRawMoments] * volume_[c];
-    scale = initial_mass_ / mass;
-    for (double& m : result.moments) m *= scale;
+    const double scale = rescale_mass(result.moments);
     for (auto& axis : result.face_sums)
       for (auto& face : axis)
         for (double& value : face) value *= scale;
@@ -318,10 +373,29 @@ double IterativeSteady::iterate() {
   double largest = 0.0;
   for (int f = 0; f < 3; ++f)
     if (norm[f] > 0.0) largest = std::max(largest, std::sqrt(change[f] / norm[f]));
+  if (synthetic_) {
+    const std::vector<double> swept = result.moments;
+    synthetic_->correct(moments_, result.moments);
+    if (closed_) rescale_mass(result.moments);
+    follow_corrected_gas(swept, result.moments);
+  }
   moments_ = std::move(result.moments);
   face_sums_ = std::move(result.face_sums);
   last_change_ = largest;
   return largest;
+}
+
+bool IterativeSteady::physical(const double* x) const {
+  for (std::int64_t c = 0; c < cells_; ++c) {
+    if (!solid_.empty() && solid_[c]) continue;
+    const double* m = x + c * kRawMoments;
+    const double n = m[kM0];
+    if (!(n > 0.0) || !std::isfinite(n)) return false;
+    const double p2 = m[kM1] * m[kM1] + m[kM1 + 1] * m[kM1 + 1] + m[kM1 + 2] * m[kM1 + 2];
+    const double e = m[kM2] + m[kM2 + 1] + m[kM2 + 2];
+    if (!(e - p2 / n > 0.0) || !std::isfinite(e)) return false;  // 3/2 n T > 0
+  }
+  return true;
 }
 
 double IterativeSteady::sweep_from(const double* x, double* out) {
@@ -341,8 +415,7 @@ int IterativeSteady::advance(int count, const std::function<bool()>& stop) {
   }
   // The accelerator's unknowns are the state; its function x - S(x). The history starts anew
   // with each call (each stretch between the monitor's stops).
-  const std::vector<double> state = pack();
-  const PetscInt n = PetscInt(state.size());
+  const PetscInt n = PetscInt(pack().size());
   if (!snes_) {
     check_petsc(VecCreateSeq(PETSC_COMM_SELF, n, &x_), "VecCreateSeq");
     check_petsc(VecDuplicate(x_, &r_), "VecDuplicate");
@@ -355,7 +428,15 @@ int IterativeSteady::advance(int count, const std::function<bool()>& stop) {
       PetscScalar* out = nullptr;
       PetscCall(VecGetArrayRead(x, &in));
       PetscCall(VecGetArray(f, &out));
-      self->sweep_from(in, out);
+      if (self->physical(in)) {
+        self->sweep_from(in, out);
+      } else {
+        // The accelerator extrapolated past a physical state (a density or temperature not
+        // positive): sweep from the last sweep's state instead, and end this solve at its
+        // convergence test; advance() starts the accelerator again from that sweep.
+        self->restart_accelerator_ = true;
+        self->sweep_from(self->pack().data(), out);
+      }
       PetscInt size = 0;
       PetscCall(VecGetLocalSize(x, &size));
       for (PetscInt i = 0; i < size; ++i) out[i] = in[i] - out[i];  // x - S(x)
@@ -370,7 +451,7 @@ int IterativeSteady::advance(int count, const std::function<bool()>& stop) {
       // A signal ends the stretch after this sweep, like the plain iteration's.
       if (self->last_change_ < self->tolerance_)
         *reason = SNES_CONVERGED_FNORM_ABS;
-      else if ((*self->stop_)())
+      else if (self->restart_accelerator_ || (*self->stop_)())
         *reason = SNES_CONVERGED_ITS;
       else
         *reason = SNES_CONVERGED_ITERATING;
@@ -386,16 +467,27 @@ int IterativeSteady::advance(int count, const std::function<bool()>& stop) {
     PetscOptionsClearValue(nullptr, "-bolt_iter_snes_anderson_m");
     PetscOptionsClearValue(nullptr, "-bolt_iter_snes_ngmres_m");
   }
-  PetscScalar* x = nullptr;
-  check_petsc(VecGetArray(x_, &x), "VecGetArray");
-  std::copy(state.begin(), state.end(), x);
-  check_petsc(VecRestoreArray(x_, &x), "VecRestoreArray");
   // Each SNES iteration sweeps once (the function), and so does its start; stop() is asked
   // after each.
   stop_ = &stop;
-  // The first sweep is the function at the starting point: count - 1 iterations after it.
-  check_petsc(SNESSetTolerances(snes_, 0.0, 0.0, 0.0, count - 1, 100 * count), "SNESSetTolerances");
-  if (!stop()) check_petsc(SNESSolve(snes_, nullptr, x_), "SNESSolve");
+  for (;;) {
+    const std::vector<double> from = pack();
+    PetscScalar* x = nullptr;
+    check_petsc(VecGetArray(x_, &x), "VecGetArray");
+    std::copy(from.begin(), from.end(), x);
+    check_petsc(VecRestoreArray(x_, &x), "VecRestoreArray");
+    const std::int64_t left = count - (sweeps_ - start);
+    if (left <= 0 || stop()) break;
+    // The first sweep is the function at the starting point: left - 1 iterations after it.
+    check_petsc(SNESSetTolerances(snes_, 0.0, 0.0, 0.0, PetscInt(left - 1), PetscInt(100 * left)),
+                "SNESSetTolerances");
+    check_petsc(SNESSolve(snes_, nullptr, x_), "SNESSolve");
+    // Only an extrapolation past a physical state starts the accelerator again (from the last
+    // sweep, with a new history).
+    const bool restart = restart_accelerator_ && last_change_ >= tolerance_;
+    restart_accelerator_ = false;
+    if (!restart) break;
+  }
   // The state is the last sweep's result (what the fields show), whatever the accelerator's
   // own iterate.
   return int(sweeps_ - start);
@@ -466,10 +558,14 @@ void IterativeSteady::restore(const std::vector<std::vector<double>>& state, std
 }
 
 std::vector<std::pair<std::string, double>> IterativeSteady::summary_numbers() const {
-  return {{"sweeps", double(sweeps_)},
-          {"last_change", last_change_},
-          {"velocity_slots", double(engine_->slots())},
-          {"batch", double(engine_->batch())}};
+  std::vector<std::pair<std::string, double>> numbers{{"sweeps", double(sweeps_)},
+                                                      {"last_change", last_change_},
+                                                      {"velocity_slots", double(engine_->slots())},
+                                                      {"batch", double(engine_->batch())}};
+  if (synthetic_)
+    numbers.push_back(
+        {"synthetic_linear_iterations", double(synthetic_->last_linear_iterations())});
+  return numbers;
 }
 
 }  // namespace bolt

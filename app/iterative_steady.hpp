@@ -6,7 +6,9 @@
 // of every cell and the walls' densities -- never f. Walls take their density from the leaving
 // flux of the previous iteration; a closed domain (walls and symmetry only) is rescaled to its
 // initial mass after every iteration (paper 004). Optionally the fixed point is accelerated by
-// PETSc's SNESANDERSON or SNESNGMRES with x - S(x) as the function (-iter_accel).
+// PETSc's SNESANDERSON or SNESNGMRES with x - S(x) as the function (-iter_accel), and each sweep
+// optionally followed by a synthetic macroscopic correction (-iter_synthetic,
+// lib/solver/synthetic_correction.hpp), which makes S the corrected sweep.
 //
 // Ranks split the velocities (each sweeps its batch over the whole grid) and sum the moments.
 #include <petscsnes.h>
@@ -18,6 +20,7 @@
 #include "decomposition/partition.hpp"
 #include "io/case_setup.hpp"
 #include "solver/sweep_engine.hpp"
+#include "solver/synthetic_correction.hpp"
 
 namespace bolt {
 
@@ -59,14 +62,21 @@ class IterativeSteady : public Solver {
   // and back.
   std::vector<double> pack() const;
   void unpack(const double* x);
+  // After a synthetic correction of the sweep's moments: the walls' and solids' densities.
+  void follow_corrected_gas(const std::vector<double>& swept, const std::vector<double>& corrected);
+  // Scales a closed domain's moments to its initial mass; returns the factor.
+  double rescale_mass(std::vector<double>& moments) const;
   // One source iteration from the current state; returns its relative change.
   double iterate();
+  // Every fluid cell of the accelerator's unknowns `x` has a positive density and temperature.
+  bool physical(const double* x) const;
   // The accelerator's function: S(x) into `out`.
   double sweep_from(const double* x, double* out);
 
   const CaseSetup& setup_;
   const Partition& partition_;
   std::unique_ptr<SweepEngine> engine_;
+  std::unique_ptr<SyntheticCorrection> synthetic_;  // null without -iter_synthetic
   std::unique_ptr<View> view_;
   double tolerance_;
   Accelerator accelerator_;
@@ -89,6 +99,7 @@ class IterativeSteady : public Solver {
   double last_change_ = 1.0;
   std::int64_t sweeps_ = 0;
   SNES snes_ = nullptr;
+  bool restart_accelerator_ = false;  // the accelerator left the physical states
   const std::function<bool()>* stop_ = nullptr;  // advance's, while SNESSolve runs
   Vec x_ = nullptr, r_ = nullptr;
 };

@@ -21,8 +21,9 @@ std::string solver_banner(const CaseSetup& setup) {
   if (run.solver == SolverKind::iterative) {
     const Accelerator accel = run.iteration.accelerator;
     std::snprintf(line, sizeof line,
-                  "solver iterative (source iteration%s), tolerance %g, at most %d iterations, "
+                  "solver iterative (source iteration%s%s), tolerance %g, at most %d iterations, "
                   "delta %g",
+                  run.iteration.synthetic ? " + synthetic correction" : "",
                   accel == Accelerator::none       ? ""
                   : accel == Accelerator::anderson ? " + SNES Anderson"
                                                    : " + SNES NGMRES",

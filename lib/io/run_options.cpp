@@ -193,6 +193,9 @@ void read_solver(MPI_Comm comm, RunOptions& run) {
                    : accel == "ngmres" ? Accelerator::ngmres
                                        : Accelerator::none;
   it.history = o.integer("iter_accel_history", "iterative: iterates the accelerator combines", 10, 1, 100);
+  it.synthetic = o.flag("iter_synthetic",
+                        "iterative: after each sweep, correct the conserved moments by macroscopic "
+                        "equations with the sweep's kinetic remainder (GSIS)", false);
   it.batch = o.integer("iter_batch", "iterative: velocities swept at once per rank (0: as memory allows)",
                        0, 0, 2000000000);
 }

@@ -58,6 +58,7 @@ struct IterationOptions {
   int max_iterations = 10000;
   Accelerator accelerator = Accelerator::none;
   int history = 10;         // iterates the accelerator combines
+  bool synthetic = false;   // GSIS-type macroscopic correction after each sweep
   long long batch = 0;      // velocities swept at once per rank (0: as memory allows)
 };
 
