@@ -3,6 +3,8 @@
 // interleaved (element p of slot t at p * batch + t) so that a warp's accesses coalesce, and the
 // moments reduced across the warp (its 32 velocities are at the same cell: they share an octant)
 // before one atomic add per warp.
+#include <cmath>
+
 #include "core/launch_cuda.cuh"
 #include "kernels/sweep.hpp"
 
@@ -69,18 +71,22 @@ void sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t fi
                  std::int64_t count, Real* slices, std::int64_t /*slice_size*/,
                  const std::array<std::array<std::int64_t, 2>, 3>& /*face_size*/,
                  const SweepCopies& copies) {
-  // Lines in flight per warp of velocities: enough warps to fill the GPU (48 per
-  // multiprocessor), at most 16 and no more than a plane has.
+  // Lines in flight per warp of velocities: about enough for 16 warps per multiprocessor, as a
+  // power of two from 4 to 16, and no more than a plane has or the kernel's registers allow.
+  // More lines put more warps in flight but lengthen the wavefront's fill and the barrier every
+  // warp of a block meets after each cell: past 16 warps per multiprocessor that costs more than
+  // the latency they hide, and 3 or 5 lines swept slower than 4 or 8 (docs/benchmarks.md).
   const std::int64_t groups = count / 32;
-  const std::int64_t wanted = (std::int64_t(multiprocessors(exec)) * 48 + groups - 1) / groups;
-  // The kernel's registers bound its block: ask what it allows.
+  const double wanted = double(multiprocessors(exec)) * 16.0 / double(groups);
   static const int largest_block = [] {
     cudaFuncAttributes attributes{};
     cudaFuncGetAttributes(&attributes, sweep_kernel<Real, Relax>);
     return attributes.maxThreadsPerBlock;
   }();
-  const std::int64_t most = std::min<std::int64_t>({16, sweep.grid.n[1], largest_block / 32});
-  const int lines = int(std::max<std::int64_t>(1, std::min(wanted, most)));
+  const int most = int(std::min<std::int64_t>({16, sweep.grid.n[1], largest_block / 32}));
+  int lines = 4;
+  while (lines < 16 && double(lines) * std::sqrt(2.0) < wanted) lines *= 2;  // nearest in log2
+  while (lines > most && lines > 1) lines /= 2;
   Sweep<Real, Relax> with_copies = sweep;
   with_copies.copies = copies;
   sweep_kernel<<<static_cast<unsigned>(groups), 32 * lines, 0, exec.stream>>>(with_copies, first,
