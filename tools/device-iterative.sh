@@ -6,16 +6,21 @@
 #
 # Parts:
 #   iterative  the 2-D cavities at delta = 0.1, 1, 10 (inputs/cavity_iterative_delta*.yaml):
-#              SNES Anderson, and plain source iteration (-iter_accel none)
+#              SNES Anderson as the inputs are, plain source iteration, and at delta = 10 also
+#              the synthetic correction
 #   explicit   the same cavities with the explicit solver at first order (-stream_order 1),
 #              Courant 0.5, to the explicit inputs' steady tolerance, monitored every 100 steps
 #   kn         iterations over Kn = 10, 1, 0.1, 0.01 (delta = 0.0886 ... 88.62) on the delta = 1
-#              cavity's grid, plain and Anderson, to -iter_tol 1e-8
+#              cavity's grid, plain and Anderson, each with and without the synthetic
+#              correction, to -iter_tol 1e-8
 #   cavity3d   paper 004's 3-D lid-driven cavity (inputs/cavity3d_iterative_kn*.yaml), with the
 #              speed and temperature of its mid-plane z = 1/2 plotted ($OUT/cavity3d_*.png)
-#   cavity3d_kn0p01  the 3-D cavity at Kn = 0.01 (32^3 cells), SNES Anderson and plain
-#   cube       supersonic flow past a cube (inputs/cube_iterative.yaml), its mid-plane z = 2 plotted
-#   cube_large the cube at 7.5e11 phase-space points: plan and $SWEEPS sweeps (default 3)
+#   cavity3d_kn0p01  the 3-D cavity at Kn = 0.01 (32^3 cells): synthetic correction with SNES
+#              Anderson, Anderson alone, plain
+#   cube       supersonic flow past a cube (inputs/cube_iterative.yaml), its mid-plane z = 2
+#              plotted, and with the synthetic correction
+#   cube_large the cube at 7.5e11 phase-space points to convergence, over several calls
+#              ($LIMIT seconds each, continuing from the checkpoint $CKPT)
 #   split      the delta = 1 cavity (100 sweeps) and the Kn = 1 3-D cavity (20 sweeps) on 2 GPUs
 #              (velocity batches) against 1 (needs two GPUs)
 # Each run writes summary.json, monitor.csv and its log under $OUT/<part>/<name>/ and a line to
@@ -27,6 +32,7 @@ PARTS=("$@")
 mkdir -p "$OUT"
 export NCCL_NVLS_ENABLE=0  # NVLink multicast can take a shared host's GPUs out of service
 report=$OUT/iterative.txt
+launcher=()  # what runs bolt under mpirun (cube_large: a timeout)
 here=$(dirname "$0")
 echo "device-iterative: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" \
      "x $(nvidia-smi -L | wc -l); commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
@@ -39,7 +45,7 @@ run() {
   local dir=$OUT/$part/$name
   mkdir -p "$dir"
   local t0=$SECONDS
-  mpirun --oversubscribe -np "$ranks" "$BOLT" -options_file_yaml "$case_file" -out_dir "$dir" \
+  mpirun --oversubscribe -np "$ranks" "${launcher[@]}" "$BOLT" -options_file_yaml "$case_file" -out_dir "$dir" \
     -summary "$dir/summary.json" -out_checkpoint_final false "$@" > "$dir/log" 2>&1
   local rc=$?
   echo "$part/$name: exit $rc, $((SECONDS - t0)) s wall; $case_file $*" | tee -a "$report"
@@ -70,8 +76,9 @@ for part in "${PARTS[@]}"; do
       for d in 0p1 1 10; do
         run iterative anderson_$d 1 inputs/cavity_iterative_delta$d.yaml
         run iterative plain_$d 1 inputs/cavity_iterative_delta$d.yaml -iter_accel none \
-          -out_monitor_every 10
-      done ;;
+          -iter_synthetic false -out_monitor_every 10
+      done
+      run iterative synthetic_10 1 inputs/cavity_iterative_delta10.yaml -iter_synthetic true ;;
     explicit)
       for d in 0p1 1 10; do
         run explicit order1_$d 1 inputs/cavity_delta$d.yaml -stream_order 1 -out_monitor_every 100
@@ -79,8 +86,11 @@ for part in "${PARTS[@]}"; do
     kn)
       for delta in 0.08862 0.8862 8.862 88.62; do
         for accel in none anderson; do
-          run kn ${accel}_$delta 1 inputs/cavity_iterative_delta1.yaml -model_delta $delta \
-            -iter_tol 1e-8 -iter_accel $accel -out_monitor_every 100000
+          for synthetic in false true; do
+            run kn ${accel}_${synthetic}_$delta 1 inputs/cavity_iterative_delta1.yaml \
+              -model_delta $delta -iter_tol 1e-8 -iter_accel $accel -iter_synthetic $synthetic \
+              -out_monitor_every 100000
+          done
         done
       done ;;
     cavity3d)
@@ -93,24 +103,44 @@ for part in "${PARTS[@]}"; do
         done
       done ;;
     cavity3d_kn0p01)
+      run cavity3d_kn0p01 synthetic 1 inputs/cavity3d_iterative_kn0p01.yaml
       for accel in anderson none; do
         run cavity3d_kn0p01 $accel 1 inputs/cavity3d_iterative_kn0p01.yaml -iter_accel $accel \
-          -iter_max 5000
+          -iter_synthetic false -iter_max 5000
       done ;;
     cube)
       run cube cube 1 inputs/cube_iterative.yaml
+      run cube synthetic 1 inputs/cube_iterative.yaml -iter_synthetic true
       fields=$(ls "$OUT"/cube/cube/fields_*.h5 | tail -1)
       for field in speed T n; do
         python3 "$here/plot_fields.py" "$fields" --field $field --k 16 --streamlines \
           -o "$OUT/cube_$field.png" > /dev/null
       done ;;
     cube_large)
-      # The same case at 7.5e11 phase-space points (192 x 128 x 128 cells, 62^3 velocities): its
-      # plan, and the time of a few sweeps.
-      run cube_large cube 1 inputs/cube_iterative.yaml -grid_n 192,128,128 \
-        -geometry_solids 48,48,48,32,32,32 -vgrid_n 62 -iter_accel none -iter_max "${SWEEPS:-3}" \
-        -out_monitor_every 1
-      grep -h "plan" "$OUT"/cube_large/cube/log | tee -a "$report" ;;
+      # The same case at 7.5e11 phase-space points (192 x 128 x 128 cells, 62^3 velocities), in
+      # single precision (as paper 004), SNES Anderson alone, to a last change of 1e-5. A device
+      # call is shorter than the run: each call sweeps until $LIMIT seconds (default 420), when
+      # SIGTERM makes bolt finish its sweep and checkpoint at $CKPT (on the device's disk, kept
+      # while the machine stays warm); the next call restarts from it. The call that converges
+      # plots the mid-plane z = 2.
+      local_ckpt=${CKPT:-/tmp/cube_large/checkpoint.h5}
+      mkdir -p "$(dirname "$local_ckpt")"
+      restart=()
+      [ -f "$local_ckpt" ] && restart=(-restart latest)
+      launcher=(timeout -s TERM "${LIMIT:-420}")
+      run cube_large cube 1 inputs/cube_iterative.yaml \
+        -grid_n 192,128,128 -geometry_solids 48,48,48,32,32,32 -vgrid_n 62 -precision float \
+        -iter_synthetic false -iter_tol 1e-5 -iter_max 200 -out_monitor_every 200 \
+        -out_checkpoint "$local_ckpt" "${restart[@]}"
+      launcher=()
+      grep -h "plan\|stopped\|sweep" "$OUT"/cube_large/cube/log | tail -3 | tee -a "$report"
+      fields=$(ls "$OUT"/cube_large/cube/fields_*.h5 2>/dev/null | tail -1)
+      if [ -n "$fields" ]; then
+        for field in speed T n; do
+          python3 "$here/plot_fields.py" "$fields" --field $field --k 64 --streamlines \
+            -o "$OUT/cube_large_$field.png" > /dev/null
+        done
+      fi ;;
     split)
       # Several monitor stretches, so that the summary's warm time leaves NCCL's first
       # connection out.
