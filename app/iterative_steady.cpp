@@ -7,7 +7,6 @@
 
 #include "numerical_guard.hpp"
 #include "core/error.hpp"
-#include "decomposition/gather.hpp"
 #include "kernels/cell_moments.hpp"
 #include "kernels/sweep.hpp"
 #include "models/collision_operator.hpp"
@@ -17,10 +16,6 @@ namespace bolt {
 
 namespace {
 
-// The per-cell columns of a checkpoint: the moments, then the wall density on each of the cell's
-// six sides that is an outer wall or a solid's (0 elsewhere).
-constexpr int kStateColumns = kRawMoments + 6;
-
 // A diffuse wall's entering flux at unit density over every velocity, for the wall `spec` on
 // side s of axis a of a gas cell: the explicit engine's face values (collision_operator.hpp).
 double wall_influx_per_density(const FaceSpec& spec, int a, int s, const VelocityGrid& vg) {
@@ -28,10 +23,6 @@ double wall_influx_per_density(const FaceSpec& spec, int a, int s, const Velocit
   all.velocities = &vg;
   all.velocity_count = vg.size();
   return maxwellian_face_values<double>(spec, a, s, all).influx;
-}
-
-void check_petsc(PetscErrorCode status, const char* what) {
-  require(status == 0, "-iter_accel: PETSc failed in ", what, " (error ", int(status), ")");
 }
 
 }  // namespace
@@ -385,176 +376,12 @@ double IterativeSteady::iterate() {
   return largest;
 }
 
-bool IterativeSteady::physical(const double* x) const {
-  for (std::int64_t c = 0; c < cells_; ++c) {
-    if (!solid_.empty() && solid_[c]) continue;
-    const double* m = x + c * kRawMoments;
-    const double n = m[kM0];
-    if (!(n > 0.0) || !std::isfinite(n)) return false;
-    const double p2 = m[kM1] * m[kM1] + m[kM1 + 1] * m[kM1 + 1] + m[kM1 + 2] * m[kM1 + 2];
-    const double e = m[kM2] + m[kM2 + 1] + m[kM2 + 2];
-    if (!(e - p2 / n > 0.0) || !std::isfinite(e)) return false;  // 3/2 n T > 0
-  }
-  return true;
-}
-
-double IterativeSteady::sweep_from(const double* x, double* out) {
-  unpack(x);
-  const double change = iterate();
-  const std::vector<double> next = pack();
-  std::copy(next.begin(), next.end(), out);
-  return change;
-}
-
-int IterativeSteady::advance(int count, const std::function<bool()>& stop) {
-  const std::int64_t start = sweeps_;
-  if (accelerator_ == Accelerator::none) {
-    for (int i = 0; i < count && !stop(); ++i)
-      if (iterate() < tolerance_) break;
-    return int(sweeps_ - start);
-  }
-  // The accelerator's unknowns are the state; its function x - S(x). The history starts anew
-  // with each call (each stretch between the monitor's stops).
-  const PetscInt n = PetscInt(pack().size());
-  if (!snes_) {
-    check_petsc(VecCreateSeq(PETSC_COMM_SELF, n, &x_), "VecCreateSeq");
-    check_petsc(VecDuplicate(x_, &r_), "VecDuplicate");
-    check_petsc(SNESCreate(PETSC_COMM_SELF, &snes_), "SNESCreate");
-    check_petsc(SNESSetType(snes_, accelerator_ == Accelerator::anderson ? SNESANDERSON : SNESNGMRES),
-                "SNESSetType");
-    const auto function = [](SNES, Vec x, Vec f, void* context) -> PetscErrorCode {
-      auto* self = static_cast<IterativeSteady*>(context);
-      const PetscScalar* in = nullptr;
-      PetscScalar* out = nullptr;
-      PetscCall(VecGetArrayRead(x, &in));
-      PetscCall(VecGetArray(f, &out));
-      if (self->physical(in)) {
-        self->sweep_from(in, out);
-      } else {
-        // The accelerator extrapolated past a physical state (a density or temperature not
-        // positive): sweep from the last sweep's state instead, and end this solve at its
-        // convergence test; advance() starts the accelerator again from that sweep.
-        self->restart_accelerator_ = true;
-        self->sweep_from(self->pack().data(), out);
-      }
-      PetscInt size = 0;
-      PetscCall(VecGetLocalSize(x, &size));
-      for (PetscInt i = 0; i < size; ++i) out[i] = in[i] - out[i];  // x - S(x)
-      PetscCall(VecRestoreArray(f, &out));
-      PetscCall(VecRestoreArrayRead(x, &in));
-      return 0;
-    };
-    check_petsc(SNESSetFunction(snes_, r_, function, this), "SNESSetFunction");
-    const auto test = [](SNES, PetscInt, PetscReal, PetscReal, PetscReal, SNESConvergedReason* reason,
-                         void* context) -> PetscErrorCode {
-      auto* self = static_cast<IterativeSteady*>(context);
-      // A signal ends the stretch after this sweep, like the plain iteration's.
-      if (self->last_change_ < self->tolerance_)
-        *reason = SNES_CONVERGED_FNORM_ABS;
-      else if (self->restart_accelerator_ || (*self->stop_)())
-        *reason = SNES_CONVERGED_ITS;
-      else
-        *reason = SNES_CONVERGED_ITERATING;
-      return 0;
-    };
-    check_petsc(SNESSetConvergenceTest(snes_, test, this, nullptr), "SNESSetConvergenceTest");
-    // The history depth through the options database (SNESANDERSON and SNESNGMRES read it there).
-    const std::string depth = std::to_string(history_);
-    check_petsc(SNESSetOptionsPrefix(snes_, "bolt_iter_"), "SNESSetOptionsPrefix");
-    PetscOptionsSetValue(nullptr, "-bolt_iter_snes_anderson_m", depth.c_str());
-    PetscOptionsSetValue(nullptr, "-bolt_iter_snes_ngmres_m", depth.c_str());
-    check_petsc(SNESSetFromOptions(snes_), "SNESSetFromOptions");
-    PetscOptionsClearValue(nullptr, "-bolt_iter_snes_anderson_m");
-    PetscOptionsClearValue(nullptr, "-bolt_iter_snes_ngmres_m");
-  }
-  // Each SNES iteration sweeps once (the function), and so does its start; stop() is asked
-  // after each.
-  stop_ = &stop;
-  for (;;) {
-    const std::vector<double> from = pack();
-    PetscScalar* x = nullptr;
-    check_petsc(VecGetArray(x_, &x), "VecGetArray");
-    std::copy(from.begin(), from.end(), x);
-    check_petsc(VecRestoreArray(x_, &x), "VecRestoreArray");
-    const std::int64_t left = count - (sweeps_ - start);
-    if (left <= 0 || stop()) break;
-    // The first sweep is the function at the starting point: left - 1 iterations after it.
-    check_petsc(SNESSetTolerances(snes_, 0.0, 0.0, 0.0, PetscInt(left - 1), PetscInt(100 * left)),
-                "SNESSetTolerances");
-    check_petsc(SNESSolve(snes_, nullptr, x_), "SNESSolve");
-    // Only an extrapolation past a physical state starts the accelerator again (from the last
-    // sweep, with a new history).
-    const bool restart = restart_accelerator_ && last_change_ >= tolerance_;
-    restart_accelerator_ = false;
-    if (!restart) break;
-  }
-  // The state is the last sweep's result (what the fields show), whatever the accelerator's
-  // own iterate.
-  return int(sweeps_ - start);
-}
-
 double IterativeSteady::residual(const std::vector<double>&, const std::vector<double>&, int) const {
   return last_change_;
 }
 
 double IterativeSteady::updates_per_unit() const {
   return double(cells_) * setup_.engine.velocities.size();
-}
-
-StateLayout IterativeSteady::state_layout() const {
-  StateLayout layout;
-  const PhysicalGrid& grid = setup_.engine.grid;
-  layout.boxes.push_back({{0, 0, 0}, {grid.cells(0), grid.cells(1), grid.cells(2)}});
-  // Every rank holds the same state: each writes and reads a share of its columns.
-  const int ranks = partition_.velocity_ranks, rank = partition_.velocity_rank;
-  const int lo = int(std::int64_t(kStateColumns) * rank / ranks);
-  const int hi = int(std::int64_t(kStateColumns) * (rank + 1) / ranks);
-  layout.columns = {lo, hi - lo};
-  layout.width = kStateColumns;
-  return layout;
-}
-
-std::vector<std::vector<double>> IterativeSteady::saved_state() {
-  const StateLayout layout = state_layout();
-  const PhysicalGrid& grid = setup_.engine.grid;
-  std::vector<double> rows(std::size_t(cells_) * layout.columns.count);
-  for (std::int64_t c = 0; c < cells_; ++c) {
-    double all[kStateColumns] = {};
-    std::copy_n(moments_.data() + c * kRawMoments, kRawMoments, all);
-    const int at[3] = {int(c % grid.cells(0)), int(c / grid.cells(0) % grid.cells(1)),
-                       int(c / grid.cells(0) / grid.cells(1))};
-    for (int a = 0; a < 3; ++a)
-      for (int s = 0; s < 2; ++s) {
-        if (!solid_density_.empty()) all[kRawMoments + 2 * a + s] = solid_density_[c * 6 + 2 * a + s];
-        if (wall_density_[a][s].empty() || at[a] != (s == 0 ? 0 : grid.cells(a) - 1)) continue;
-        const int a1 = (a + 1) % 3, a2 = (a + 2) % 3;
-        all[kRawMoments + 2 * a + s] = wall_density_[a][s][at[a1] + std::size_t(grid.cells(a1)) * at[a2]];
-      }
-    std::copy_n(all + layout.columns.lo, layout.columns.count, rows.data() + c * layout.columns.count);
-  }
-  return {rows};
-}
-
-void IterativeSteady::restore(const std::vector<std::vector<double>>& state, std::int64_t unit) {
-  const StateLayout layout = state_layout();
-  const PhysicalGrid& grid = setup_.engine.grid;
-  const std::array<int, 3> cells{grid.cells(0), grid.cells(1), grid.cells(2)};
-  const std::vector<double> all = allgather_blocks(
-      partition_.velocity_group, cells, kStateColumns,
-      {{layout.boxes.front(), layout.columns.lo, layout.columns.count}}, state.front());
-  for (std::int64_t c = 0; c < cells_; ++c) {
-    const double* row = all.data() + c * kStateColumns;
-    std::copy_n(row, kRawMoments, moments_.data() + c * kRawMoments);
-    const int at[3] = {int(c % cells[0]), int(c / cells[0] % cells[1]), int(c / cells[0] / cells[1])};
-    for (int a = 0; a < 3; ++a)
-      for (int s = 0; s < 2; ++s) {
-        if (!solid_density_.empty()) solid_density_[c * 6 + 2 * a + s] = row[kRawMoments + 2 * a + s];
-        if (wall_density_[a][s].empty() || at[a] != (s == 0 ? 0 : cells[a] - 1)) continue;
-        const int a1 = (a + 1) % 3, a2 = (a + 2) % 3;
-        wall_density_[a][s][at[a1] + std::size_t(cells[a1]) * at[a2]] = row[kRawMoments + 2 * a + s];
-      }
-  }
-  sweeps_ = unit;
 }
 
 std::vector<std::pair<std::string, double>> IterativeSteady::summary_numbers() const {

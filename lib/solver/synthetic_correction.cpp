@@ -21,8 +21,9 @@ constexpr double kRegularisation = 1e-3;
 // velocity in units of its thermal speed sqrt(T).
 constexpr double kLargestChange = 0.5;
 // Corrections between two finite-difference Jacobians; the factorisation is kept meanwhile.
-// The state changes little from one sweep to the next: in the cavities and the cube a Jacobian
-// of the initial state alone converges in as few sweeps as one formed every 10.
+// The state changes little from one sweep to the next: in the cavities and a small cube a
+// Jacobian of the initial state alone converged in as many sweeps as one formed every 10 or 30;
+// refreshing it is for flows that move far from their start.
 constexpr int kJacobianLag = 20;
 
 void check(PetscErrorCode code, const char* what) {
