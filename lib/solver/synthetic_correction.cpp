@@ -141,8 +141,8 @@ struct SyntheticCorrection::Impl {
         add_half_flux(s, axis, +1.0, flux);
         add_half_flux(s, axis, -1.0, flux);
         break;
-      case FaceKind::periodic:
-        fail("synthetic correction: periodic faces are not supported");
+      case FaceKind::periodic:  // refused when the correction is made
+        break;
     }
   }
 
@@ -290,6 +290,10 @@ struct SyntheticCorrection::Impl {
 SyntheticCorrection::SyntheticCorrection(const SyntheticConfig& config)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
+  for (int a = 0; a < 3; ++a)
+    for (int side = 0; side < 2; ++side)
+      require(!config.grid.active[a] || config.faces[a][side].kind != FaceKind::periodic,
+              "synthetic correction: periodic faces are not supported");
   m.config = config;
   for (int a = 0; a < 3; ++a) m.n[a] = config.grid.cells(a);
   m.stride[1] = m.n[0];
