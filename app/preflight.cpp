@@ -14,6 +14,7 @@
 #include "kernels/macroscopic.hpp"
 #include "kernels/views.hpp"
 #include "solver/sweep_engine.hpp"
+#include "solver/synthetic_correction.hpp"
 
 namespace bolt {
 
@@ -188,10 +189,12 @@ MemoryPlan check_iterative_plan(MPI_Comm comm, const CaseSetup& setup, int veloc
   const double slices = gpu ? double(batch) * per_slot : per_slot * 64.0;
   plan.device_bytes = fixed + slices;
   plan.f_bytes = 0.0;
-  // The host keeps the moments (state, next, the accelerator's vectors) and the fields.
+  // The host keeps the moments (state, next, the accelerator's vectors), the fields, and the
+  // synthetic correction's matrices.
   const double cells = double(grid.interior_cells());
   const double vectors = run.iteration.accelerator == Accelerator::none ? 3.0 : 6.0 + 2.0 * run.iteration.history;
-  plan.host_bytes = cells * (vectors * double(kRawMoments) + 2.0 * kFieldsPerCell) * 8.0;
+  plan.host_bytes = cells * (vectors * double(kRawMoments) + 2.0 * kFieldsPerCell) * 8.0 +
+                    (run.iteration.synthetic ? synthetic_correction_bytes(grid) : 0.0);
   PetscPrintf(comm,
               "bolt: plan (iterative): %.4g phase-space cells, f never stored; per rank: moments "
               "and targets %s, slices %s (%lld of %lld velocity slots per batch), host %s; free "
