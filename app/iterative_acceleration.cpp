@@ -25,11 +25,10 @@ bool IterativeSteady::physical(const double* x) const {
   for (std::int64_t c = 0; c < cells_; ++c) {
     if (!solid_.empty() && solid_[c]) continue;
     const double* m = x + c * kRawMoments;
-    const double n = m[kM0];
-    if (!(n > 0.0) || !std::isfinite(n)) return false;
-    const double p2 = m[kM1] * m[kM1] + m[kM1 + 1] * m[kM1 + 1] + m[kM1 + 2] * m[kM1 + 2];
-    const double e = m[kM2] + m[kM2 + 1] + m[kM2 + 2];
-    if (!(e - p2 / n > 0.0) || !std::isfinite(e)) return false;  // 3/2 n T > 0
+    if (!(m[kM0] > 0.0) || !std::isfinite(m[kM0])) return false;
+    Macroscopic gas;
+    density_velocity_temperature(m[kM0], m + kM1, m[kM2] + m[kM2 + 1] + m[kM2 + 2], gas);
+    if (!(gas.T > 0.0) || !std::isfinite(gas.T)) return false;
   }
   return true;
 }
@@ -107,13 +106,13 @@ int IterativeSteady::advance(int count, const std::function<bool()>& stop) {
   // after each.
   stop_ = &stop;
   for (;;) {
+    const std::int64_t left = count - (sweeps_ - start);
+    if (left <= 0 || stop()) break;
     const std::vector<double> from = pack();
     PetscScalar* x = nullptr;
     check_petsc(VecGetArray(x_, &x), "VecGetArray");
     std::copy(from.begin(), from.end(), x);
     check_petsc(VecRestoreArray(x_, &x), "VecRestoreArray");
-    const std::int64_t left = count - (sweeps_ - start);
-    if (left <= 0 || stop()) break;
     // The first sweep is the function at the starting point: left - 1 iterations after it.
     check_petsc(SNESSetTolerances(snes_, 0.0, 0.0, 0.0, PetscInt(left - 1), PetscInt(100 * left)),
                 "SNESSetTolerances");

@@ -97,8 +97,9 @@ SyntheticConfig synthetic_config(const CaseSetup& setup) {
   c.solid_temperature = setup.run.solid_temperature;
   c.gas.delta = setup.run.gas.delta;
   c.gas.omega = setup.run.gas.omega;
-  c.gas.nu_scale =
-      setup.run.model->collision_frequency(setup.run.gas, 1.0, 1.0) / setup.run.gas.delta;
+  c.gas.frequency = [model = setup.run.model, gas = setup.run.gas](double n, double T) {
+    return model->collision_frequency(gas, n, T);
+  };
   const auto* relaxation = dynamic_cast<const RelaxationModel*>(setup.run.model.get());
   c.gas.prandtl = relaxation && relaxation->kind() != RelaxationKind::bgk
                       ? relaxation->options().prandtl
@@ -306,14 +307,13 @@ double IterativeSteady::rescale_mass(std::vector<double>& moments) const {
 // cell beside each, relative to the sweep's.
 void IterativeSteady::follow_corrected_gas(const std::vector<double>& swept,
                                            const std::vector<double>& corrected) {
-  const auto temperature = [](const double* m) {
-    const double p2 = m[kM1] * m[kM1] + m[kM1 + 1] * m[kM1 + 1] + m[kM1 + 2] * m[kM1 + 2];
-    return (2.0 / 3.0) * ((m[kM2] + m[kM2 + 1] + m[kM2 + 2]) - p2 / m[kM0]) / m[kM0];
+  const auto flux = [](const double* m) {  // n sqrt(T)
+    Macroscopic gas;
+    density_velocity_temperature(m[kM0], m + kM1, m[kM2] + m[kM2 + 1] + m[kM2 + 2], gas);
+    return gas.n * std::sqrt(gas.T);
   };
   const auto flux_ratio = [&](std::int64_t c) {
-    const double* a = swept.data() + c * kRawMoments;
-    const double* b = corrected.data() + c * kRawMoments;
-    return b[kM0] * std::sqrt(temperature(b)) / (a[kM0] * std::sqrt(temperature(a)));
+    return flux(corrected.data() + c * kRawMoments) / flux(swept.data() + c * kRawMoments);
   };
   const PhysicalGrid& grid = setup_.engine.grid;
   const int n[3] = {grid.cells(0), grid.cells(1), grid.cells(2)};

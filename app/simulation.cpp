@@ -279,7 +279,7 @@ int run_simulation(MPI_Comm comm) {
   double previous_residual = 0.0;
   const auto units_left = [&](double residual, std::int64_t at) -> double {
     const double to_last = double(last_step - at);
-    if (dt == 0.0 && residual < run.iteration.tolerance) return 0.0;  // converged
+    if (solver->converged(residual)) return 0.0;
     if (dt > 0.0 || previous_residual <= 0.0 || residual <= 0.0 || at == previous_step)
       return to_last;
     const double rate = std::log(residual / previous_residual) / double(at - previous_step);

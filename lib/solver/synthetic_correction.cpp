@@ -340,7 +340,7 @@ void SyntheticCorrection::correct(const std::vector<double>& previous, std::vect
     }
     half[c] = macroscopic_from_raw<3>(s);
     const Macroscopic k0 = macroscopic_from_raw<1>(before);
-    m.nu[c] = gas.nu_scale * gas.delta * k0.n * std::pow(k0.T, 1.0 - gas.omega);
+    m.nu[c] = gas.frequency(k0.n, k0.T);
     U[0] = s[kM0];
     b[0] = m.nu[c] * (s[kM0] - before[kM0]);
     for (int i = 0; i < 3; ++i) {

@@ -24,6 +24,7 @@
 // its null space; the mass rescaling fixes that shift). The non-conserved parts of the moments
 // (the deviatoric pressure tensor, the heat flux) are kept from the sweep.
 #include <array>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -35,8 +36,10 @@ namespace bolt {
 struct SyntheticGas {
   double delta = 1.0;  // rarefaction parameter: mu = T^omega / (2 delta)
   double omega = 0.5;
-  double prandtl = 1.0;   // kappa = (5/4) mu / Pr
-  double nu_scale = 1.0;  // the model's collision frequency: nu_scale delta n T^(1 - omega)
+  double prandtl = 1.0;  // kappa = (5/4) mu / Pr
+  // The model's collision frequency of a cell of density n and temperature T (the nu_k the
+  // sweep froze).
+  std::function<double(double n, double T)> frequency;
 };
 
 struct SyntheticConfig {

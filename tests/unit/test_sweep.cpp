@@ -64,18 +64,23 @@ struct Case {
   GasParams gas{2.0, 0.74};
 };
 
+// The case's physical grid (one ghost layer) and its velocity grid on [-3, 3]^3.
+void set_grids(Case& c, const std::array<AxisSpec, 3>& axes, const std::array<int, 3>& nodes) {
+  c.grid = make_physical_grid(axes, 1);
+  VelocityGridSpec spec;
+  spec.nodes = nodes;
+  spec.half_width = 3.0;
+  c.velocities = make_velocity_grid(spec);
+}
+
 // A 4 x 3 grid (5 x 4 with a solid cell inside), stretched along x; walls on x (one moving along
 // y, one hot), inflow on y low and outflow on y high; a non-uniform gas state in the cells.
 Case make_case(bool solid = false) {
   Case c;
   const int nx = solid ? 5 : 4, ny = solid ? 4 : 3;
-  std::array<AxisSpec, 3> axes{AxisSpec{nx, 0.0, 1.0, 0.8, FineAt::both}, AxisSpec{ny, 0.0, 1.5},
-                               AxisSpec{1, 0.0, 1.0}};
-  c.grid = make_physical_grid(axes, 1);
-  VelocityGridSpec spec;
-  spec.nodes = {5, 4, 4};
-  spec.half_width = 3.0;
-  c.velocities = make_velocity_grid(spec);
+  set_grids(c, {AxisSpec{nx, 0.0, 1.0, 0.8, FineAt::both}, AxisSpec{ny, 0.0, 1.5},
+                AxisSpec{1, 0.0, 1.0}},
+            {5, 4, 4});
   c.faces[0][0].kind = FaceKind::wall;
   c.faces[0][0].velocity[1] = 0.1;
   c.faces[0][1].kind = FaceKind::wall;
@@ -267,14 +272,9 @@ TEST(Sweep, WithASolidCellEqualsDenseSolve) {
 TEST(Sweep, SymmetryFaceEqualsTheMirroredHalf) {
   const auto channel = [](bool half) {
     Case c;
-    std::array<AxisSpec, 3> axes{AxisSpec{4, 0.0, 1.0, 0.8, FineAt::both},
-                                 AxisSpec{half ? 3 : 6, half ? 0.6 : 0.0, 1.2},
-                                 AxisSpec{1, 0.0, 1.0}};
-    c.grid = make_physical_grid(axes, 1);
-    VelocityGridSpec spec;
-    spec.nodes = {5, 6, 4};
-    spec.half_width = 3.0;
-    c.velocities = make_velocity_grid(spec);
+    set_grids(c, {AxisSpec{4, 0.0, 1.0, 0.8, FineAt::both},
+                  AxisSpec{half ? 3 : 6, half ? 0.6 : 0.0, 1.2}, AxisSpec{1, 0.0, 1.0}},
+              {5, 6, 4});
     c.faces[0][0].kind = FaceKind::inflow;
     c.faces[0][0].density = 1.05;
     c.faces[0][0].velocity[0] = 0.1;
