@@ -48,8 +48,20 @@ int IterativeSteady::advance(int count, const std::function<bool()>& stop) {
       if (iterate() < tolerance_) break;
     return int(sweeps_ - start);
   }
-  // The accelerator's unknowns are the state; its function x - S(x). The history starts anew
-  // with each call (each stretch between the monitor's stops).
+  bool given = false;  // one stretch of `count` sweeps
+  march([&] { return given ? 0 : (given = true, count); }, [](int) { return true; }, stop);
+  return int(sweeps_ - start);
+}
+
+void IterativeSteady::march(const std::function<int()>& next, const std::function<bool(int)>& after,
+                            const std::function<bool()>& stop) {
+  if (accelerator_ == Accelerator::none) {
+    Solver::march(next, after, stop);
+    return;
+  }
+  // The accelerator's unknowns are the state; its function x - S(x). One solve runs the whole
+  // march, the driver's hooks called from its function after each stretch, so that its history
+  // lasts from one stop to the next.
   const PetscInt n = PetscInt(pack().size());
   if (!snes_) {
     check_petsc(VecCreateSeq(PETSC_COMM_SELF, n, &x_), "VecCreateSeq");
@@ -63,18 +75,25 @@ int IterativeSteady::advance(int count, const std::function<bool()>& stop) {
       PetscScalar* out = nullptr;
       PetscCall(VecGetArrayRead(x, &in));
       PetscCall(VecGetArray(f, &out));
-      if (self->physical(in)) {
-        self->sweep_from(in, out);
-      } else {
-        // The accelerator extrapolated past a physical state (a density or temperature not
-        // positive): sweep from the last sweep's state instead, and end this solve at its
-        // convergence test; advance() starts the accelerator again from that sweep.
-        self->restart_accelerator_ = true;
-        self->sweep_from(self->pack().data(), out);
-      }
       PetscInt size = 0;
       PetscCall(VecGetLocalSize(x, &size));
-      for (PetscInt i = 0; i < size; ++i) out[i] = in[i] - out[i];  // x - S(x)
+      if (self->march_.done) {
+        // Past the march's end (a line search's further evaluations): no more sweeps, a zero
+        // function that the convergence test ends on.
+        std::fill_n(out, size, 0.0);
+      } else {
+        if (self->physical(in)) {
+          self->sweep_from(in, out);
+        } else {
+          // The accelerator extrapolated past a physical state (a density or temperature not
+          // positive): sweep from the last sweep's state instead, and end this solve at its
+          // convergence test; march() starts the accelerator again from that sweep.
+          self->restart_accelerator_ = true;
+          self->sweep_from(self->pack().data(), out);
+        }
+        for (PetscInt i = 0; i < size; ++i) out[i] = in[i] - out[i];  // x - S(x)
+        self->after_sweep();
+      }
       PetscCall(VecRestoreArray(f, &out));
       PetscCall(VecRestoreArrayRead(x, &in));
       return 0;
@@ -83,10 +102,9 @@ int IterativeSteady::advance(int count, const std::function<bool()>& stop) {
     const auto test = [](SNES, PetscInt, PetscReal, PetscReal, PetscReal, SNESConvergedReason* reason,
                          void* context) -> PetscErrorCode {
       auto* self = static_cast<IterativeSteady*>(context);
-      // A signal ends the stretch after this sweep, like the plain iteration's.
       if (self->last_change_ < self->tolerance_)
         *reason = SNES_CONVERGED_FNORM_ABS;
-      else if (self->restart_accelerator_ || (*self->stop_)())
+      else if (self->march_.done || self->restart_accelerator_)
         *reason = SNES_CONVERGED_ITS;
       else
         *reason = SNES_CONVERGED_ITERATING;
@@ -101,31 +119,38 @@ int IterativeSteady::advance(int count, const std::function<bool()>& stop) {
     check_petsc(SNESSetFromOptions(snes_), "SNESSetFromOptions");
     PetscOptionsClearValue(nullptr, "-bolt_iter_snes_anderson_m");
     PetscOptionsClearValue(nullptr, "-bolt_iter_snes_ngmres_m");
+    // The march ends the solve (its convergence test), never the solver's own limits.
+    check_petsc(SNESSetTolerances(snes_, 0.0, 0.0, 0.0, PETSC_MAX_INT, PETSC_MAX_INT),
+                "SNESSetTolerances");
   }
-  // Each SNES iteration sweeps once (the function), and so does its start; stop() is asked
-  // after each.
-  stop_ = &stop;
-  for (;;) {
-    const std::int64_t left = count - (sweeps_ - start);
-    if (left <= 0 || stop()) break;
+  march_ = {&next, &after, &stop, next(), 0, false};
+  march_.done = march_.left <= 0;
+  while (!march_.done) {
     const std::vector<double> from = pack();
     PetscScalar* x = nullptr;
     check_petsc(VecGetArray(x_, &x), "VecGetArray");
     std::copy(from.begin(), from.end(), x);
     check_petsc(VecRestoreArray(x_, &x), "VecRestoreArray");
-    // The first sweep is the function at the starting point: left - 1 iterations after it.
-    check_petsc(SNESSetTolerances(snes_, 0.0, 0.0, 0.0, PetscInt(left - 1), PetscInt(100 * left)),
-                "SNESSetTolerances");
     check_petsc(SNESSolve(snes_, nullptr, x_), "SNESSolve");
     // Only an extrapolation past a physical state starts the accelerator again (from the last
-    // sweep, with a new history).
-    const bool restart = restart_accelerator_ && last_change_ >= tolerance_;
+    // sweep, with a new history); convergence ends the stretch and the driver's next() the march.
     restart_accelerator_ = false;
-    if (!restart) break;
   }
   // The state is the last sweep's result (what the fields show), whatever the accelerator's
   // own iterate.
-  return int(sweeps_ - start);
+  march_ = {};
+}
+
+// After each sweep of the accelerated march: at the end of a stretch, on convergence or on a
+// signal, the driver's hooks, then its next stretch.
+void IterativeSteady::after_sweep() {
+  ++march_.taken;
+  const bool converged = last_change_ < tolerance_;
+  if (march_.taken < march_.left && !converged && !(*march_.stop)()) return;
+  const int taken = march_.taken;
+  march_.taken = 0;
+  march_.left = (*march_.after)(taken) ? (*march_.next)() : 0;
+  march_.done = march_.left <= 0;
 }
 
 }  // namespace bolt

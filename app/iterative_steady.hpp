@@ -42,6 +42,8 @@ class IterativeSteady : public Solver {
   const char* name() const override { return "iterative"; }
   const char* unit() const override { return "iteration"; }
   int advance(int count, const std::function<bool()>& stop) override;
+  void march(const std::function<int()>& next, const std::function<bool(int)>& after,
+             const std::function<bool()>& stop) override;
   double time_step() const override { return 0.0; }
   DomainView& domain() override;
   // The relative change of the last iteration (density, momentum, energy), whatever `units`.
@@ -72,6 +74,8 @@ class IterativeSteady : public Solver {
   bool physical(const double* x) const;
   // The accelerator's function: S(x) into `out`.
   double sweep_from(const double* x, double* out);
+  // The accelerated march's bookkeeping after each sweep (the driver's hooks when they are due).
+  void after_sweep();
 
   const CaseSetup& setup_;
   const Partition& partition_;
@@ -100,7 +104,14 @@ class IterativeSteady : public Solver {
   std::int64_t sweeps_ = 0;
   SNES snes_ = nullptr;
   bool restart_accelerator_ = false;  // the accelerator left the physical states
-  const std::function<bool()>* stop_ = nullptr;  // advance's, while SNESSolve runs
+  // The accelerated march in flight (march's arguments; sweeps left and taken in the stretch).
+  struct March {
+    const std::function<int()>* next = nullptr;
+    const std::function<bool(int)>* after = nullptr;
+    const std::function<bool()>* stop = nullptr;
+    int left = 0, taken = 0;
+    bool done = true;
+  } march_;
   Vec x_ = nullptr, r_ = nullptr;
 };
 

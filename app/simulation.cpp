@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include <unistd.h>
 
@@ -292,34 +293,43 @@ int run_simulation(MPI_Comm comm) {
   auto next_stop = [&](std::int64_t every) {
     return every > 0 ? (step / every + 1) * every : last_step;
   };
-  while (step < last_step && !steady) {
-    const std::int64_t target =
-        std::min({last_step, next_stop(run.output.monitor_every), next_stop(run.output.fields_every),
-                  next_stop(run.output.checkpoint_every)});
-    bool ended_early = false;  // a converged iteration returns before the target
-    {
-      Scoped scope(events.step);
-      set_run_phase("steps " + std::to_string(step + 1) + " to " + std::to_string(target));
-      const auto t0 = std::chrono::steady_clock::now();
-      const int taken = solver->advance(static_cast<int>(target - step), stop_now);
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      const CommunicationTimes communication = solver->take_communication_times();
-      if (timed_steps == 0) {
-        first_seconds = seconds;
-        first_steps = taken;
-      } else {
-        warm_communication += communication;
-      }
-      step_seconds += seconds;
-      timed_steps += taken;
-      step += taken;
-      ended_early = step < target;
+  // The stretch in flight: up to the next stop (monitor, fields, checkpoint, last step), and
+  // when it began.
+  std::int64_t target = step;
+  auto stretch_start = std::chrono::steady_clock::now();
+  const auto next_stretch = [&]() -> int {
+    if (step >= last_step || steady) return 0;
+    target = std::min({last_step, next_stop(run.output.monitor_every),
+                       next_stop(run.output.fields_every), next_stop(run.output.checkpoint_every)});
+    set_run_phase("steps " + std::to_string(step + 1) + " to " + std::to_string(target));
+    PetscLogEventBegin(events.step, 0, 0, 0, 0);
+    stretch_start = std::chrono::steady_clock::now();
+    return static_cast<int>(target - step);
+  };
+  // Set where a hook ends the run early (a signal, a numerical failure, an output failure).
+  std::optional<int> exit_code;
+  // After each stretch: the timing, then the hooks; false ends the march.
+  const auto after_stretch = [&](int taken) -> bool {
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - stretch_start).count();
+    PetscLogEventEnd(events.step, 0, 0, 0, 0);
+    const CommunicationTimes communication = solver->take_communication_times();
+    if (timed_steps == 0) {
+      first_seconds = seconds;
+      first_steps = taken;
+    } else {
+      warm_communication += communication;
     }
+    step_seconds += seconds;
+    timed_steps += taken;
+    step += taken;
+    const bool ended_early = step < target;  // a converged iteration returns before the target
     if (stop_now()) {
       checkpoint("signal");
       PetscPrintf(comm, "bolt: stopped by a signal at step %lld; continue with -restart %s\n",
                   static_cast<long long>(step), run.output.checkpoint.c_str());
-      return kStoppedBySignal;
+      exit_code = kStoppedBySignal;
+      return false;
     }
     const bool monitor_now =
         step % run.output.monitor_every == 0 || step == last_step || ended_early;
@@ -355,7 +365,8 @@ int run_simulation(MPI_Comm comm) {
                      "this step: %s; last checkpoint: %s\n",
                      static_cast<long long>(step), time_at(step), failure.c_str(), dump.c_str(),
                      last_checkpoint >= 0 ? run.output.checkpoint.c_str() : "none written");
-        return kNumericalFailure;
+        exit_code = kNumericalFailure;
+        return false;
       }
       previous = fields;
       previous_step = step;
@@ -371,8 +382,14 @@ int run_simulation(MPI_Comm comm) {
     }
     if (run.output.checkpoint_every > 0 && step % run.output.checkpoint_every == 0)
       outputs.attempt("checkpoint", step, [&] { checkpoint("periodic"); });
-    if (outputs.stopping()) return stop_after_output_failure();
-  }
+    if (outputs.stopping()) {
+      exit_code = stop_after_output_failure();
+      return false;
+    }
+    return true;
+  };
+  solver->march(next_stretch, after_stretch, stop_now);
+  if (exit_code) return *exit_code;
   const double wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 

@@ -36,6 +36,16 @@ class Solver {
   // Up to `count` steps or iterations, fewer where stop() (asked between them, the same on every
   // rank) says so or the iteration has converged; returns how many were taken. Collective.
   virtual int advance(int count, const std::function<bool()>& stop) = 0;
+  // The driver's loop: stretch after stretch of `next()` units (0: none left), each followed by
+  // `after(taken)` -- the driver's hooks (monitor, fields, checkpoints, signals) -- which says
+  // whether to go on. The default advances stretch by stretch; a solver whose iteration carries
+  // a state beyond its own (the iterative accelerator's history) runs the hooks from inside it,
+  // so that the driver's stops do not start that state anew. Collective.
+  virtual void march(const std::function<int()>& next, const std::function<bool(int)>& after,
+                     const std::function<bool()>& stop) {
+    for (int count = next(); count > 0; count = next())
+      if (!after(advance(count, stop))) return;
+  }
   // The time one unit advances (0 for a steady iteration).
   virtual double time_step() const = 0;
   // The whole domain as the diagnostics see it (fields, face fluxes, f).
