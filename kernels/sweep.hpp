@@ -76,13 +76,11 @@ struct SweepGrid {
   }
 };
 
-// Where the copies of the sums lie (sweep_sum_copies): copy c of the moments at
-// moments + c * moments_stride, of a face's sums at sums + c * face_stride.
+// The copies of the sums (sweep_sum_copies): moments, face sums and solid outflux lie in one
+// buffer, copy c of each `stride` values after copy 0.
 struct SweepCopies {
   int count = 1;
-  std::int64_t moments_stride = 0;
-  std::int64_t face_stride[3][2] = {};
-  std::int64_t solid_stride = 0;  // of SweepSolids::outflux
+  std::int64_t stride = 0;
 };
 
 // A velocity's slice: element p at base[p * stride].
@@ -231,7 +229,7 @@ struct Sweep {
     m[kM2 + 4] = wf * xi[0] * xi[2];
     m[kM2 + 5] = wf * xi[1] * xi[2];
     for (int a = 0; a < 3; ++a) m[kM3 + a] = wf * xi[a] * l.xi2;
-    acc.add(moments + copy * copies.moments_stride + cell * kRawMoments, m);
+    acc.add(moments + copy * copies.stride + cell * kRawMoments, m);
     // Into a solid downwind: the leaving flux its wall's density balances (every lane of a warp
     // is at this cell and goes the same way: the add is the warp's, xi_a = 0 adding nothing).
     if (solids.solid)
@@ -240,7 +238,7 @@ struct Sweep {
         if (!solids.solid[cell + l.dir[a] * stride[a]]) continue;
         Sums<1> q;
         q[0] = double(l.w) * double(l.xi[a] < Real(0) ? -l.xi[a] : l.xi[a]) * double(f);
-        acc.add(solids.outflux + copy * copies.solid_stride + cell * 6 + 2 * a +
+        acc.add(solids.outflux + copy * copies.stride + cell * 6 + 2 * a +
                     (l.dir[a] > 0 ? 1 : 0), q);
       }
     // Outer faces this cell touches: the velocity enters through its first cell along an axis,
@@ -265,8 +263,7 @@ struct Sweep {
         for (int b = 0; b < 3; ++b) q[1 + b] = flux * xi[b];
         q[4] = flux * l.xi2;
         q[5] = leaving ? flux : 0.0;
-        acc.add(face[a][side].sums + copy * copies.face_stride[a][side] +
-                    transverse(at, n, a) * kFaceSums, q);
+        acc.add(face[a][side].sums + copy * copies.stride + transverse(at, n, a) * kFaceSums, q);
       }
     }
     return f;

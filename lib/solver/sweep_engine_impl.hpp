@@ -82,7 +82,9 @@ class SweepEngineImpl final : public SweepEngine {
     copies_ = sweep_sum_copies(config.backend, g);
     targets_ = Buffer<SweepCell>(backend_, std::size_t(cells_));
     moments_in_ = Buffer<double>(backend_, std::size_t(cells_) * kRawMoments);
-    moments_out_ = Buffer<double>(backend_, std::size_t(copies_) * cells_ * kRawMoments);
+    // The sums' layout within one copy: the moments, each active face's sums, the solids'
+    // outflux.
+    std::int64_t offset = cells_ * kRawMoments;
     if (backend_ == Backend::cuda) slices_ = Buffer<Real>(backend_, std::size_t(batch_) * slice_size_);
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s) {
@@ -90,7 +92,8 @@ class SweepEngineImpl final : public SweepEngine {
         const FaceSpec& spec = config.faces[a][s];
         const std::size_t transverse = std::size_t(g.cells((a + 1) % 3)) * g.cells((a + 2) % 3);
         face_size_[a][s] = transverse;
-        face_sums_[a][s] = Buffer<double>(backend_, copies_ * transverse * kFaceSums);
+        face_offset_[a][s] = offset;
+        offset += std::int64_t(transverse) * kFaceSums;
         if (spec.kind == FaceKind::wall) density_[a][s] = Buffer<double>(backend_, transverse);
         ghost_[a][s] =
             Buffer<Real>(backend_, maxwellian_face_values<Real>(spec, a, s, owned).equilibrium);
@@ -105,12 +108,15 @@ class SweepEngineImpl final : public SweepEngine {
     if (!config.solid.empty()) {
       solid_ = Buffer<unsigned char>(backend_, config.solid);
       solid_density_ = Buffer<double>(backend_, std::size_t(cells_) * 6);
-      solid_outflux_ = Buffer<double>(backend_, std::size_t(copies_) * cells_ * 6);
+      solid_offset_ = offset;
+      offset += cells_ * 6;
       FaceSpec solid_wall;  // diffuse, at rest
       solid_wall.temperature = config.solid_temperature;
       solid_ghost_ =
           Buffer<Real>(backend_, maxwellian_face_values<Real>(solid_wall, 0, 0, owned).equilibrium);
     }
+    sums_size_ = offset;
+    sums_ = Buffer<double>(backend_, std::size_t(copies_) * sums_size_);
   }
 
   SweepResult iterate(const std::vector<double>& moments, const FaceArrays& wall_density,
@@ -153,22 +159,21 @@ class SweepEngineImpl final : public SweepEngine {
     moments_in_.upload(moments);
     SweepTargets<Real, Relax> targets{moments_in_.data(), targets_.data(), all_, relax};
     for_each_team<Relax::kReduceWidth>(exec_, cells_, 128, 0, targets, "sweep_targets");
-    moments_out_.set_zero();
+    sums_.set_zero();
     Sweep<Real, Relax> sweep{};
     sweep.vel = owned_;
     sweep.slot_velocity = slot_velocity_.data();
     sweep.slot_weight = slot_weight_.data();
     sweep.cells = targets_.data();
     sweep.grid = grid_;
-    sweep.moments = moments_out_.data();
+    sweep.moments = sums_.data();
     sweep.relax = relax;
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s) {
         if (!grid_.active(a)) continue;
         SweepFace& face = sweep.face[a][s];
         face.kind = config_.faces[a][s].kind;
-        face_sums_[a][s].set_zero();
-        face.sums = face_sums_[a][s].data();
+        face.sums = sums_.data() + face_offset_[a][s];
         if (face.kind == FaceKind::wall) {
           density_[a][s].upload(wall_density[a][s]);
           face.density = density_[a][s].data();
@@ -179,13 +184,10 @@ class SweepEngineImpl final : public SweepEngine {
       }
     if (solid_.size() > 0) {
       solid_density_.upload(solid_density);
-      solid_outflux_.set_zero();
-      sweep.solids = {solid_.data(), solid_density_.data(), solid_outflux_.data()};
+      sweep.solids = {solid_.data(), solid_density_.data(), sums_.data() + solid_offset_};
       sweep.tables.solid = solid_ghost_.data();
     }
-    SweepCopies copies{copies_, std::int64_t(cells_) * kRawMoments, {}, std::int64_t(cells_) * 6};
-    for (int a = 0; a < 3; ++a)
-      for (int s = 0; s < 2; ++s) copies.face_stride[a][s] = face_size_[a][s] * kFaceSums;
+    const SweepCopies copies{copies_, sums_size_};
     // Phase by phase (symmetry faces: what a phase enters with, an earlier one left).
     std::int64_t begin = 0;
     for (std::int64_t end : phase_end_) {
@@ -194,23 +196,24 @@ class SweepEngineImpl final : public SweepEngine {
                     slice_size_, face_size_, copies);
       begin = end;
     }
+    // Every sum of the sweep at once: one reduction of the copies, one sum over the velocity
+    // group, one download.
+    sum_copies(exec_, sums_.data(), sums_size_, copies_);
+    if (config_.communicator)
+      config_.communicator->sum_over_velocity_group(sums_.data(), std::size_t(sums_size_));
+    std::vector<double> host(static_cast<std::size_t>(sums_size_), 0.0);
+    copy_bytes(host.data(), Backend::cpu, sums_.data(), backend_, host.size() * sizeof(double));
     SweepResult result;
-    result.moments = summed(moments_out_, copies.moments_stride);
+    const auto part = [&](std::int64_t offset, std::int64_t size) {
+      return std::vector<double>(host.begin() + offset, host.begin() + offset + size);
+    };
+    result.moments = part(0, cells_ * kRawMoments);
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s)
-        if (grid_.active(a)) result.face_sums[a][s] = summed(face_sums_[a][s], copies.face_stride[a][s]);
-    if (solid_.size() > 0) result.solid_outflux = summed(solid_outflux_, copies.solid_stride);
+        if (grid_.active(a))
+          result.face_sums[a][s] = part(face_offset_[a][s], face_size_[a][s] * kFaceSums);
+    if (solid_.size() > 0) result.solid_outflux = part(solid_offset_, cells_ * 6);
     return result;
-  }
-
-  // The first `size` values of `copies_` copies of them added up, then over the velocity group.
-  std::vector<double> summed(Buffer<double>& values, std::int64_t size) {
-    sum_copies(exec_, values.data(), size, copies_);
-    if (config_.communicator)
-      config_.communicator->sum_over_velocity_group(values.data(), std::size_t(size));
-    std::vector<double> host(static_cast<std::size_t>(size), 0.0);
-    copy_bytes(host.data(), Backend::cpu, values.data(), backend_, host.size() * sizeof(double));
-    return host;
   }
 
   SweepConfig config_;
@@ -229,16 +232,21 @@ class SweepEngineImpl final : public SweepEngine {
   SweepGrid grid_{};
   Buffer<double> inverse_width_[3];
   Buffer<SweepCell> targets_;
-  Buffer<double> moments_in_, moments_out_;
+  Buffer<double> moments_in_;
+  // [copy][sums_size_]: the moments, the faces' sums and the solids' outflux of a sweep
+  // (offsets face_offset_, solid_offset_), in one buffer so that they are reduced together.
+  Buffer<double> sums_;
+  std::int64_t sums_size_ = 0, solid_offset_ = 0;
+  std::array<std::array<std::int64_t, 2>, 3> face_offset_{};
   Buffer<Real> slices_;
   std::array<std::array<std::int64_t, 2>, 3> face_size_{};
-  Buffer<double> face_sums_[3][2], density_[3][2];
+  Buffer<double> density_[3][2];
   Buffer<Real> ghost_[3][2];
   std::vector<std::int64_t> phase_end_;  // SweepSlots::phase_end
   Buffer<Real> mirror_[3][2];
   Buffer<int> reflect_[3];
   Buffer<unsigned char> solid_;
-  Buffer<double> solid_density_, solid_outflux_;
+  Buffer<double> solid_density_;
   Buffer<Real> solid_ghost_;
 };
 

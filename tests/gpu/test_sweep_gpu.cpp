@@ -108,6 +108,14 @@ TEST(SweepGpu, SolidBlock3dDouble) {
 TEST(SweepGpu, SymmetryFace3dInBatches) {
   expect_agreement({5, 4, 3}, RelaxationKind::shakhov, Precision::double_, 64, 1e-12, false, true);
 }
+// Planes of 8 and 16 lines: the GPU sweeps them with blocks of 8 and 16 warps
+// (sweep_engine_cuda.cu: a small velocity set asks for the most lines a plane has).
+TEST(SweepGpu, EightLines3dDouble) {
+  expect_agreement({5, 8, 3}, RelaxationKind::shakhov, Precision::double_, 0, 1e-12);
+}
+TEST(SweepGpu, SixteenLines3dDoubleWithSolid) {
+  expect_agreement({6, 16, 3}, RelaxationKind::bgk, Precision::double_, 0, 1e-12, true);
+}
 TEST(SweepGpu, EsbgkFloat) { expect_agreement({6, 5, 1}, RelaxationKind::esbgk, Precision::single, 0, 2e-5); }
 
 }  // namespace
