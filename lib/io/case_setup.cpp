@@ -20,11 +20,49 @@ double max_collision_frequency(const RunOptions& run) {
     const double T = (i.temperature_axes[0] + i.temperature_axes[1] + i.temperature_axes[2]) / 3.0;
     worst = std::max(worst, nu(i.density + i.second_density, std::max(T, i.second_temperature)));
   }
+  if (i.kind == InitKind::fields)
+    for (const FieldsGas& gas : i.fields->gas_cells())
+      worst = std::max(worst, nu(i.fields_scale * gas.n, gas.T));
   for (const auto& axis : run.faces)
     for (const auto& face : axis)
       if (face.kind == FaceKind::inflow) worst = std::max(worst, nu(face.density, face.temperature));
   return worst;
 }
+
+namespace {
+
+// -init_type fields: the file must span this grid, and every gas cell here must have gas cells of
+// the file around it; the density is then scaled so that the run starts with the file's mass
+// (interpolation alone would change a closed domain's mass by the grids' difference).
+void fit_initial_fields(const PhysicalGrid& grid, const Geometry& geometry, InitialState& init) {
+  const InitialFields& file = *init.fields;
+  const char* names = "xyz";
+  for (int a = 0; a < 3; ++a) {
+    const Axis& axis = grid.axes[a];
+    const double lo = axis.faces.front(), hi = axis.faces.back();
+    const double slack = 1e-9 * (hi - lo);
+    require(!grid.active[a] ||
+                (std::abs(file.lo(a) - lo) <= slack && std::abs(file.hi(a) - hi) <= slack),
+            "-init_fields ", init.fields_file, ": its ", names[a], " axis spans [", file.lo(a), ", ",
+            file.hi(a), "], this grid [", lo, ", ", hi, "]; the file must cover the same domain");
+  }
+  double mass = 0.0;
+  for (int k = 0; k < grid.cells(2); ++k)
+    for (int j = 0; j < grid.cells(1); ++j)
+      for (int i = 0; i < grid.cells(0); ++i) {
+        if (!geometry.fluid(i, j, k)) continue;
+        const double p[3] = {grid.axes[0].centres[i], grid.axes[1].centres[j],
+                             grid.axes[2].centres[k]};
+        FieldsGas gas;
+        require(file.at(p, gas), "-init_fields ", init.fields_file, ": cell (", i, ", ", j, ", ",
+                k, ") at (", p[0], ", ", p[1], ", ", p[2],
+                ") is gas here, but every cell of the file around it is solid");
+        mass += gas.n * grid.axes[0].widths[i] * grid.axes[1].widths[j] * grid.axes[2].widths[k];
+      }
+  init.fields_scale = file.mass() / mass;
+}
+
+}  // namespace
 
 CaseSetup make_case_setup(const RunOptions& options) {
   CaseSetup setup;
@@ -89,6 +127,7 @@ CaseSetup make_case_setup(const RunOptions& options) {
                                  parse_boxes(run.geometry_boxes, "-geometry_boxes"),
                                  parse_boxes(run.geometry_solids, "-geometry_solids"),
                                  "-geometry_boxes", "-geometry_solids");
+  if (run.initial.kind == InitKind::fields) fit_initial_fields(e.grid, setup.geometry, run.initial);
   return setup;
 }
 
@@ -99,8 +138,10 @@ StateRows initial_state_rows(const RunOptions& run, const PhysicalGrid& grid,
   for (int a = 0; a < 3; ++a)
     xi[a].assign(velocities.xi[a].begin() + velocity_lo,
                  velocities.xi[a].begin() + velocity_lo + velocity_count);
-  return [init = run.initial, xi = std::move(xi), x = grid.axes[0].centres, nx = grid.cells(0)](
-             std::int64_t cell, double* row) {
+  const std::array<int, 2> n{grid.cells(0), grid.cells(1)};
+  return [init = run.initial, xi = std::move(xi), x = grid.axes[0].centres,
+          y = grid.axes[1].centres, z = grid.axes[2].centres, n](std::int64_t cell, double* row) {
+    const std::int64_t nx = n[0];
     const std::size_t nv = xi[0].size();
     auto maxwellian_row = [&](double n, const double u[3], const double T[3], bool add) {
       const double prefactor = n / std::sqrt(kPi * T[0] * kPi * T[1] * kPi * T[2]);
@@ -131,6 +172,17 @@ StateRows initial_state_rows(const RunOptions& run, const PhysicalGrid& grid,
                                 init.second_temperature};
           maxwellian_row(init.second_density, init.second_velocity, T2, true);
         }
+        break;
+      }
+      case InitKind::fields: {
+        // A cell with no gas of the file around it is solid here too (fit_initial_fields): its
+        // row is never used.
+        const double p[3] = {x[cell % nx], y[cell / nx % n[1]], z[cell / nx / n[1]]};
+        FieldsGas gas{init.density, {init.velocity[0], init.velocity[1], init.velocity[2]},
+                      init.temperature};
+        init.fields->at(p, gas);
+        const double T[3] = {gas.T, gas.T, gas.T};
+        maxwellian_row(init.fields_scale * gas.n, gas.u, T, false);
         break;
       }
     }

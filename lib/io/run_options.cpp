@@ -280,9 +280,20 @@ void read_initial(MPI_Comm comm, RunOptions& run) {
   OptionReader o(comm, "Initial state (-init_)");
   InitialState& init = run.initial;
   const std::string kind = o.choice("init_type", "initial distribution", "uniform",
-                                    {"uniform", "riemann", "bimaxwellian"});
-  init.kind = kind == "riemann" ? InitKind::riemann
-                                : (kind == "bimaxwellian" ? InitKind::bimaxwellian : InitKind::uniform);
+                                    {"uniform", "riemann", "bimaxwellian", "fields"});
+  init.kind = kind == "riemann"        ? InitKind::riemann
+              : kind == "bimaxwellian" ? InitKind::bimaxwellian
+              : kind == "fields"       ? InitKind::fields
+                                       : InitKind::uniform;
+  init.fields_file = o.text("init_fields",
+                            "fields: a fields_*.h5 of an earlier run, interpolated onto this grid "
+                            "(its n, u, T; the file's mass kept)",
+                            "");
+  require(init.kind == InitKind::fields || init.fields_file.empty(), "-init_fields ",
+          init.fields_file, ": given with -init_type ", kind, "; it needs -init_type fields");
+  require(init.kind != InitKind::fields || !init.fields_file.empty(),
+          "-init_type fields: name the file with -init_fields (a fields_*.h5 of an earlier run)");
+  if (init.kind == InitKind::fields) init.fields = read_initial_fields(comm, init.fields_file);
   init.density = o.positive_real("init_density", "density (n0)", 1.0);
   const auto u = o.reals("init_velocity", "velocity (c0)", {0, 0, 0});
   for (int i = 0; i < 3; ++i) init.velocity[i] = u[i];

@@ -13,6 +13,7 @@
 #include "decomposition/partition.hpp"
 #include "grid/axis.hpp"
 #include "grid/velocity_grid.hpp"
+#include "io/initial_fields.hpp"
 #include "kernels/streaming.hpp"
 #include "models/model_registry.hpp"
 #include "solver/engine.hpp"
@@ -20,7 +21,7 @@
 namespace bolt {
 
 enum class CaseKind { generic, cavity, shock, riemann, shock_tube, couette, heat, homogeneous };
-enum class InitKind { uniform, riemann, bimaxwellian };
+enum class InitKind { uniform, riemann, bimaxwellian, fields };
 
 struct InitialState {
   InitKind kind = InitKind::uniform;
@@ -32,6 +33,11 @@ struct InitialState {
   // Riemann: left/right states (n, u_x, T) split at x = interface.
   double left[3] = {1, 0, 1}, right[3] = {1, 0, 1};
   double interface = 0.5;
+  // Fields: a previous run's output interpolated onto this grid (lib/io/initial_fields.hpp), its
+  // density scaled by `fields_scale` so that the run starts with the file's mass.
+  std::string fields_file;
+  std::shared_ptr<const InitialFields> fields;
+  double fields_scale = 1.0;
 };
 
 struct OutputOptions {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -50,6 +51,23 @@ void check_velocity_coverage(const RunOptions& run, const VelocityGrid& vg) {
                           {init.second_velocity[0], init.second_velocity[1],
                            init.second_velocity[2]},
                           init.second_temperature});
+      break;
+    }
+    case InitKind::fields: {
+      // The file's hottest gas and its fastest.
+      const std::vector<FieldsGas> gas = init.fields->gas_cells();
+      const auto speed = [](const FieldsGas& g) {
+        return g.u[0] * g.u[0] + g.u[1] * g.u[1] + g.u[2] * g.u[2];
+      };
+      const auto hottest = std::max_element(gas.begin(), gas.end(), [](const auto& a, const auto& b) {
+        return a.T < b.T;
+      });
+      const auto fastest = std::max_element(gas.begin(), gas.end(), [&](const auto& a, const auto& b) {
+        return speed(a) < speed(b);
+      });
+      for (const auto& [what, g] : {std::pair{"the hottest gas of -init_fields", hottest},
+                                    std::pair{"the fastest gas of -init_fields", fastest}})
+        if (g != gas.end()) states.push_back({what, {g->u[0], g->u[1], g->u[2]}, g->T});
       break;
     }
   }
