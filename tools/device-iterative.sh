@@ -19,9 +19,10 @@
 #              Anderson, Anderson alone, plain
 #   cube       supersonic flow past a cube (inputs/cube_iterative.yaml), its mid-plane z = 2
 #              plotted, and with the synthetic correction
-#   cube_large the cube at 7.5e11 phase-space points to convergence, over several calls
-#              ($LIMIT seconds each, continuing from the checkpoint $CKPT)
-#   split      the delta = 1 cavity (100 sweeps) and the Kn = 1 3-D cavity (20 sweeps) on 2 GPUs
+#   cube_large the cube at 7.5e11 phase-space points to convergence, run in the background
+#              and watched by successive calls ($LIMIT seconds each)
+#   split      the delta = 1 cavity (100 sweeps), the Kn = 1 3-D cavity (20 sweeps) and the cube
+#              at 4.3e10 points (96 x 64 x 64 cells, 48^3 velocities, float; 8 sweeps) on 2 GPUs
 #              (velocity batches) against 1 (needs two GPUs)
 # Each run writes summary.json, monitor.csv and its log under $OUT/<part>/<name>/ and a line to
 # $OUT/iterative.txt; steady_time.py adds when D and G reached their final values (1e-4).
@@ -32,7 +33,6 @@ PARTS=("$@")
 mkdir -p "$OUT"
 export NCCL_NVLS_ENABLE=0  # NVLink multicast can take a shared host's GPUs out of service
 report=$OUT/iterative.txt
-launcher=()  # what runs bolt under mpirun (cube_large: a timeout)
 here=$(dirname "$0")
 echo "device-iterative: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" \
      "x $(nvidia-smi -L | wc -l); commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
@@ -45,7 +45,7 @@ run() {
   local dir=$OUT/$part/$name
   mkdir -p "$dir"
   local t0=$SECONDS
-  mpirun --oversubscribe -np "$ranks" "${launcher[@]}" "$BOLT" -options_file_yaml "$case_file" -out_dir "$dir" \
+  mpirun --oversubscribe -np "$ranks" "$BOLT" -options_file_yaml "$case_file" -out_dir "$dir" \
     -summary "$dir/summary.json" -out_checkpoint_final false "$@" > "$dir/log" 2>&1
   local rc=$?
   echo "$part/$name: exit $rc, $((SECONDS - t0)) s wall; $case_file $*" | tee -a "$report"
@@ -118,27 +118,46 @@ for part in "${PARTS[@]}"; do
       done ;;
     cube_large)
       # The same case at 7.5e11 phase-space points (192 x 128 x 128 cells, 62^3 velocities), in
-      # single precision (as paper 004), SNES Anderson alone, to a last change of 1e-5. A device
-      # call is shorter than the run: each call sweeps until $LIMIT seconds (default 420), when
-      # SIGTERM makes bolt finish its sweep and checkpoint at $CKPT (on the device's disk, kept
-      # while the machine stays warm); the next call restarts from it. The call that converges
-      # plots the mid-plane z = 2.
+      # single precision (as paper 004), SNES Anderson alone, to a last change of 1e-5, a monitor
+      # row every sweep, started from the converged fields of the cube at 96 x 64 x 64 cells and
+      # 31^3 velocities (-init_type fields: fewer sweeps). The run is longer than a device call:
+      # the first call starts it in a session of its own (setsid: it outlives the call while the
+      # machine stays warm), and each call watches it for $LIMIT seconds (default 560). Should it
+      # have died, the call restarts it from its checkpoint ($CKPT, every 5 sweeps). Once it has
+      # ended, the mid-plane z = 2 is plotted.
+      dir=$OUT/cube_large/cube
       local_ckpt=${CKPT:-/tmp/cube_large/checkpoint.h5}
-      mkdir -p "$(dirname "$local_ckpt")"
-      restart=()
-      [ -f "$local_ckpt" ] && restart=(-restart latest)
-      launcher=(timeout -s TERM "${LIMIT:-420}")
-      run cube_large cube 1 inputs/cube_iterative.yaml \
-        -grid_n 192,128,128 -geometry_solids 48,48,48,32,32,32 -vgrid_n 62 -precision float \
-        -iter_synthetic false -iter_tol 1e-5 -iter_max 200 -out_monitor_every 200 \
-        -out_checkpoint "$local_ckpt" "${restart[@]}"
-      launcher=()
-      grep -h "plan\|stopped\|sweep" "$OUT"/cube_large/cube/log | tail -3 | tee -a "$report"
-      fields=$(ls "$OUT"/cube_large/cube/fields_*.h5 2>/dev/null | tail -1)
-      if [ -n "$fields" ]; then
+      mkdir -p "$dir" "$(dirname "$local_ckpt")"
+      if ! pgrep -f "cube_large_run" > /dev/null && [ ! -f "$dir/summary.json" ]; then
+        start=()
+        if [ -f "$local_ckpt" ]; then
+          start=(-restart latest)
+        else
+          run cube_large coarse 1 inputs/cube_iterative.yaml -grid_n 96,64,64 \
+            -geometry_solids 24,24,24,16,16,16 -vgrid_n 31 -precision float \
+            -iter_synthetic false -iter_tol 1e-5 -out_monitor_every 10
+          coarse=$(ls "$OUT"/cube_large/coarse/fields_*.h5 | tail -1)
+          start=(-init_type fields -init_fields "$coarse")
+        fi
+        echo "cube_large: starting ${start[*]}" | tee -a "$report"
+        setsid bash -c 'exec -a cube_large_run "$@"' cube_large_run "$BOLT" \
+          -options_file_yaml inputs/cube_iterative.yaml -grid_n 192,128,128 \
+          -geometry_solids 48,48,48,32,32,32 -vgrid_n 62 -precision float -iter_synthetic false \
+          -iter_tol 1e-5 -iter_max 200 -out_monitor_every 1 -out_checkpoint_every 5 \
+          -out_checkpoint "$local_ckpt" -out_dir "$dir" -summary "$dir/summary.json" \
+          "${start[@]}" >> "$dir/log" 2>&1 < /dev/null &
+      fi
+      t0=$SECONDS
+      while pgrep -f "cube_large_run" > /dev/null && [ $((SECONDS - t0)) -lt "${LIMIT:-560}" ]; do
+        sleep 10
+      done
+      tail -3 "$dir/monitor.csv" | tee -a "$report"
+      if [ -f "$dir/summary.json" ]; then
+        grep -h "plan" "$dir/log" | tail -2 | tee -a "$report"
+        fields=$(ls "$dir"/fields_*.h5 2>/dev/null | tail -1)
         for field in speed T n; do
-          python3 "$here/plot_fields.py" "$fields" --field $field --k 64 --streamlines \
-            -o "$OUT/cube_large_$field.png" > /dev/null
+          [ -n "$fields" ] && python3 "$here/plot_fields.py" "$fields" --field $field --k 64 \
+            --streamlines -o "$OUT/cube_large_$field.png" > /dev/null
         done
       fi ;;
     split)
@@ -149,6 +168,9 @@ for part in "${PARTS[@]}"; do
           -iter_max 100 -iter_tol 1e-30 -out_monitor_every 20
         run split cavity3d_$ranks $ranks inputs/cavity3d_iterative_kn1.yaml -iter_accel none \
           -iter_max 20 -iter_tol 1e-30 -out_monitor_every 4
+        run split cube_$ranks $ranks inputs/cube_iterative.yaml -grid_n 96,64,64 \
+          -geometry_solids 24,24,24,16,16,16 -vgrid_n 48 -precision float -iter_accel none \
+          -iter_max 8 -iter_tol 1e-30 -out_monitor_every 2
       done ;;
     *) echo "unknown part $part" | tee -a "$report" ;;
   esac
