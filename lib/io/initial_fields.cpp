@@ -11,7 +11,9 @@ namespace bolt {
 InitialFields::InitialFields(std::array<std::vector<double>, 3> centres,
                              std::array<std::vector<double>, 3> widths,
                              std::vector<unsigned char> fluid, std::vector<FieldsGas> gas)
-    : centres_(std::move(centres)), widths_(std::move(widths)), fluid_(std::move(fluid)),
+    : centres_(std::move(centres)),
+      widths_(std::move(widths)),
+      fluid_(std::move(fluid)),
       gas_(std::move(gas)) {
   std::size_t cells = 1;
   for (int a = 0; a < 3; ++a) {
@@ -120,7 +122,8 @@ std::shared_ptr<const InitialFields> read_initial_fields(MPI_Comm comm, const st
     Handle file(id, H5Fclose, path, "file");
     for (int a = 0; a < 3; ++a) {
       const std::vector<double> faces = read_dataset(file, path, kFaces[a]);
-      require(faces.size() >= 2, "-init_fields ", path, ": ", kFaces[a], " needs two faces or more");
+      require(faces.size() >= 2, "-init_fields ", path, ": ", kFaces[a],
+              " needs two faces or more");
       sizes[a] = static_cast<long long>(faces.size()) - 1;
       packed.insert(packed.end(), faces.begin(), faces.end());
     }
