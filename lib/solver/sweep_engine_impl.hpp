@@ -4,6 +4,7 @@
 // slots [first, first + count) of a Sweep with the backend's slices and moment sums.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
@@ -207,12 +208,14 @@ class SweepEngineImpl final : public SweepEngine {
     const auto part = [&](std::int64_t offset, std::int64_t size) {
       return std::vector<double>(host.begin() + offset, host.begin() + offset + size);
     };
-    result.moments = part(0, cells_ * kRawMoments);
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s)
         if (grid_.active(a))
           result.face_sums[a][s] = part(face_offset_[a][s], face_size_[a][s] * kFaceSums);
     if (solid_.size() > 0) result.solid_outflux = part(solid_offset_, cells_ * 6);
+    // The moments lead the buffer: the download itself, cut to them (not a second copy).
+    host.resize(static_cast<std::size_t>(cells_) * kRawMoments);
+    result.moments = std::move(host);
     return result;
   }
 
