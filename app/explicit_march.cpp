@@ -1,12 +1,25 @@
 #include "explicit_march.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <string>
 
 #include "diagnostics/conservation.hpp"
 
 namespace bolt {
 
 namespace {
+
+// A term of the model the step breaks first, else the time step.
+std::string time_step_failure_hint(const RunOptions& run, double dt) {
+  const std::string hint = run.model->step_failure_hint(dt);
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "the time step (dt = %.3g) is too large for this grid and gas: lower -ts_dt, "
+                "-ts_max_courant or -ts_collision_fraction",
+                dt);
+  return hint.empty() ? text : hint + ", or " + text;
+}
 
 std::vector<std::unique_ptr<Engine>> make_engines(const CaseSetup& setup,
                                                   const Partition& partition,
@@ -30,6 +43,7 @@ ExplicitMarch::ExplicitMarch(const CaseSetup& setup, const Partition& partition,
       dt_(setup.time_step.dt),
       steady_tolerance_(setup.run.steady_tolerance),
       updates_per_step_(double(setup.engine.grid.interior_cells()) * nv_),
+      failure_hint_(time_step_failure_hint(setup.run, dt_)),
       boxes_(make_engines(setup, partition, locals), std::move(communicator),
              setup.run.halo_overlap),
       view_(partition, boxes_,

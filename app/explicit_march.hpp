@@ -35,6 +35,7 @@ class ExplicitMarch : public Solver {
     return boxes_.take_communication_times();
   }
   std::vector<std::pair<std::string, double>> model_diagnostics() override;
+  std::string failure_hint() const override { return failure_hint_; }
 
  private:
   const Partition& partition_;
@@ -42,6 +43,7 @@ class ExplicitMarch : public Solver {
   double dt_;
   double steady_tolerance_;
   double updates_per_step_;
+  std::string failure_hint_;  // a term of the model the step breaks first, else the time step
   Subdomains boxes_;
   BoxesView view_;
 };

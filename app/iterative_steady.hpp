@@ -57,6 +57,11 @@ class IterativeSteady : public Solver {
   double bytes_per_unit() const override { return engine_->bytes_per_iteration(); }
   CommunicationTimes take_communication_times() override { return {}; }
   std::vector<std::pair<std::string, double>> summary_numbers() const override;
+  std::string failure_hint() const override {
+    return "the iteration diverged: try it without the accelerators (-iter_accel none, "
+           "-iter_synthetic false), or a finer velocity grid (-vgrid_n) if the flow's "
+           "Maxwellians fall outside it";
+  }
 
  private:
   class View;

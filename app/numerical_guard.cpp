@@ -9,22 +9,6 @@ namespace bolt {
 
 namespace {
 
-// Why a run goes wrong: a term of the model the step breaks first, else the time step; for the
-// iterative solver (no time step), its iteration.
-std::string likely_cause(const RunOptions& run, double dt) {
-  if (run.solver == SolverKind::iterative)
-    return "the iteration diverged: try it without the accelerators (-iter_accel none, "
-           "-iter_synthetic false), or a finer velocity grid (-vgrid_n) if the flow's "
-           "Maxwellians fall outside it";
-  const std::string hint = run.model->step_failure_hint(dt);
-  char text[200];
-  std::snprintf(text, sizeof text,
-                "the time step (dt = %.3g) is too large for this grid and gas: lower -ts_dt, "
-                "-ts_max_courant or -ts_collision_fraction",
-                dt);
-  return hint.empty() ? text : hint + ", or " + text;
-}
-
 bool keeps_mass(const FaceSpec& face) {
   return face.kind == FaceKind::wall || face.kind == FaceKind::specular ||
          face.kind == FaceKind::periodic;
@@ -46,7 +30,7 @@ bool closed_domain(const RunOptions& run) {
 
 std::string numerical_failure(const std::vector<double>& fields, const std::array<int, 3>& cells,
                               const Geometry& geometry, bool closed, double mass_error,
-                              const RunOptions& run, double dt) {
+                              double mass_drift, const std::string& likely_cause) {
   constexpr int kN = 0, kT = 4;
   char where[400];
   for (int k = 0; k < cells[2]; ++k)
@@ -64,14 +48,14 @@ std::string numerical_failure(const std::vector<double>& fields, const std::arra
         if (!what) continue;
         std::snprintf(where, sizeof where, "%s in cell (%d, %d, %d): n = %.4g, T = %.4g; likely: ",
                       what, i, j, k, f[kN], f[kT]);
-        return where + likely_cause(run, dt);
+        return where + likely_cause;
       }
-  if (closed && std::abs(mass_error) > run.guard_mass_drift) {
+  if (closed && std::abs(mass_error) > mass_drift) {
     std::snprintf(where, sizeof where,
                   "the mass moved by %.3g of the initial mass (more than -guard_mass_drift %g); "
                   "likely: ",
-                  mass_error, run.guard_mass_drift);
-    return where + likely_cause(run, dt);
+                  mass_error, mass_drift);
+    return where + likely_cause;
   }
   return {};
 }

@@ -21,10 +21,11 @@ constexpr int kNumericalFailure = 5;
 bool closed_domain(const RunOptions& run);
 
 // What went wrong first, or an empty string: fields [cell][kFieldCount] of the grid `cells`
-// (x fastest), cells outside `geometry` skipped; mass_error as in monitor.csv, checked when
-// `closed`.
+// (x fastest), cells outside `geometry` skipped; mass_error as in monitor.csv, checked against
+// `mass_drift` (-guard_mass_drift) when `closed`; `likely_cause` ends the message
+// (Solver::failure_hint).
 std::string numerical_failure(const std::vector<double>& fields, const std::array<int, 3>& cells,
                               const Geometry& geometry, bool closed, double mass_error,
-                              const RunOptions& run, double dt);
+                              double mass_drift, const std::string& likely_cause);
 
 }  // namespace bolt

@@ -356,7 +356,8 @@ int run_simulation(MPI_Comm comm) {
       row.eta_seconds = seconds_per_step * units_left(row.residual, step);
       outputs.attempt("monitor row", step, [&] { monitor.write(row); });
       const std::string failure =
-          numerical_failure(fields, cells, setup.geometry, closed, row.mass_error, run, dt);
+          numerical_failure(fields, cells, setup.geometry, closed, row.mass_error,
+                            run.guard_mass_drift, solver->failure_hint());
       if (!failure.empty()) {
         // The fields of this step as a diagnostic dump; the last checkpoint stays as it was.
         const std::string dump = writer.write(step, time_at(step), written, written_fields());

@@ -67,6 +67,9 @@ class Solver {
   virtual double bytes_per_unit() const = 0;
   // Time spent in halo exchanges and moment sums since the last call (waits for the work).
   virtual CommunicationTimes take_communication_times() = 0;
+  // The likely cause of a state the numerical guard refuses, and what to change (the end of its
+  // message).
+  virtual std::string failure_hint() const = 0;
   // The collision model's numbers for the monitor (this rank).
   virtual std::vector<std::pair<std::string, double>> model_diagnostics() { return {}; }
   // The solver's own numbers for the summary (iterations, accelerator).
