@@ -64,6 +64,18 @@ struct RelaxationTarget {
   }
 };
 
+// A target in the precision of f, as its equilibrium reads it at a velocity: what a kernel that
+// evaluates one cell's target at velocity after velocity loads (the iterative sweep), instead of
+// the doubles of RelaxationTarget. BGK and Shakhov use L[0] only (isotropic).
+template <class Real>
+struct CompactTarget {
+  Real a;        // prefactor
+  Real u[3];     // centre
+  Real L[6];     // the quadratic form with beta folded in (Gaussian::L)
+  Real s[3];     // the Shakhov factor's s
+  Real inv_T;    // and its 1 / T (its centre is u: unconservative targets only)
+};
+
 // The sums over the discrete velocities that make the target keep the mass of its row
 // (Relaxation::normalise): sum w F, and, with a body force, sum w f_M and sum w xi f_M.
 constexpr int kNormalisationSums = 5;
@@ -258,6 +270,39 @@ struct Relaxation {
       if (s[0] > 0.0) t.gauss.a *= t.n / s[0];
     if (t.forced() && s[1] > 0.0)
       for (int i = 0; i < 3; ++i) t.force_centre[i] = s[2 + i] / s[1];
+  }
+
+  // The target in f's precision (CompactTarget), rounded as equilibrium() rounds it.
+  BOLT_HOST_DEVICE CompactTarget<Real> compact(const RelaxationTarget& t) const {
+    static_assert(!Conservative, "CompactTarget centres the Shakhov factor on the Gaussian's u");
+    CompactTarget<Real> c{};
+    c.a = Real(t.gauss.a);
+    for (int i = 0; i < 3; ++i) c.u[i] = Real(t.gauss.u[i]);
+    if constexpr (Kind == RelaxationKind::esbgk) {
+      for (int k = 0; k < 6; ++k) c.L[k] = Real(t.gauss.beta * t.gauss.L[k]);
+    } else {
+      c.L[0] = Real(t.gauss.beta * t.gauss.L[0]);
+    }
+    for (int i = 0; i < 3; ++i) c.s[i] = Real(t.shakhov.s[i]);
+    c.inv_T = Real(t.shakhov.inv_T);
+    return c;
+  }
+
+  // The compact target at velocity (x, y, z).
+  BOLT_HOST_DEVICE Real equilibrium(const CompactTarget<Real>& t, Real x, Real y, Real z) const {
+    const Real cx = x - t.u[0], cy = y - t.u[1], cz = z - t.u[2];
+    Real F;
+    if constexpr (Kind == RelaxationKind::esbgk) {
+      F = t.a * exp(-(t.L[0] * cx * cx + t.L[1] * cy * cy + t.L[2] * cz * cz +
+                      Real(2) * (t.L[3] * cx * cy + t.L[4] * cx * cz + t.L[5] * cy * cz)));
+    } else {
+      F = t.a * exp(-t.L[0] * (cx * cx + cy * cy + cz * cz));
+    }
+    if constexpr (Kind == RelaxationKind::shakhov) {
+      const Real cs = cx * t.s[0] + cy * t.s[1] + cz * t.s[2];
+      F *= Real(1) + cs * (Real(2) * (cx * cx + cy * cy + cz * cz) * t.inv_T - Real(5));
+    }
+    return F;
   }
 
   // The target of the discrete velocity v.

@@ -26,10 +26,12 @@
 
 namespace bolt {
 
-// What the sweep reads of a cell: the target of its moments and its collision frequency.
+// What the sweep reads of a cell, in f's precision: the target of its moments and its collision
+// frequency (every velocity of the cell reads them).
+template <class Real>
 struct SweepCell {
-  RelaxationTarget target;
-  double nu;
+  CompactTarget<Real> target;
+  Real nu;
 };
 
 // Per outer-face position: the fluxes of FaceFluxes (mass, momentum x, y, z, energy, signed
@@ -64,10 +66,12 @@ struct SweepSolids {
   double* outflux = nullptr;             // [cell][6] mass flux leaving the gas into it, added
 };
 
-// The box the sweep runs over: cells per axis (active axes x, x-y or x-y-z), inverse widths.
+// The box the sweep runs over: cells per axis (active axes x, x-y or x-y-z), inverse widths in
+// f's precision.
+template <class Real = double>
 struct SweepGrid {
   int n[3];
-  const double* inverse_width[3];  // [cells of the axis] 1 / dx; nullptr on inactive axes
+  const Real* inverse_width[3];  // [cells of the axis] 1 / dx; nullptr on inactive axes
   BOLT_HOST_DEVICE bool active(int a) const { return n[a] > 1; }
   BOLT_HOST_DEVICE std::int64_t cells() const { return std::int64_t(n[0]) * n[1] * n[2]; }
   // Elements a velocity's slice holds: the previous plane (3-D), line (2-D), nothing (1-D).
@@ -96,8 +100,8 @@ struct Sweep {
   Velocities<Real> vel;      // the velocities this rank owns
   const int* slot_velocity;  // [slot] the velocity a slot sweeps (idle slots: their group's first)
   const Real* slot_weight;   // [slot] its weight, 0 for idle slots (they sweep but add nothing)
-  const SweepCell* cells;    // [interior cell]
-  SweepGrid grid;
+  const SweepCell<Real>* cells;  // [interior cell]
+  SweepGrid<Real> grid;
   SweepFace face[3][2];
   SweepFaceTables<Real> tables;
   SweepSolids solids;
@@ -105,10 +109,21 @@ struct Sweep {
   SweepCopies copies;        // of the sums: step(..., copy) adds into copy `copy`
   Relax relax;
 
-  // The ghost value of velocity v entering through face (a, side) at transverse position t.
-  BOLT_HOST_DEVICE Real ghost(int a, int side, std::int64_t t, int v) const {
-    const SweepFace& f = face[a][side];
-    const Real g = tables.ghost[a][side][v];
+  // Face (a, side) and its tables, picked by value: `side` varies between slots, and indexing the
+  // kernel's parameters with it would copy them to local memory.
+  BOLT_HOST_DEVICE SweepFace face_at(int a, int side) const {
+    return side == 0 ? face[a][0] : face[a][1];
+  }
+
+  // The value of velocity v entering through face (a, side) at transverse position t: a wall's
+  // or inflow's ghost, or a symmetry face's mirror image (outflow faces have none).
+  BOLT_HOST_DEVICE Real entering_value(int a, int side, std::int64_t t, int v) const {
+    const SweepFace f = face_at(a, side);
+    if (f.kind == FaceKind::specular) {
+      const Real* mirror = side == 0 ? tables.mirror[a][0] : tables.mirror[a][1];
+      return mirror[t * vel.n + tables.reflect[a][v]];
+    }
+    const Real g = (side == 0 ? tables.ghost[a][0] : tables.ghost[a][1])[v];
     return f.kind == FaceKind::wall ? Real(f.density[t]) * g : g;
   }
 
@@ -117,13 +132,14 @@ struct Sweep {
     return i[a1] + std::int64_t(n[a1]) * i[a2];
   }
 
-  // What a slot sweeps: its velocity, weight and direction along each axis (+1: upwind is the
-  // low side; xi_d = 0 couples no neighbours along d and takes +1, like the octant grouping of
-  // lib/solver/sweep_slots.cpp).
+  // What a slot sweeps: its velocity, weight, direction along each axis (+1: upwind is the low
+  // side; xi_d = 0 couples no neighbours along d and takes +1, like the octant grouping of
+  // lib/solver/sweep_slots.cpp) and speed along it.
   struct Lane {
     int v;
     Real w;
     Real xi[3];
+    Real speed[3];  // |xi_a|
     double xi2;
     int dir[3];
   };
@@ -136,7 +152,10 @@ struct Sweep {
     l.xi[1] = vel.y[l.v];
     l.xi[2] = vel.z[l.v];
     l.xi2 = double(l.xi[0]) * l.xi[0] + double(l.xi[1]) * l.xi[1] + double(l.xi[2]) * l.xi[2];
-    for (int a = 0; a < 3; ++a) l.dir[a] = l.xi[a] < Real(0) ? -1 : 1;
+    for (int a = 0; a < 3; ++a) {
+      l.dir[a] = l.xi[a] < Real(0) ? -1 : 1;
+      l.speed[a] = l.xi[a] < Real(0) ? -l.xi[a] : l.xi[a];
+    }
     return l;
   }
 
@@ -163,62 +182,45 @@ struct Sweep {
                              const SliceView<Real>& slice, Accumulator& acc, int copy) const {
     const int* n = grid.n;
     const bool plane = n[2] > 1;
-    const int i = l.dir[0] > 0 ? ii : n[0] - 1 - ii;
-    const int j = l.dir[1] > 0 ? jj : n[1] - 1 - jj;
-    const int k = l.dir[2] > 0 ? kk : n[2] - 1 - kk;
-    const int at[3] = {i, j, k};
     const int steps[3] = {ii, jj, kk};
-    const std::int64_t cell = i + std::int64_t(n[0]) * (j + std::int64_t(n[1]) * k);
+    int at[3];
+    for (int a = 0; a < 3; ++a) at[a] = l.dir[a] > 0 ? steps[a] : n[a] - 1 - steps[a];
+    const std::int64_t stride[3] = {1, n[0], std::int64_t(n[0]) * n[1]};
+    const std::int64_t cell = at[0] + stride[1] * at[1] + stride[2] * at[2];
     // A solid cell is not swept; its gas neighbours take their solid wall's value, never its
     // slice entry.
     if (solids.solid && solids.solid[cell]) return Real(0);
-    const std::int64_t stride[3] = {1, n[0], std::int64_t(n[0]) * n[1]};
-    const SweepCell& c = cells[cell];
-    const Real F = relax.equilibrium(c.target, vel, l.v);
-    Real lhs = Real(c.nu), rhs = Real(c.nu) * F;
-    // Upwind values: x from the register, y from the slice's current line (2-D: the previous
-    // line itself), z from the slice before it is overwritten.
+    const SweepCell<Real> c = cells[cell];
+    const Real F = relax.equilibrium(c.target, l.xi[0], l.xi[1], l.xi[2]);
+    Real lhs = c.nu, rhs = c.nu * F;
+    // This cell in the slice: its plane (3-D) or line (2-D). Upwind values: x from the register,
+    // y from the slice's current line (2-D: the previous line itself), z from the slice before
+    // it is overwritten.
+    const std::int64_t here = plane ? cell - stride[2] * at[2] : at[0];
     Real upwind[3] = {previous, Real(0), Real(0)};
-    if (n[1] > 1 && jj > 0)
-      upwind[1] = plane ? slice[i + std::int64_t(n[0]) * (j - l.dir[1])] : slice[i];
-    if (plane && kk > 0) upwind[2] = slice[i + std::int64_t(n[0]) * j];
+    if (n[1] > 1 && jj > 0) upwind[1] = slice[plane ? here - l.dir[1] * stride[1] : here];
+    if (plane && kk > 0) upwind[2] = slice[here];
+    // Along each axis the upwind cell's value, a solid's wall or the face's entering value.
     Real entering[3] = {Real(0), Real(0), Real(0)};
     for (int a = 0; a < 3; ++a) {
       if (!grid.active(a) || l.xi[a] == Real(0)) continue;
-      const Real coefficient =
-          (l.xi[a] < Real(0) ? -l.xi[a] : l.xi[a]) * Real(grid.inverse_width[a][at[a]]);
+      const Real coefficient = l.speed[a] * grid.inverse_width[a][at[a]];
+      const int side = l.dir[a] > 0 ? 0 : 1;  // the side the velocity enters its cells through
       if (steps[a] > 0) {
-        const std::int64_t up = cell - l.dir[a] * stride[a];
-        if (solids.solid && solids.solid[up]) {
-          const int side = l.dir[a] > 0 ? 0 : 1;  // the side of this cell the solid is on
+        if (solids.solid && solids.solid[cell - l.dir[a] * stride[a]]) {
           entering[a] = Real(solids.density[cell * 6 + 2 * a + side]) * tables.solid[l.v];
           upwind[a] = entering[a];
         }
-        lhs += coefficient;
-        rhs += coefficient * upwind[a];
-        continue;
+      } else {
+        if (face_at(a, side).kind == FaceKind::outflow) continue;  // ghost = this cell
+        entering[a] = entering_value(a, side, transverse(at, n, a), l.v);
+        upwind[a] = entering[a];
       }
-      const int side = l.dir[a] > 0 ? 0 : 1;  // the face the velocity enters through
-      if (face[a][side].kind == FaceKind::outflow) continue;  // ghost = this cell
-      const std::int64_t t = transverse(at, n, a);
-      entering[a] = face[a][side].kind == FaceKind::specular
-                        ? tables.mirror[a][side][t * vel.n + tables.reflect[a][l.v]]
-                        : ghost(a, side, t, l.v);
       lhs += coefficient;
-      rhs += coefficient * entering[a];
+      rhs += coefficient * upwind[a];
     }
     const Real f = rhs / lhs;
-    // Leaving through a symmetry face: the value its mirror image will enter with.
-    for (int a = 0; a < 3; ++a) {
-      if (!grid.active(a) || l.xi[a] == Real(0) || steps[a] != n[a] - 1) continue;
-      const int side = l.dir[a] > 0 ? 1 : 0;
-      if (face[a][side].kind == FaceKind::specular)
-        tables.mirror[a][side][transverse(at, n, a) * vel.n + l.v] = f;
-    }
-    if (plane)
-      slice[i + std::int64_t(n[0]) * j] = f;
-    else if (n[1] > 1)
-      slice[i] = f;
+    if (n[1] > 1) slice[here] = f;
     const Real* xi = l.xi;
     const double wf = double(l.w) * double(f);
     Sums<kRawMoments> m;
@@ -230,43 +232,57 @@ struct Sweep {
     m[kM2 + 5] = wf * xi[1] * xi[2];
     for (int a = 0; a < 3; ++a) m[kM3 + a] = wf * xi[a] * l.xi2;
     acc.add(moments + copy * copies.stride + cell * kRawMoments, m);
-    // Into a solid downwind: the leaving flux its wall's density balances (every lane of a warp
-    // is at this cell and goes the same way: the add is the warp's, xi_a = 0 adding nothing).
-    if (solids.solid)
-      for (int a = 0; a < 3; ++a) {
-        if (!grid.active(a) || steps[a] == n[a] - 1) continue;
-        if (!solids.solid[cell + l.dir[a] * stride[a]]) continue;
-        Sums<1> q;
-        q[0] = double(l.w) * double(l.xi[a] < Real(0) ? -l.xi[a] : l.xi[a]) * double(f);
-        acc.add(solids.outflux + copy * copies.stride + cell * 6 + 2 * a +
-                    (l.dir[a] > 0 ? 1 : 0), q);
-      }
-    // Outer faces this cell touches: the velocity enters through its first cell along an axis,
-    // leaves through its last (the upwind scheme's face values: ghost, cell).
-    for (int a = 0; a < 3; ++a) {
-      if (!grid.active(a)) continue;
-      const bool first = steps[a] == 0, last = steps[a] == n[a] - 1;
-      if (!first && !last) continue;
-      for (int s = 0; s < 2; ++s) {
-        const int side = s == 0 ? (l.dir[a] > 0 ? 0 : 1) : (l.dir[a] > 0 ? 1 : 0);
-        if ((s == 0 && !first) || (s == 1 && !last)) continue;
-        if (face[a][side].sums == nullptr) continue;
-        const double outward = side == 0 ? -1.0 : 1.0;
-        const double xn = outward * double(xi[a]);
-        const bool leaving = xn > 0.0;
-        // An outflow face's entering value is the cell's own.
-        const double value =
-            leaving || face[a][side].kind == FaceKind::outflow ? double(f) : double(entering[a]);
-        const double flux = double(l.w) * xn * value;
-        Sums<kFaceSums> q;
-        q[0] = flux;
-        for (int b = 0; b < 3; ++b) q[1 + b] = flux * xi[b];
-        q[4] = flux * l.xi2;
-        q[5] = leaving ? flux : 0.0;
-        acc.add(face[a][side].sums + copy * copies.stride + transverse(at, n, a) * kFaceSums, q);
-      }
-    }
+    if (solids.solid) add_solid_outflux(l, cell, steps, stride, f, acc, copy);
+    for (int a = 0; a < 3; ++a)
+      if (grid.active(a) && (steps[a] == 0 || steps[a] == n[a] - 1))
+        at_outer_faces(l, a, at, steps, f, entering[a], acc, copy);
     return f;
+  }
+
+  // Into a solid downwind: the leaving flux its wall's density balances (every lane of a warp is
+  // at this cell and goes the same way: the add is the warp's, xi_a = 0 adding nothing).
+  template <class Accumulator>
+  BOLT_HOST_DEVICE void add_solid_outflux(const Lane& l, std::int64_t cell, const int* steps,
+                                          const std::int64_t* stride, Real f, Accumulator& acc,
+                                          int copy) const {
+    for (int a = 0; a < 3; ++a) {
+      if (!grid.active(a) || steps[a] == grid.n[a] - 1) continue;
+      if (!solids.solid[cell + l.dir[a] * stride[a]]) continue;
+      Sums<1> q;
+      q[0] = double(l.w) * double(l.speed[a]) * double(f);
+      acc.add(solids.outflux + copy * copies.stride + cell * 6 + 2 * a + (l.dir[a] > 0 ? 1 : 0), q);
+    }
+  }
+
+  // The outer faces along axis a this cell touches: the velocity enters through its first cell
+  // along the axis and leaves through its last (the upwind scheme's face values: ghost, cell).
+  // A symmetry face takes the leaving value its mirror image will enter with.
+  template <class Accumulator>
+  BOLT_HOST_DEVICE void at_outer_faces(const Lane& l, int a, const int* at, const int* steps, Real f,
+                                       Real entering, Accumulator& acc, int copy) const {
+    const int* n = grid.n;
+    const std::int64_t t = transverse(at, n, a);
+    for (int s = 0; s < 2; ++s) {
+      if ((s == 0 && steps[a] != 0) || (s == 1 && steps[a] != n[a] - 1)) continue;
+      const int side = s == 0 ? (l.dir[a] > 0 ? 0 : 1) : (l.dir[a] > 0 ? 1 : 0);
+      const SweepFace face_here = face_at(a, side);
+      if (s == 1 && l.xi[a] != Real(0) && face_here.kind == FaceKind::specular)
+        (side == 0 ? tables.mirror[a][0] : tables.mirror[a][1])[t * vel.n + l.v] = f;
+      if (face_here.sums == nullptr) continue;
+      const double outward = side == 0 ? -1.0 : 1.0;
+      const double xn = outward * double(l.xi[a]);
+      const bool leaving = xn > 0.0;
+      // An outflow face's entering value is the cell's own.
+      const double value =
+          leaving || face_here.kind == FaceKind::outflow ? double(f) : double(entering);
+      const double flux = double(l.w) * xn * value;
+      Sums<kFaceSums> q;
+      q[0] = flux;
+      for (int b = 0; b < 3; ++b) q[1 + b] = flux * l.xi[b];
+      q[4] = flux * l.xi2;
+      q[5] = leaving ? flux : 0.0;
+      acc.add(face_here.sums + copy * copies.stride + t * kFaceSums, q);
+    }
   }
 };
 
@@ -276,7 +292,7 @@ struct Sweep {
 template <class Real, class Relax>
 struct SweepTargets {
   const double* moments;  // [interior cell][kRawMoments]
-  SweepCell* out;
+  SweepCell<Real>* out;
   Velocities<Real> vel;
   Relax relax;
 
@@ -297,8 +313,8 @@ struct SweepTargets {
       Sums<kRawMoments> all;
       for (int k = 0; k < kRawMoments; ++k) all[k] = raw[k];
       const Macroscopic m = macroscopic_from_raw<1>(all);
-      out[item].target = target;
-      out[item].nu = relax.frequency(m.n, m.T);
+      out[item].target = relax.compact(target);
+      out[item].nu = Real(relax.frequency(m.n, m.T));
     }
   }
 };

@@ -12,15 +12,45 @@ namespace bolt {
 
 namespace {
 
+// The sums of a warp's 32 velocities at one cell, added once to memory. Up to 2 sums go through
+// the shuffle tree; wider ones are transposed through the warp's shared scratch, where lane
+// (k, half) adds the 16 values of sum k of its half of the warp, and one shuffle joins the
+// halves: 13 stores and 16 loads per lane instead of 5 shuffles per sum, and the sums' atomic
+// adds leave together from 13 lanes instead of one after another from lane 0.
+constexpr int kScratchPitch = 33;  // doubles per sum in the scratch: 32 lanes, padded so that the
+                                   // 16 lanes of a half-warp reading sums k = 0..15 hit distinct
+                                   // banks
+constexpr int kScratchPerWarp = kRawMoments * kScratchPitch;
+
 struct WarpAccumulator {
+  double* scratch;  // [kRawMoments][kScratchPitch] of this warp
+
   template <int K>
   __device__ void add(double* to, Sums<K> sums) const {
+    static_assert(K <= kRawMoments, "the scratch holds kRawMoments sums");
+    const int lane = threadIdx.x & 31;
+    if constexpr (K <= 2) {
 #pragma unroll
-    for (int k = 0; k < K; ++k)
-      for (int offset = 16; offset > 0; offset >>= 1)
-        sums[k] += __shfl_xor_sync(0xffffffffu, sums[k], offset);
-    if ((threadIdx.x & 31) == 0)
-      for (int k = 0; k < K; ++k) atomicAdd(to + k, sums[k]);
+      for (int k = 0; k < K; ++k)
+        for (int offset = 16; offset > 0; offset >>= 1)
+          sums[k] += __shfl_xor_sync(0xffffffffu, sums[k], offset);
+      if (lane == 0)
+        for (int k = 0; k < K; ++k) atomicAdd(to + k, sums[k]);
+    } else {
+#pragma unroll
+      for (int k = 0; k < K; ++k) scratch[k * kScratchPitch + lane] = sums[k];
+      __syncwarp();
+      const int k = lane & 15, half = lane >> 4;
+      double total = 0.0;
+      if (k < K) {
+        const double* column = scratch + k * kScratchPitch + 16 * half;
+#pragma unroll
+        for (int i = 0; i < 16; ++i) total += column[i];
+      }
+      total += __shfl_xor_sync(0xffffffffu, total, 16);
+      if (half == 0 && k < K) atomicAdd(to + k, total);
+      __syncwarp();  // the scratch is read before the next sums overwrite it
+    }
   }
 };
 
@@ -37,7 +67,8 @@ __global__ void sweep_kernel(const Sweep<Real, Relax> sweep, std::int64_t first,
   const std::int64_t t = blockIdx.x * std::int64_t(32) + lane;  // the slot in the batch
   // Warps add into copies of the sums (sweep_sum_copies) by their index.
   const int copy = int((blockIdx.x * std::int64_t(lines) + warp) % sweep.copies.count);
-  const WarpAccumulator accumulator;
+  extern __shared__ double scratch[];  // [lines][kScratchPerWarp]
+  const WarpAccumulator accumulator{scratch + warp * kScratchPerWarp};
   const auto velocity = sweep.lane(first + t);
   const SliceView<Real> slice{slices + t, count};
   const int* n = sweep.grid.n;
@@ -78,19 +109,26 @@ void sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t fi
   // the latency they hide, and 3 or 5 lines swept slower than 4 or 8 (docs/benchmarks.md).
   const std::int64_t groups = count / 32;
   const double wanted = double(multiprocessors(exec)) * 16.0 / double(groups);
+  constexpr int kMostLines = 16;
+  constexpr int kMostScratch = kMostLines * kScratchPerWarp * int(sizeof(double));
   static const int largest_block = [] {
+    const cudaError_t status = cudaFuncSetAttribute(
+        sweep_kernel<Real, Relax>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMostScratch);
+    if (status != cudaSuccess)
+      fail("sweep: cannot reserve shared memory: ", cudaGetErrorString(status));
     cudaFuncAttributes attributes{};
     cudaFuncGetAttributes(&attributes, sweep_kernel<Real, Relax>);
     return attributes.maxThreadsPerBlock;
   }();
-  const int most = int(std::min<std::int64_t>({16, sweep.grid.n[1], largest_block / 32}));
+  const int most = int(std::min<std::int64_t>({kMostLines, sweep.grid.n[1], largest_block / 32}));
   int lines = 4;
-  while (lines < 16 && double(lines) * std::sqrt(2.0) < wanted) lines *= 2;  // nearest in log2
+  while (lines < kMostLines && double(lines) * std::sqrt(2.0) < wanted) lines *= 2;  // nearest in log2
   while (lines > most && lines > 1) lines /= 2;
   Sweep<Real, Relax> with_copies = sweep;
   with_copies.copies = copies;
-  sweep_kernel<<<static_cast<unsigned>(groups), 32 * lines, 0, exec.stream>>>(with_copies, first,
-                                                                              count, slices);
+  const std::size_t scratch = std::size_t(lines) * kScratchPerWarp * sizeof(double);
+  sweep_kernel<<<static_cast<unsigned>(groups), 32 * lines, scratch, exec.stream>>>(
+      with_copies, first, count, slices);
   check_cuda_launch("sweep");
 }
 

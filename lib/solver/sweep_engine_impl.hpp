@@ -72,16 +72,16 @@ class SweepEngineImpl final : public SweepEngine {
       grid_.n[a] = g.cells(a);
       grid_.inverse_width[a] = nullptr;
       if (g.cells(a) > 1) {
-        std::vector<double> inverse;
-        for (double width : g.axes[a].widths) inverse.push_back(1.0 / width);
-        inverse_width_[a] = Buffer<double>(backend_, inverse);
+        std::vector<Real> inverse;
+        for (double width : g.axes[a].widths) inverse.push_back(Real(1.0 / width));
+        inverse_width_[a] = Buffer<Real>(backend_, inverse);
         grid_.inverse_width[a] = inverse_width_[a].data();
       }
     }
     cells_ = grid_.cells();
     slice_size_ = grid_.slice_size();
     copies_ = sweep_sum_copies(config.backend, g);
-    targets_ = Buffer<SweepCell>(backend_, std::size_t(cells_));
+    targets_ = Buffer<SweepCell<Real>>(backend_, std::size_t(cells_));
     moments_in_ = Buffer<double>(backend_, std::size_t(cells_) * kRawMoments);
     // The sums' layout within one copy: the moments, each active face's sums, the solids'
     // outflux.
@@ -136,7 +136,7 @@ class SweepEngineImpl final : public SweepEngine {
   std::int64_t batch() const override { return batch_; }
   double bytes_per_iteration() const override {
     const double warps = double(slots_) / 32.0;
-    return double(cells_) * warps * (sizeof(SweepCell) + kRawMoments * sizeof(double)) +
+    return double(cells_) * warps * (sizeof(SweepCell<Real>) + kRawMoments * sizeof(double)) +
            2.0 * double(slots_) * double(cells_) * sizeof(Real);
   }
 
@@ -232,9 +232,9 @@ class SweepEngineImpl final : public SweepEngine {
   std::int64_t slots_ = 0, batch_ = 0, cells_ = 0, slice_size_ = 0;
   Buffer<int> slot_velocity_;
   Buffer<Real> slot_weight_;
-  SweepGrid grid_{};
-  Buffer<double> inverse_width_[3];
-  Buffer<SweepCell> targets_;
+  SweepGrid<Real> grid_{};
+  Buffer<Real> inverse_width_[3];
+  Buffer<SweepCell<Real>> targets_;
   Buffer<double> moments_in_;
   // [copy][sums_size_]: the moments, the faces' sums and the solids' outflux of a sweep
   // (offsets face_offset_, solid_offset_), in one buffer so that they are reduced together.

@@ -60,7 +60,7 @@ int sweep_sum_copies(Backend backend, const PhysicalGrid& grid) {
 }
 
 double sweep_slice_bytes(const PhysicalGrid& grid, Precision precision) {
-  SweepGrid g{};
+  SweepGrid<> g{};
   for (int a = 0; a < 3; ++a) g.n[a] = grid.cells(a);
   return double(g.slice_size()) * (precision == Precision::single ? 4.0 : 8.0);
 }
@@ -75,7 +75,8 @@ double sweep_fixed_bytes(const PhysicalGrid& grid, int velocity_count, Precision
       faces += 2.0 * (double(grid.cells((a + 1) % 3)) * grid.cells((a + 2) % 3) * (kFaceSums + 1.0) * 8.0 +
                       velocity_count * (precision == Precision::single ? 4.0 : 8.0));
   // Targets, the moments in and out, the velocity tables (all, owned, slots).
-  return cells * (sizeof(SweepCell) + 2.0 * double(kRawMoments) * 8.0) + faces +
+  const double cell = precision == Precision::single ? sizeof(SweepCell<float>) : sizeof(SweepCell<double>);
+  return cells * (cell + 2.0 * double(kRawMoments) * 8.0) + faces +
          velocity_count * (8.0 * 8.0 + 2.0 * 8.0);
 }
 
