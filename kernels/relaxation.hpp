@@ -71,9 +71,9 @@ template <class Real>
 struct CompactTarget {
   Real a;        // prefactor
   Real u[3];     // centre
-  Real L[6];     // the quadratic form with beta folded in (Gaussian::L)
   Real s[3];     // the Shakhov factor's s
   Real inv_T;    // and its 1 / T (its centre is u: unconservative targets only)
+  Real L[6];     // the quadratic form with beta folded in (Gaussian::L)
 };
 
 // The sums over the discrete velocities that make the target keep the mass of its row

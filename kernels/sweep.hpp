@@ -27,9 +27,10 @@
 namespace bolt {
 
 // What the sweep reads of a cell, in f's precision: the target of its moments and its collision
-// frequency (every velocity of the cell reads them).
+// frequency (every velocity of the cell reads them). 16 values, aligned so that a GPU thread
+// reads them 4 at a time.
 template <class Real>
-struct SweepCell {
+struct alignas(4 * sizeof(Real)) SweepCell {
   CompactTarget<Real> target;
   Real nu;
 };
@@ -56,12 +57,18 @@ struct SweepFaceTables {
   const int* reflect[3];    // [nv] the velocity with xi_a negated
 };
 
+// Per cell, what its step must look at beyond the upwind neighbours of the interior: bit 2 a + s
+// a solid on side s of axis a, kOuterFaceCell a first or last cell along an active axis,
+// kSolidCell inside a solid (sweep_cell_flags, lib/solver/sweep_slots.cpp). A cell of flags 0
+// takes the short path.
+constexpr unsigned kOuterFaceCell = 1u << 6;
+constexpr unsigned kSolidCell = 1u << 7;
+
 // Solid boxes inside the grid (paper 004's cube): their cells are not swept; a side of a gas cell
 // that touches one is a diffuse wall at rest at the solids' temperature, its density from the
 // leaving flux of the previous iteration as at the outer walls. Sides k = 2 a + s (axis a, side s
 // of the gas cell).
 struct SweepSolids {
-  const unsigned char* solid = nullptr;  // [cell] 1 inside a solid; nullptr: no solids
   const double* density = nullptr;       // [cell][6] n_w of the wall on side k of a gas cell
   double* outflux = nullptr;             // [cell][6] mass flux leaving the gas into it, added
 };
@@ -104,6 +111,7 @@ struct Sweep {
   SweepGrid<Real> grid;
   SweepFace face[3][2];
   SweepFaceTables<Real> tables;
+  const unsigned char* flags;  // [interior cell] kOuterFaceCell, kSolidCell, solid sides
   SweepSolids solids;
   double* moments;           // [interior cell][kRawMoments], accumulated
   SweepCopies copies;        // of the sums: step(..., copy) adds into copy `copy`
@@ -189,7 +197,8 @@ struct Sweep {
     const std::int64_t cell = at[0] + stride[1] * at[1] + stride[2] * at[2];
     // A solid cell is not swept; its gas neighbours take their solid wall's value, never its
     // slice entry.
-    if (solids.solid && solids.solid[cell]) return Real(0);
+    const unsigned cell_flags = flags[cell];
+    if (cell_flags & kSolidCell) return Real(0);
     const SweepCell<Real> c = cells[cell];
     const Real F = relax.equilibrium(c.target, l.xi[0], l.xi[1], l.xi[2]);
     Real lhs = c.nu, rhs = c.nu * F;
@@ -200,21 +209,26 @@ struct Sweep {
     Real upwind[3] = {previous, Real(0), Real(0)};
     if (n[1] > 1 && jj > 0) upwind[1] = slice[plane ? here - l.dir[1] * stride[1] : here];
     if (plane && kk > 0) upwind[2] = slice[here];
-    // Along each axis the upwind cell's value, a solid's wall or the face's entering value.
+    // Along each axis the upwind cell's value, a solid's wall or the face's entering value. Away
+    // from faces and solids every active axis has its upwind cell, and xi_a = 0 adds exactly
+    // nothing (a zero coefficient times a value of this sweep).
     Real entering[3] = {Real(0), Real(0), Real(0)};
     for (int a = 0; a < 3; ++a) {
-      if (!grid.active(a) || l.xi[a] == Real(0)) continue;
+      if (!grid.active(a)) continue;
       const Real coefficient = l.speed[a] * grid.inverse_width[a][at[a]];
-      const int side = l.dir[a] > 0 ? 0 : 1;  // the side the velocity enters its cells through
-      if (steps[a] > 0) {
-        if (solids.solid && solids.solid[cell - l.dir[a] * stride[a]]) {
-          entering[a] = Real(solids.density[cell * 6 + 2 * a + side]) * tables.solid[l.v];
+      if (cell_flags != 0) {
+        if (l.xi[a] == Real(0)) continue;
+        const int side = l.dir[a] > 0 ? 0 : 1;  // the side the velocity enters its cells through
+        if (steps[a] > 0) {
+          if (cell_flags & (1u << (2 * a + side))) {
+            entering[a] = Real(solids.density[cell * 6 + 2 * a + side]) * tables.solid[l.v];
+            upwind[a] = entering[a];
+          }
+        } else {
+          if (face_at(a, side).kind == FaceKind::outflow) continue;  // ghost = this cell
+          entering[a] = entering_value(a, side, transverse(at, n, a), l.v);
           upwind[a] = entering[a];
         }
-      } else {
-        if (face_at(a, side).kind == FaceKind::outflow) continue;  // ghost = this cell
-        entering[a] = entering_value(a, side, transverse(at, n, a), l.v);
-        upwind[a] = entering[a];
       }
       lhs += coefficient;
       rhs += coefficient * upwind[a];
@@ -232,25 +246,25 @@ struct Sweep {
     m[kM2 + 5] = wf * xi[1] * xi[2];
     for (int a = 0; a < 3; ++a) m[kM3 + a] = wf * xi[a] * l.xi2;
     acc.add(moments + copy * copies.stride + cell * kRawMoments, m);
-    if (solids.solid) add_solid_outflux(l, cell, steps, stride, f, acc, copy);
-    for (int a = 0; a < 3; ++a)
-      if (grid.active(a) && (steps[a] == 0 || steps[a] == n[a] - 1))
-        at_outer_faces(l, a, at, steps, f, entering[a], acc, copy);
+    if (cell_flags & 63u) add_solid_outflux(l, cell, cell_flags, f, acc, copy);
+    if (cell_flags & kOuterFaceCell)
+      for (int a = 0; a < 3; ++a)
+        if (grid.active(a) && (steps[a] == 0 || steps[a] == n[a] - 1))
+          at_outer_faces(l, a, at, steps, f, entering[a], acc, copy);
     return f;
   }
 
   // Into a solid downwind: the leaving flux its wall's density balances (every lane of a warp is
   // at this cell and goes the same way: the add is the warp's, xi_a = 0 adding nothing).
   template <class Accumulator>
-  BOLT_HOST_DEVICE void add_solid_outflux(const Lane& l, std::int64_t cell, const int* steps,
-                                          const std::int64_t* stride, Real f, Accumulator& acc,
-                                          int copy) const {
+  BOLT_HOST_DEVICE void add_solid_outflux(const Lane& l, std::int64_t cell, unsigned cell_flags,
+                                          Real f, Accumulator& acc, int copy) const {
     for (int a = 0; a < 3; ++a) {
-      if (!grid.active(a) || steps[a] == grid.n[a] - 1) continue;
-      if (!solids.solid[cell + l.dir[a] * stride[a]]) continue;
+      const int side = l.dir[a] > 0 ? 1 : 0;  // the side the velocity leaves its cells through
+      if (!grid.active(a) || !(cell_flags & (1u << (2 * a + side)))) continue;
       Sums<1> q;
       q[0] = double(l.w) * double(l.speed[a]) * double(f);
-      acc.add(solids.outflux + copy * copies.stride + cell * 6 + 2 * a + (l.dir[a] > 0 ? 1 : 0), q);
+      acc.add(solids.outflux + copy * copies.stride + cell * 6 + 2 * a + side, q);
     }
   }
 

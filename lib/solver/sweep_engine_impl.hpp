@@ -106,8 +106,8 @@ class SweepEngineImpl final : public SweepEngine {
           if (reflect_[a].size() == 0) reflect_[a] = Buffer<int>(backend_, vg.reflect[a]);
         }
       }
+    flags_ = Buffer<unsigned char>(backend_, sweep_cell_flags(g, config.solid));
     if (!config.solid.empty()) {
-      solid_ = Buffer<unsigned char>(backend_, config.solid);
       solid_density_ = Buffer<double>(backend_, std::size_t(cells_) * 6);
       solid_offset_ = offset;
       offset += cells_ * 6;
@@ -183,9 +183,10 @@ class SweepEngineImpl final : public SweepEngine {
         sweep.tables.mirror[a][s] = mirror_[a][s].data();
         sweep.tables.reflect[a] = reflect_[a].data();
       }
-    if (solid_.size() > 0) {
+    sweep.flags = flags_.data();
+    if (!config_.solid.empty()) {
       solid_density_.upload(solid_density);
-      sweep.solids = {solid_.data(), solid_density_.data(), sums_.data() + solid_offset_};
+      sweep.solids = {solid_density_.data(), sums_.data() + solid_offset_};
       sweep.tables.solid = solid_ghost_.data();
     }
     const SweepCopies copies{copies_, sums_size_};
@@ -212,7 +213,7 @@ class SweepEngineImpl final : public SweepEngine {
       for (int s = 0; s < 2; ++s)
         if (grid_.active(a))
           result.face_sums[a][s] = part(face_offset_[a][s], face_size_[a][s] * kFaceSums);
-    if (solid_.size() > 0) result.solid_outflux = part(solid_offset_, cells_ * 6);
+    if (!config_.solid.empty()) result.solid_outflux = part(solid_offset_, cells_ * 6);
     // The moments lead the buffer: the download itself, cut to them (not a second copy).
     host.resize(static_cast<std::size_t>(cells_) * kRawMoments);
     result.moments = std::move(host);
@@ -248,7 +249,7 @@ class SweepEngineImpl final : public SweepEngine {
   std::vector<std::int64_t> phase_end_;  // SweepSlots::phase_end
   Buffer<Real> mirror_[3][2];
   Buffer<int> reflect_[3];
-  Buffer<unsigned char> solid_;
+  Buffer<unsigned char> flags_;  // sweep_cell_flags
   Buffer<double> solid_density_;
   Buffer<Real> solid_ghost_;
 };

@@ -59,6 +59,29 @@ int sweep_sum_copies(Backend backend, const PhysicalGrid& grid) {
   return int(std::max(1.0, std::min(32.0, std::floor(2.0 * 1024 * 1024 * 1024 / bytes))));
 }
 
+std::vector<unsigned char> sweep_cell_flags(const PhysicalGrid& grid,
+                                            const std::vector<unsigned char>& solid) {
+  const int n[3] = {grid.cells(0), grid.cells(1), grid.cells(2)};
+  const std::int64_t stride[3] = {1, n[0], std::int64_t(n[0]) * n[1]};
+  std::vector<unsigned char> flags(std::size_t(stride[2]) * n[2], 0);
+  const auto is_solid = [&](std::int64_t c) { return !solid.empty() && solid[c] != 0; };
+  for (int k = 0; k < n[2]; ++k)
+    for (int j = 0; j < n[1]; ++j)
+      for (int i = 0; i < n[0]; ++i) {
+        const int at[3] = {i, j, k};
+        const std::int64_t cell = i + stride[1] * j + stride[2] * k;
+        unsigned value = is_solid(cell) ? kSolidCell : 0u;
+        for (int a = 0; a < 3; ++a) {
+          if (n[a] == 1) continue;
+          if (at[a] == 0 || at[a] == n[a] - 1) value |= kOuterFaceCell;
+          if (at[a] > 0 && is_solid(cell - stride[a])) value |= 1u << (2 * a);
+          if (at[a] < n[a] - 1 && is_solid(cell + stride[a])) value |= 1u << (2 * a + 1);
+        }
+        flags[std::size_t(cell)] = static_cast<unsigned char>(value);
+      }
+  return flags;
+}
+
 double sweep_slice_bytes(const PhysicalGrid& grid, Precision precision) {
   SweepGrid<> g{};
   for (int a = 0; a < 3; ++a) g.n[a] = grid.cells(a);
@@ -74,9 +97,10 @@ double sweep_fixed_bytes(const PhysicalGrid& grid, int velocity_count, Precision
       // velocity.
       faces += 2.0 * (double(grid.cells((a + 1) % 3)) * grid.cells((a + 2) % 3) * (kFaceSums + 1.0) * 8.0 +
                       velocity_count * (precision == Precision::single ? 4.0 : 8.0));
-  // Targets, the moments in and out, the velocity tables (all, owned, slots).
-  const double cell = precision == Precision::single ? sizeof(SweepCell<float>) : sizeof(SweepCell<double>);
-  return cells * (cell + 2.0 * double(kRawMoments) * 8.0) + faces +
+  // Targets, flags, the moments in and out, the velocity tables (all, owned, slots).
+  const double cell =
+      precision == Precision::single ? sizeof(SweepCell<float>) : sizeof(SweepCell<double>);
+  return cells * (cell + 1.0 + 2.0 * double(kRawMoments) * 8.0) + faces +
          velocity_count * (8.0 * 8.0 + 2.0 * 8.0);
 }
 

@@ -24,4 +24,9 @@ SweepSlots make_sweep_slots(const PhysicalGrid& grid, const VelocityGrid& veloci
                             int count, int warp,
                             const std::array<std::array<bool, 2>, 3>& specular = {});
 
+// Per interior cell, the flags of kernels/sweep.hpp (kOuterFaceCell, kSolidCell, a solid on side
+// 2 a + s); `solid` [cell] 1 inside a solid, empty: none.
+std::vector<unsigned char> sweep_cell_flags(const PhysicalGrid& grid,
+                                            const std::vector<unsigned char>& solid);
+
 }  // namespace bolt
