@@ -195,20 +195,21 @@ struct Sweep {
     for (int a = 0; a < 3; ++a) at[a] = l.dir[a] > 0 ? steps[a] : n[a] - 1 - steps[a];
     const std::int64_t stride[3] = {1, n[0], std::int64_t(n[0]) * n[1]};
     const std::int64_t cell = at[0] + stride[1] * at[1] + stride[2] * at[2];
-    // A solid cell is not swept; its gas neighbours take their solid wall's value, never its
-    // slice entry.
+    // Every load of the cell at once, before any depends on another (on the GPU they are in
+    // flight together): its flags, its target, and the upwind values -- x from the register, y
+    // from the slice's current line (2-D: the previous line itself), z from the slice before it
+    // is overwritten. `here` is this cell in the slice: its plane (3-D) or line (2-D).
     const unsigned cell_flags = flags[cell];
-    if (cell_flags & kSolidCell) return Real(0);
     const SweepCell<Real> c = cells[cell];
-    const Real F = relax.equilibrium(c.target, l.xi[0], l.xi[1], l.xi[2]);
-    Real lhs = c.nu, rhs = c.nu * F;
-    // This cell in the slice: its plane (3-D) or line (2-D). Upwind values: x from the register,
-    // y from the slice's current line (2-D: the previous line itself), z from the slice before
-    // it is overwritten.
     const std::int64_t here = plane ? cell - stride[2] * at[2] : at[0];
     Real upwind[3] = {previous, Real(0), Real(0)};
     if (n[1] > 1 && jj > 0) upwind[1] = slice[plane ? here - l.dir[1] * stride[1] : here];
     if (plane && kk > 0) upwind[2] = slice[here];
+    // A solid cell is not swept; its gas neighbours take their solid wall's value, never its
+    // slice entry (nor its target, read above with the others, unused).
+    if (cell_flags & kSolidCell) return Real(0);
+    const Real F = relax.equilibrium(c.target, l.xi[0], l.xi[1], l.xi[2]);
+    Real lhs = c.nu, rhs = c.nu * F;
     // Along each axis the upwind cell's value, a solid's wall or the face's entering value. Away
     // from faces and solids every active axis has its upwind cell, and xi_a = 0 adds exactly
     // nothing (a zero coefficient times a value of this sweep).
