@@ -54,7 +54,7 @@ struct SweepFaceTables {
   // face, [transverse][nv], which its mirror image enters with; the sweep takes the leaving
   // velocities first (lib/solver/sweep_slots.cpp: phases), so the values are this iteration's.
   Real* mirror[3][2];
-  const int* reflect[3];    // [nv] the velocity with xi_a negated
+  const int* reflect[3];  // [nv] the velocity with xi_a negated
 };
 
 // Per cell, what its step must look at beyond the upwind neighbours of the interior: bit 2 a + s
@@ -69,8 +69,8 @@ constexpr unsigned kSolidCell = 1u << 7;
 // leaving flux of the previous iteration as at the outer walls. Sides k = 2 a + s (axis a, side s
 // of the gas cell).
 struct SweepSolids {
-  const double* density = nullptr;       // [cell][6] n_w of the wall on side k of a gas cell
-  double* outflux = nullptr;             // [cell][6] mass flux leaving the gas into it, added
+  const double* density = nullptr;  // [cell][6] n_w of the wall on side k of a gas cell
+  double* outflux = nullptr;        // [cell][6] mass flux leaving the gas into it, added
 };
 
 // The box the sweep runs over: cells per axis (active axes x, x-y or x-y-z), inverse widths in
@@ -113,8 +113,8 @@ struct Sweep {
   SweepFaceTables<Real> tables;
   const unsigned char* flags;  // [interior cell] kOuterFaceCell, kSolidCell, solid sides
   SweepSolids solids;
-  double* moments;           // [interior cell][kRawMoments], accumulated
-  SweepCopies copies;        // of the sums: step(..., copy) adds into copy `copy`
+  double* moments;     // [interior cell][kRawMoments], accumulated
+  SweepCopies copies;  // of the sums: step(..., copy) adds into copy `copy`
   Relax relax;
 
   // Face (a, side) and its tables, picked by value: `side` varies between slots, and indexing the
@@ -273,8 +273,8 @@ struct Sweep {
   // along the axis and leaves through its last (the upwind scheme's face values: ghost, cell).
   // A symmetry face takes the leaving value its mirror image will enter with.
   template <class Accumulator>
-  BOLT_HOST_DEVICE void at_outer_faces(const Lane& l, int a, const int* at, const int* steps, Real f,
-                                       Real entering, Accumulator& acc, int copy) const {
+  BOLT_HOST_DEVICE void at_outer_faces(const Lane& l, int a, const int* at, const int* steps,
+                                       Real f, Real entering, Accumulator& acc, int copy) const {
     const int* n = grid.n;
     const std::int64_t t = transverse(at, n, a);
     for (int s = 0; s < 2; ++s) {

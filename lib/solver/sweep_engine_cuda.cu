@@ -61,8 +61,8 @@ struct WarpAccumulator {
 // nearly empty (13 824 velocities: under one warp per scheduler of an H100); the lines multiply
 // the warps in flight.
 template <class Real, class Relax>
-__global__ void sweep_kernel(const Sweep<Real, Relax> sweep, std::int64_t first,
-                             std::int64_t count, Real* slices) {
+__global__ void sweep_kernel(const Sweep<Real, Relax> sweep, std::int64_t first, std::int64_t count,
+                             Real* slices) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, lines = blockDim.x >> 5;
   const std::int64_t t = blockIdx.x * std::int64_t(32) + lane;  // the slot in the batch
   // Warps add into copies of the sums (sweep_sum_copies) by their index.
@@ -122,7 +122,8 @@ void sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t fi
   }();
   const int most = int(std::min<std::int64_t>({kMostLines, sweep.grid.n[1], largest_block / 32}));
   int lines = 4;
-  while (lines < kMostLines && double(lines) * std::sqrt(2.0) < wanted) lines *= 2;  // nearest in log2
+  while (lines < kMostLines && double(lines) * std::sqrt(2.0) < wanted)
+    lines *= 2;  // nearest in log2
   while (lines > most && lines > 1) lines /= 2;
   Sweep<Real, Relax> with_copies = sweep;
   with_copies.copies = copies;
