@@ -170,10 +170,10 @@ MemoryPlan check_iterative_plan(MPI_Comm comm, const CaseSetup& setup, int veloc
   const DeviceMemory device = gpu ? cuda_device_memory() : DeviceMemory{};
   plan.device_before = device.total_bytes - device.free_bytes;
   const std::int64_t slots = sweep_slot_count(grid, vg, velocity_lo, velocity_count);
-  // The fixed arrays, and the further copies of the moment sums the GPU's warps add into.
-  const double fixed = sweep_fixed_bytes(grid, vg.size(), run.precision) +
-                       (sweep_sum_copies(run.backend, grid) - 1.0) * double(grid.interior_cells()) *
-                           double(kRawMoments) * sizeof(double);
+  // The fixed arrays, with the copies of the sums the GPU's warps add into.
+  const double fixed = sweep_fixed_bytes(grid, vg.size(), run.precision,
+                                         sweep_sum_copies(run.backend, grid),
+                                         !setup.geometry.solids.empty());
   const double per_slot = sweep_slice_bytes(grid, run.precision);
   double device_free = gpu ? device.free_bytes : host_available_bytes() / std::max(ranks_per_node, 1);
   MPI_Allreduce(MPI_IN_PLACE, &device_free, 1, MPI_DOUBLE, MPI_MIN, comm);

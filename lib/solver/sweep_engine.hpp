@@ -69,13 +69,18 @@ std::int64_t sweep_slot_count(const PhysicalGrid& grid, const VelocityGrid& velo
 // Copies of the moment sums the GPU's warps add into (warp w into copy w % copies), so that the
 // warps sweeping the same cell at the same moment -- every warp of an octant walks the cells in
 // the same order -- do not all queue on the same addresses; the copies are added up after the
-// sweep. 32 where they take at most 2 GiB, fewer on large grids; 1 on the CPU (its threads sum
-// privately).
+// sweep. 32 where the copies' moments take at most 2 GiB, fewer on large grids; 1 on the CPU (its
+// threads sum privately).
 int sweep_sum_copies(Backend backend, const PhysicalGrid& grid);
 // Bytes per velocity slot of a batch: its slice.
 double sweep_slice_bytes(const PhysicalGrid& grid, Precision precision);
-// Bytes of the per-cell arrays (targets, moments, face sums) independent of the batch.
-double sweep_fixed_bytes(const PhysicalGrid& grid, int velocity_count, Precision precision);
+// Bytes of one copy of a sweep's sums: the moments, the active faces' sums and, with solids, the
+// outflux into each solid side of a cell.
+double sweep_sums_bytes(const PhysicalGrid& grid, bool solids);
+// Bytes of the arrays independent of the batch: targets, flags, the moments in, `copies` copies
+// of the sums, the faces' densities and ghost tables, the solids' densities, the velocity tables.
+double sweep_fixed_bytes(const PhysicalGrid& grid, int velocity_count, Precision precision,
+                         int copies, bool solids);
 
 std::unique_ptr<SweepEngine> make_sweep_engine(const SweepConfig& config);
 std::unique_ptr<SweepEngine> make_cpu_sweep_engine(const SweepConfig& config);

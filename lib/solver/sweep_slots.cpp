@@ -88,19 +88,29 @@ double sweep_slice_bytes(const PhysicalGrid& grid, Precision precision) {
   return double(g.slice_size()) * (precision == Precision::single ? 4.0 : 8.0);
 }
 
-double sweep_fixed_bytes(const PhysicalGrid& grid, int velocity_count, Precision precision) {
+double sweep_sums_bytes(const PhysicalGrid& grid, bool solids) {
   const double cells = double(grid.interior_cells());
+  double values = cells * (kRawMoments + (solids ? 6.0 : 0.0));
+  for (int a = 0; a < 3; ++a)
+    if (grid.cells(a) > 1)
+      values += 2.0 * double(grid.cells((a + 1) % 3)) * grid.cells((a + 2) % 3) * kFaceSums;
+  return values * sizeof(double);
+}
+
+double sweep_fixed_bytes(const PhysicalGrid& grid, int velocity_count, Precision precision,
+                         int copies, bool solids) {
+  const double cells = double(grid.interior_cells());
+  const double real = precision == Precision::single ? 4.0 : 8.0;
   double faces = 0.0;
   for (int a = 0; a < 3; ++a)
     if (grid.cells(a) > 1)
-      // Per side: the sums and the wall density per transverse position, the ghost table per
-      // velocity.
-      faces += 2.0 * (double(grid.cells((a + 1) % 3)) * grid.cells((a + 2) % 3) * (kFaceSums + 1.0) * 8.0 +
-                      velocity_count * (precision == Precision::single ? 4.0 : 8.0));
-  // Targets, flags, the moments in and out, the velocity tables (all, owned, slots).
+      // Per side: the wall density per transverse position, the ghost table per velocity.
+      faces += 2.0 * (double(grid.cells((a + 1) % 3)) * grid.cells((a + 2) % 3) * 8.0 +
+                      velocity_count * real);
   const double cell =
       precision == Precision::single ? sizeof(SweepCell<float>) : sizeof(SweepCell<double>);
-  return cells * (cell + 1.0 + 2.0 * double(kRawMoments) * 8.0) + faces +
+  const double per_cell = cell + 1.0 + kRawMoments * 8.0 + (solids ? 6.0 * 8.0 : 0.0);
+  return cells * per_cell + copies * sweep_sums_bytes(grid, solids) + faces +
          velocity_count * (8.0 * 8.0 + 2.0 * 8.0);
 }
 
