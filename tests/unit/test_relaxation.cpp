@@ -24,6 +24,7 @@
 
 #include "io/case_setup.hpp"
 #include "kernels/cell_moments.hpp"
+#include "kernels/relaxation.hpp"
 #include "unit_helpers.hpp"
 
 namespace bolt {
@@ -190,6 +191,50 @@ const RelaxationKind kModels[3] = {RelaxationKind::bgk, RelaxationKind::shakhov,
 // One step of the engine equals the reference relaxation, elementwise, to
 // round-off: the exp() arguments are at most ~ 20 and computed in a different
 // order, so allow 64 eps relative to the largest of |f|, |F|.
+// The sweep's compact target, in f's precision, evaluates to the very values of the full target
+// (a Shakhov factor and, for ES-BGK, an anisotropic quadratic form included).
+template <class Real, RelaxationKind Kind>
+void expect_compact_target_equal() {
+  RelaxationTarget t{};
+  const double u[3] = {0.3, -0.2, 0.1};
+  t.gauss = maxwellian_gaussian(1.3, u, 0.9);
+  if (Kind == RelaxationKind::esbgk) {
+    const double L[6] = {1.2, 0.9, 1.1, 0.1, -0.05, 0.07};
+    for (int k = 0; k < 6; ++k) t.gauss.L[k] = L[k];
+  }
+  const double s[3] = {0.02, -0.01, 0.03};
+  for (int i = 0; i < 3; ++i) {
+    t.shakhov.u0[i] = u[i];
+    t.shakhov.s[i] = Kind == RelaxationKind::shakhov ? s[i] : 0.0;
+  }
+  t.shakhov.inv_T = 1.0 / 0.9;
+  std::vector<Real> x, y, z, w;
+  for (int i = 0; i < 7; ++i)
+    for (int j = 0; j < 5; ++j)
+      for (int k = 0; k < 6; ++k) {
+        x.push_back(Real(-2.5 + 0.8 * i));
+        y.push_back(Real(-1.9 + 0.9 * j));
+        z.push_back(Real(-2.2 + 0.85 * k));
+        w.push_back(Real(1));
+      }
+  const int n = int(x.size());
+  const Velocities<Real> vel{x.data(), y.data(), z.data(), w.data(), n, n};
+  const Relaxation<Real, Kind, false> relax{};
+  const CompactTarget<Real> compact = relax.compact(t);
+  for (int v = 0; v < n; ++v)
+    EXPECT_EQ(relax.equilibrium(t, vel, v), relax.equilibrium(compact, x[v], y[v], z[v]))
+        << test::name(Kind) << " velocity " << v;
+}
+
+TEST(Relaxation, CompactTargetEqualsTheFullTarget) {
+  expect_compact_target_equal<double, RelaxationKind::bgk>();
+  expect_compact_target_equal<double, RelaxationKind::shakhov>();
+  expect_compact_target_equal<double, RelaxationKind::esbgk>();
+  expect_compact_target_equal<float, RelaxationKind::bgk>();
+  expect_compact_target_equal<float, RelaxationKind::shakhov>();
+  expect_compact_target_equal<float, RelaxationKind::esbgk>();
+}
+
 TEST(Relaxation, OneStepMatchesReference) {
   const VelocityGrid vg = cube_grid(10, 5.0);
   const PhysicalGrid grid = test::homogeneous_grid();

@@ -11,6 +11,7 @@
 #include "kernels/maxwellian.hpp"
 #include "kernels/sweep.hpp"
 #include "solver/sweep_engine.hpp"
+#include "solver/sweep_slots.hpp"
 #include "unit_helpers.hpp"
 
 namespace bolt {
@@ -308,6 +309,27 @@ TEST(Sweep, SymmetryFaceEqualsTheMirroredHalf) {
   }
   EXPECT_LT(worst / scale, 1e-13);
   EXPECT_LT(test::relative_difference(whole.face_sums[1][1], upper.face_sums[1][1]), 1e-13);
+}
+
+// The flags that send a cell off the interior's short path: a solid cell, a first or last cell
+// along an active axis, a solid on side 2 a + s.
+TEST(Sweep, CellFlagsMarkFacesAndSolids) {
+  const PhysicalGrid plane = make_physical_grid(
+      {AxisSpec{4, 0.0, 1.0}, AxisSpec{3, 0.0, 1.0}, AxisSpec{1, 0.0, 1.0}}, 1);
+  std::vector<unsigned char> solid(12, 0);
+  solid[1 + 4 * 1] = 1;  // cell (1, 1)
+  const std::vector<unsigned char> flags = sweep_cell_flags(plane, solid);
+  EXPECT_EQ(flags[1 + 4 * 1], kSolidCell);
+  EXPECT_EQ(flags[2 + 4 * 1], 1u << 0);                    // the solid on its low x side
+  EXPECT_EQ(flags[0 + 4 * 1], kOuterFaceCell | 1u << 1);   // low x face, the solid on high x
+  EXPECT_EQ(flags[1 + 4 * 0], kOuterFaceCell | 1u << 3);   // low y face, the solid on high y
+  EXPECT_EQ(flags[1 + 4 * 2], kOuterFaceCell | 1u << 2);   // high y face, the solid on low y
+  EXPECT_EQ(flags[3 + 4 * 1], kOuterFaceCell);             // high x face
+  const PhysicalGrid cube = make_physical_grid(
+      {AxisSpec{3, 0.0, 1.0}, AxisSpec{3, 0.0, 1.0}, AxisSpec{3, 0.0, 1.0}}, 1);
+  const std::vector<unsigned char> open = sweep_cell_flags(cube, {});
+  for (std::size_t c = 0; c < open.size(); ++c)
+    EXPECT_EQ(open[c], c == 13 ? 0u : kOuterFaceCell) << "cell " << c;  // 13: the centre
 }
 
 TEST(Sweep, BatchesAndFloatAgree) {
