@@ -26,6 +26,7 @@ class ExplicitMarch : public Solver {
   double residual(const std::vector<double>& now, const std::vector<double>& before,
                   int units) const override;
   bool converged(double residual) const override;
+  double tolerance() const override { return steady_tolerance_; }
   StateLayout state_layout() const override;
   std::vector<std::vector<double>> saved_state() override;
   void restore(const std::vector<std::vector<double>>& state, std::int64_t unit) override;

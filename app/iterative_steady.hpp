@@ -50,6 +50,7 @@ class IterativeSteady : public Solver {
   double residual(const std::vector<double>& now, const std::vector<double>& before,
                   int units) const override;
   bool converged(double residual) const override { return residual < tolerance_; }
+  double tolerance() const override { return tolerance_; }
   StateLayout state_layout() const override;
   std::vector<std::vector<double>> saved_state() override;
   void restore(const std::vector<std::vector<double>>& state, std::int64_t unit) override;

@@ -275,17 +275,18 @@ int run_simulation(MPI_Comm comm) {
   // Halo exchange and moment sums of the steps after the first stretch (the warm rate's steps).
   CommunicationTimes warm_communication;
   double last_residual = 0.0;
-  // Units left: to the last step of a time march; for a steady iteration, from the residual's
-  // rate of decrease since the previous monitor row to the tolerance (at most the last).
+  // Units left: to the last step; where the solver stops at a tolerance, no more than the
+  // residual's rate of decrease since the previous monitor row takes to reach it.
   double previous_residual = 0.0;
   const auto units_left = [&](double residual, std::int64_t at) -> double {
     const double to_last = double(last_step - at);
     if (solver->converged(residual)) return 0.0;
-    if (dt > 0.0 || previous_residual <= 0.0 || residual <= 0.0 || at == previous_step)
+    const double tolerance = solver->tolerance();
+    if (tolerance <= 0.0 || previous_residual <= 0.0 || residual <= 0.0 || at == previous_step)
       return to_last;
     const double rate = std::log(residual / previous_residual) / double(at - previous_step);
     if (rate >= 0.0) return to_last;
-    return std::min(to_last, std::max(0.0, std::log(run.iteration.tolerance / residual) / rate));
+    return std::min(to_last, std::max(0.0, std::log(tolerance / residual) / rate));
   };
   bool steady = false;
   const auto wall_start = std::chrono::steady_clock::now();

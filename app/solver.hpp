@@ -55,6 +55,8 @@ class Solver {
   virtual double residual(const std::vector<double>& now, const std::vector<double>& before,
                           int units) const = 0;
   virtual bool converged(double residual) const = 0;
+  // The residual converged() stops below; 0 where the run ends only at its last unit.
+  virtual double tolerance() const = 0;
 
   // The state a checkpoint holds and a restart gives back (the unit count is the step).
   virtual StateLayout state_layout() const = 0;
