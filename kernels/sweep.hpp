@@ -61,6 +61,7 @@ struct SweepFaceTables {
 // a solid on side s of axis a, kOuterFaceCell a first or last cell along an active axis,
 // kSolidCell inside a solid (sweep_cell_flags, lib/solver/sweep_slots.cpp). A cell of flags 0
 // takes the short path.
+constexpr unsigned kSolidSides = (1u << 6) - 1;
 constexpr unsigned kOuterFaceCell = 1u << 6;
 constexpr unsigned kSolidCell = 1u << 7;
 
@@ -247,7 +248,7 @@ struct Sweep {
     m[kM2 + 5] = wf * xi[1] * xi[2];
     for (int a = 0; a < 3; ++a) m[kM3 + a] = wf * xi[a] * l.xi2;
     acc.add(moments + copy * copies.stride + cell * kRawMoments, m);
-    if (cell_flags & 63u) add_solid_outflux(l, cell, cell_flags, f, acc, copy);
+    if (cell_flags & kSolidSides) add_solid_outflux(l, cell, cell_flags, f, acc, copy);
     if (cell_flags & kOuterFaceCell)
       for (int a = 0; a < 3; ++a)
         if (grid.active(a) && (steps[a] == 0 || steps[a] == n[a] - 1))

@@ -1,8 +1,8 @@
 // The CUDA instantiation of SweepEngineImpl: a thread per velocity slot, several warps per
 // warp of velocities sweeping successive lines as a wavefront (sweep_kernel), the batch's slices
 // interleaved (element p of slot t at p * batch + t) so that a warp's accesses coalesce, and the
-// moments reduced across the warp (its 32 velocities are at the same cell: they share an octant)
-// before one atomic add per warp.
+// sums reduced across the warp (its 32 velocities are at the same cell: they share an octant)
+// before one atomic add per sum (WarpAccumulator).
 #include <cmath>
 
 #include "core/launch_cuda.cuh"

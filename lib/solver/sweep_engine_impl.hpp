@@ -117,6 +117,9 @@ class SweepEngineImpl final : public SweepEngine {
           Buffer<Real>(backend_, maxwellian_face_values<Real>(solid_wall, 0, 0, owned).equilibrium);
     }
     sums_size_ = offset;
+    // The memory plan counts the sums by sweep_sums_bytes: it must describe this layout.
+    require(double(sums_size_) * sizeof(double) == sweep_sums_bytes(g, !config.solid.empty()),
+            "sweep: the sums' layout and sweep_sums_bytes disagree");
     sums_ = Buffer<double>(backend_, std::size_t(copies_) * sums_size_);
   }
 
