@@ -3,6 +3,7 @@
 #include <petscsys.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "numerical_guard.hpp"
@@ -125,6 +126,7 @@ SweepConfig sweep_config(const CaseSetup& setup, const Partition& partition,
   c.solid_temperature = setup.run.solid_temperature;
   c.communicator = partition.velocity_ranks > 1 ? std::move(communicator) : nullptr;
   c.batch = batch;
+  c.lines = setup.run.iteration.lines;
   return c;
 }
 
@@ -189,6 +191,7 @@ IterativeSteady::IterativeSteady(const CaseSetup& setup, const Partition& partit
                                  std::shared_ptr<Communicator> communicator, std::int64_t batch)
     : setup_(setup),
       partition_(partition),
+      communicator_(partition.velocity_ranks > 1 ? communicator : nullptr),
       engine_(make_sweep_engine(sweep_config(setup, partition, std::move(communicator), batch))),
       view_(std::make_unique<View>(*this)),
       tolerance_(setup.run.iteration.tolerance),
@@ -333,7 +336,11 @@ void IterativeSteady::follow_corrected_gas(const std::vector<double>& swept,
 }
 
 double IterativeSteady::iterate() {
+  const auto start = std::chrono::steady_clock::now();
+  if (communicator_) communicator_->record_times(true);
   SweepResult result = engine_->iterate(moments_, wall_density_, solid_density_);
+  if (communicator_) communicator_->record_times(false);
+  sweep_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ++sweeps_;
   if (closed_) {
     const double scale = rescale_mass(result.moments);
@@ -386,9 +393,11 @@ double IterativeSteady::updates_per_unit() const {
 
 std::vector<std::pair<std::string, double>> IterativeSteady::summary_numbers() const {
   std::vector<std::pair<std::string, double>> numbers{{"sweeps", double(sweeps_)},
+                                                      {"sweep_seconds", sweep_seconds_},
                                                       {"last_change", last_change_},
                                                       {"velocity_slots", double(engine_->slots())},
                                                       {"batch", double(engine_->batch())}};
+  if (engine_->lines() > 0) numbers.push_back({"lines", double(engine_->lines())});
   if (synthetic_)
     numbers.push_back(
         {"synthetic_linear_iterations", double(synthetic_->last_linear_iterations())});

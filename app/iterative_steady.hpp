@@ -56,7 +56,10 @@ class IterativeSteady : public Solver {
   void restore(const std::vector<std::vector<double>>& state, std::int64_t unit) override;
   double updates_per_unit() const override;
   double bytes_per_unit() const override { return engine_->bytes_per_iteration(); }
-  CommunicationTimes take_communication_times() override { return {}; }
+  // The sums of the moments over the velocity ranks.
+  CommunicationTimes take_communication_times() override {
+    return communicator_ ? communicator_->take_times() : CommunicationTimes{};
+  }
   std::vector<std::pair<std::string, double>> summary_numbers() const override;
   std::string failure_hint() const override {
     return "the iteration diverged: try it without the accelerators (-iter_accel none, "
@@ -85,6 +88,7 @@ class IterativeSteady : public Solver {
 
   const CaseSetup& setup_;
   const Partition& partition_;
+  std::shared_ptr<Communicator> communicator_;  // null on one velocity rank
   std::unique_ptr<SweepEngine> engine_;
   std::unique_ptr<SyntheticCorrection> synthetic_;  // null without -iter_synthetic
   std::unique_ptr<View> view_;
@@ -108,6 +112,7 @@ class IterativeSteady : public Solver {
   std::array<double, 6> solid_influx_per_density_{};
   double last_change_ = 1.0;
   std::int64_t sweeps_ = 0;
+  double sweep_seconds_ = 0.0;  // inside the engine: the sweeps with their copies and sums
   SNES snes_ = nullptr;
   bool restart_accelerator_ = false;  // the accelerator left the physical states
   // The accelerated march in flight (march's arguments; sweeps left and taken in the stretch).

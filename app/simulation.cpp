@@ -70,12 +70,12 @@ class Scoped {
 
 std::string precision_name(Precision p) { return std::string(to_string(p)); }
 
-// The halo exchange's and the moment sums' time per warm step, the largest over the ranks, and
-// their shares of the step (the slowest rank's `step_seconds` over `steps`): printed, and added
-// to the summary's timing. The exchange overlaps the interior cells unless -halo_overlap false,
-// so its share is what it would cost if nothing hid it.
+// The halo exchange's and the moment sums' time per warm step (the solver's unit), the largest
+// over the ranks, and their shares of the step (the slowest rank's `step_seconds` over `steps`):
+// printed, and added to the summary's timing. The exchange overlaps the interior cells unless
+// -halo_overlap false, so its share is what it would cost if nothing hid it.
 void report_communication(MPI_Comm comm, CommunicationTimes times, std::int64_t steps,
-                          double step_seconds, nlohmann::json& timing) {
+                          double step_seconds, const char* unit, nlohmann::json& timing) {
   MPI_Allreduce(MPI_IN_PLACE, &times.halo_seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
   MPI_Allreduce(MPI_IN_PLACE, &times.sum_seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
   if (times.halo_seconds == 0.0 && times.sum_seconds == 0.0) return;
@@ -83,11 +83,16 @@ void report_communication(MPI_Comm comm, CommunicationTimes times, std::int64_t 
   timing["sum_ms_per_step"] = 1e3 * times.sum_seconds / steps;
   timing["halo_share"] = times.halo_seconds / step_seconds;
   timing["sum_share"] = times.sum_seconds / step_seconds;
-  PetscPrintf(comm,
-              "bolt: per step (warm): halo exchange %.3f ms (%.1f%% of the step), moment sums "
-              "%.3f ms (%.1f%%)\n",
-              1e3 * times.halo_seconds / steps, 100.0 * times.halo_seconds / step_seconds,
-              1e3 * times.sum_seconds / steps, 100.0 * times.sum_seconds / step_seconds);
+  std::string line = std::string("bolt: per ") + unit + " (warm):";
+  const auto part = [&](const char* name, double seconds) {
+    char text[128];
+    std::snprintf(text, sizeof text, " %s %.3f ms (%.1f%% of the %s)", name, 1e3 * seconds / steps,
+                  100.0 * seconds / step_seconds, unit);
+    return std::string(text);
+  };
+  if (times.halo_seconds > 0.0) line += part("halo exchange", times.halo_seconds) + ",";
+  line += part("moment sums", times.sum_seconds);
+  PetscPrintf(comm, "%s\n", line.c_str());
 }
 
 }  // namespace
@@ -463,7 +468,8 @@ int run_simulation(MPI_Comm comm) {
   // After the first stretch between two stops (monitor, output): what a long run sees.
   if (warm_steps > 0) {
     summary["timing"]["ms_per_step_warm"] = 1e3 * warm_seconds / warm_steps;
-    report_communication(comm, warm_communication, warm_steps, warm_seconds, summary["timing"]);
+    report_communication(comm, warm_communication, warm_steps, warm_seconds, solver->unit(),
+                         summary["timing"]);
   }
   summary["diagnostics"] = summary_diagnostics(run, grid, setup.geometry, velocities, dt, domain,
                                                fields, time_at(step), history);

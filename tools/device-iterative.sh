@@ -24,6 +24,8 @@
 #   split      the delta = 1 cavity (100 sweeps), the Kn = 1 3-D cavity (20 sweeps) and the cube
 #              at 4.3e10 points (96 x 64 x 64 cells, 48^3 velocities, float; 8 sweeps) on 2 GPUs
 #              (velocity batches) against 1 (needs two GPUs)
+#   lines      the split part's runs at each -iter_lines of $LINES (default 0 1 2 4 8 16; 0 is
+#              the sweep's own choice), on 1 and 2 GPUs
 # Each run writes summary.json, monitor.csv and its log under $OUT/<part>/<name>/ and a line to
 # $OUT/iterative.txt; steady_time.py adds when D and G reached their final values (1e-4).
 set -u -o pipefail
@@ -57,6 +59,10 @@ try:
 except OSError:
     sys.exit(0)
 t, d = s.get("timing") or {}, s.get("diagnostics") or {}
+n = s.get("solver_numbers") or {}
+if "lines" in n:
+    print(f"  lines {n['lines']:.0f}, {n['sweep_seconds']:.3f} s in the sweeps, moment sums "
+          f"{t.get('sum_ms_per_step', 0):.3f} ms per iteration")
 print(f"  {s['solver']} {s['steps']} units, steady {s['steady']}, residual {s['residual']:.3e}, "
       f"D {d.get('D', float('nan')):.7g} G {d.get('G', float('nan')):.7g}, "
       f"{t.get('wall_seconds', 0):.2f} s, {t.get('ms_per_step', 0):.3f} ms/unit "
@@ -68,6 +74,20 @@ PY
   # Cavities: when D and G reached their final values.
   head -1 "$dir/monitor.csv" 2>/dev/null | grep -q ',D,G,' &&
     python3 "$here/steady_time.py" "$dir/monitor.csv" | sed 's/^/  /' | tee -a "$report"
+}
+
+# split_runs PART SUFFIX RANKS [bolt options...]: the split part's three runs. Several monitor
+# stretches, so that the summary's warm time leaves NCCL's first connection out.
+split_runs() {
+  local part=$1 suffix=$2 ranks=$3
+  shift 3
+  run $part cavity2d_$ranks$suffix $ranks inputs/cavity_iterative_delta1.yaml -iter_accel none \
+    -iter_max 100 -iter_tol 1e-30 -out_monitor_every 20 "$@"
+  run $part cavity3d_$ranks$suffix $ranks inputs/cavity3d_iterative_kn1.yaml -iter_accel none \
+    -iter_max 20 -iter_tol 1e-30 -out_monitor_every 4 "$@"
+  run $part cube_$ranks$suffix $ranks inputs/cube_iterative.yaml -grid_n 96,64,64 \
+    -geometry_solids 24,24,24,16,16,16 -vgrid_n 48 -precision float -iter_accel none \
+    -iter_max 8 -iter_tol 1e-30 -out_monitor_every 2 "$@"
 }
 
 for part in "${PARTS[@]}"; do
@@ -146,7 +166,7 @@ for part in "${PARTS[@]}"; do
           -geometry_solids 48,48,48,32,32,32 -vgrid_n 62 -precision float -iter_synthetic false \
           -iter_tol 1e-5 -iter_max 200 -out_monitor_every 1 -out_checkpoint_every 5 \
           -out_checkpoint "$local_ckpt" -out_dir "$dir" -summary "$dir/summary.json" \
-          "${start[@]}" >> "$dir/log" 2>&1 < /dev/null &
+          "${start[@]}" ${CUBE_LARGE_OPTIONS:-} >> "$dir/log" 2>&1 < /dev/null &
       fi
       while pgrep -f "cube_large_run" > /dev/null && [ "$SECONDS" -lt "${LIMIT:-560}" ]; do
         sleep 10
@@ -161,16 +181,12 @@ for part in "${PARTS[@]}"; do
         done
       fi ;;
     split)
-      # Several monitor stretches, so that the summary's warm time leaves NCCL's first
-      # connection out.
+      for ranks in 1 2; do split_runs split "" $ranks; done ;;
+    lines)
       for ranks in 1 2; do
-        run split cavity2d_$ranks $ranks inputs/cavity_iterative_delta1.yaml -iter_accel none \
-          -iter_max 100 -iter_tol 1e-30 -out_monitor_every 20
-        run split cavity3d_$ranks $ranks inputs/cavity3d_iterative_kn1.yaml -iter_accel none \
-          -iter_max 20 -iter_tol 1e-30 -out_monitor_every 4
-        run split cube_$ranks $ranks inputs/cube_iterative.yaml -grid_n 96,64,64 \
-          -geometry_solids 24,24,24,16,16,16 -vgrid_n 48 -precision float -iter_accel none \
-          -iter_max 8 -iter_tol 1e-30 -out_monitor_every 2
+        for lines in ${LINES:-0 1 2 4 8 16}; do
+          split_runs lines _$lines $ranks -iter_lines $lines
+        done
       done ;;
     *) echo "unknown part $part" | tee -a "$report" ;;
   esac

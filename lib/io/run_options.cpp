@@ -198,6 +198,9 @@ void read_solver(MPI_Comm comm, RunOptions& run) {
                         "equations with the sweep's kinetic remainder (GSIS)", false);
   it.batch = o.integer("iter_batch", "iterative: velocities swept at once per rank (0: as memory allows)",
                        0, 0, 2000000000);
+  it.lines = o.integer("iter_lines",
+                       "iterative, GPU: lines of cells swept at once per warp of velocities (0: "
+                       "chosen from the multiprocessors and the velocity count)", 0, 0, 16);
 }
 
 // The condition named by option `base` (-bc_x_low, -geometry_box1_bc_x_low, ...) and its

@@ -66,6 +66,7 @@ struct IterationOptions {
   int history = 10;         // iterates the accelerator combines
   bool synthetic = false;   // GSIS-type macroscopic correction after each sweep
   long long batch = 0;      // velocities swept at once per rank (0: as memory allows)
+  int lines = 0;            // GPU: warps sweeping a warp of velocities (0: the sweep chooses)
 };
 
 struct RunOptions {

@@ -34,6 +34,7 @@ struct SweepConfig {
   // Sums the moments over the ranks that split the velocities (null on one rank).
   std::shared_ptr<Communicator> communicator;
   std::int64_t batch = 0;     // velocity slots swept at once (0: every slot)
+  int lines = 0;              // GPU: lines swept at once per warp of velocities (0: chosen)
 };
 
 // [axis][side] -> one value per transverse position of the face ((axis + 1) % 3 fastest).
@@ -57,6 +58,8 @@ class SweepEngine {
   // and of one batch.
   virtual std::int64_t slots() const = 0;
   virtual std::int64_t batch() const = 0;
+  // GPU: the lines per warp of velocities of the last batch; 0 on the CPU.
+  virtual int lines() const = 0;
   // Bytes one iteration moves at the least: each cell's target read and moments added per warp
   // of velocities, and each slice element read and written.
   virtual double bytes_per_iteration() const = 0;

@@ -21,14 +21,13 @@ struct HostAccumulator {
 
 }  // namespace
 
-// Each thread takes a fixed share of the slots (static schedule) and its sums are added in
-// thread order afterwards: for a given thread count the result does not depend on timing, so a
-// restarted iteration continues bit-identically.
+// Each thread takes a fixed share of the slots (static schedule) and its sums are added in thread
+// order afterwards: for a given thread count the result does not depend on timing, so a restarted
+// iteration continues bit-identically. Returns 0: a thread sweeps its velocity alone, in no lines.
 template <class Real, class Relax>
-void sweep_batch(CpuExec, const Sweep<Real, Relax>& sweep, std::int64_t first, std::int64_t count,
-                 Real* /*slices: each thread has its own*/, std::int64_t slice_size,
-                 const std::array<std::array<std::int64_t, 2>, 3>& face_size,
-                 const SweepCopies& /*one: the threads sum privately*/) {
+int sweep_batch(CpuExec, const Sweep<Real, Relax>& sweep, std::int64_t first, std::int64_t count,
+                Real* /*slices: each thread has its own*/, std::int64_t slice_size,
+                const std::array<std::array<std::int64_t, 2>, 3>& face_size, int /*lines*/) {
   const std::int64_t cells = sweep.grid.cells();
   struct Partial {
     std::vector<double> moments, solid;
@@ -64,6 +63,7 @@ void sweep_batch(CpuExec, const Sweep<Real, Relax>& sweep, std::int64_t first, s
       for (int s = 0; s < 2; ++s)
         for (std::size_t k = 0; k < part.faces[a][s].size(); ++k) sweep.face[a][s].sums[k] += part.faces[a][s][k];
   }
+  return 0;
 }
 
 inline void sum_copies(CpuExec, double*, std::int64_t, int) {}

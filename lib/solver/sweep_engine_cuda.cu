@@ -3,6 +3,8 @@
 // interleaved (element p of slot t at p * batch + t) so that a warp's accesses coalesce, and the
 // sums reduced across the warp (its 32 velocities are at the same cell: they share an octant)
 // before one atomic add per sum (WarpAccumulator).
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "core/launch_cuda.cuh"
@@ -96,19 +98,13 @@ __global__ void sum_copies_kernel(double* values, std::int64_t size, int copies)
 
 }  // namespace
 
-// The slots [first, first + count) (whole warps of one octant each).
+// The slots [first, first + count) (whole warps of one octant each), with `lines` lines per warp
+// of velocities (0: chosen here); returns the lines.
 template <class Real, class Relax>
-void sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t first,
-                 std::int64_t count, Real* slices, std::int64_t /*slice_size*/,
-                 const std::array<std::array<std::int64_t, 2>, 3>& /*face_size*/,
-                 const SweepCopies& copies) {
-  // Lines in flight per warp of velocities: about enough for 16 warps per multiprocessor, as a
-  // power of two from 4 to 16, and no more than a plane has or the kernel's registers allow.
-  // More lines put more warps in flight but lengthen the wavefront's fill and the barrier every
-  // warp of a block meets after each cell: past 16 warps per multiprocessor that costs more than
-  // the latency they hide, and 3 or 5 lines swept slower than 4 or 8 (docs/benchmarks.md).
+int sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t first,
+                std::int64_t count, Real* slices, std::int64_t /*slice_size*/,
+                const std::array<std::array<std::int64_t, 2>, 3>& /*face_size*/, int lines) {
   const std::int64_t groups = count / 32;
-  const double wanted = double(multiprocessors(exec)) * 16.0 / double(groups);
   constexpr int kMostLines = 16;
   constexpr int kMostScratch = kMostLines * kScratchPerWarp * int(sizeof(double));
   static const int largest_block = [] {
@@ -120,17 +116,26 @@ void sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t fi
     cudaFuncGetAttributes(&attributes, sweep_kernel<Real, Relax>);
     return attributes.maxThreadsPerBlock;
   }();
-  const int most = int(std::min<std::int64_t>({kMostLines, sweep.grid.n[1], largest_block / 32}));
-  int lines = 4;
-  while (lines < kMostLines && double(lines) * std::sqrt(2.0) < wanted)
-    lines *= 2;  // nearest in log2
-  while (lines > most && lines > 1) lines /= 2;
-  Sweep<Real, Relax> with_copies = sweep;
-  with_copies.copies = copies;
+  const int most = std::min(kMostLines, largest_block / 32);
+  if (lines == 0) {
+    // About enough lines for 16 warps per multiprocessor, as a power of two from 4 to 16, and no
+    // more than a plane has. More lines put more warps in flight but lengthen the wavefront's
+    // fill and the barrier every warp of a block meets after each cell. On the benchmark cases,
+    // on one GPU and two, this choice swept within 8 % of the best of 1 to 16 lines
+    // (-iter_lines, docs/benchmarks.md).
+    const double wanted = double(multiprocessors(exec)) * 16.0 / double(groups);
+    lines = 4;
+    while (lines < kMostLines && double(lines) * std::sqrt(2.0) < wanted)
+      lines *= 2;  // nearest in log2
+    while (lines > std::min(most, sweep.grid.n[1]) && lines > 1) lines /= 2;
+  }
+  require(lines <= most, "-iter_lines ", lines, ": the sweep's blocks hold at most ", most,
+          " lines on this GPU (its registers limit a block to ", largest_block, " threads)");
   const std::size_t scratch = std::size_t(lines) * kScratchPerWarp * sizeof(double);
-  sweep_kernel<<<static_cast<unsigned>(groups), 32 * lines, scratch, exec.stream>>>(
-      with_copies, first, count, slices);
+  sweep_kernel<<<static_cast<unsigned>(groups), 32 * lines, scratch, exec.stream>>>(sweep, first,
+                                                                                    count, slices);
   check_cuda_launch("sweep");
+  return lines;
 }
 
 // values[i] += values[c * size + i] over the copies c > 0.

@@ -137,6 +137,7 @@ class SweepEngineImpl final : public SweepEngine {
 
   std::int64_t slots() const override { return slots_; }
   std::int64_t batch() const override { return batch_; }
+  int lines() const override { return lines_; }
   double bytes_per_iteration() const override {
     const double warps = double(slots_) / 32.0;
     return double(cells_) * warps * (sizeof(SweepCell<Real>) + kRawMoments * sizeof(double)) +
@@ -192,13 +193,13 @@ class SweepEngineImpl final : public SweepEngine {
       sweep.solids = {solid_density_.data(), sums_.data() + solid_offset_};
       sweep.tables.solid = solid_ghost_.data();
     }
-    const SweepCopies copies{copies_, sums_size_};
+    sweep.copies = {copies_, sums_size_};
     // Phase by phase (symmetry faces: what a phase enters with, an earlier one left).
     std::int64_t begin = 0;
     for (std::int64_t end : phase_end_) {
       for (std::int64_t first = begin; first < end; first += batch_)
-        sweep_batch(exec_, sweep, first, std::min(batch_, end - first), slices_.data(),
-                    slice_size_, face_size_, copies);
+        lines_ = sweep_batch(exec_, sweep, first, std::min(batch_, end - first), slices_.data(),
+                             slice_size_, face_size_, config_.lines);
       begin = end;
     }
     // Every sum of the sweep at once: one reduction of the copies, one sum over the velocity
@@ -233,6 +234,7 @@ class SweepEngineImpl final : public SweepEngine {
   Velocities<Real> all_{}, owned_{};
   int warp_ = 32;
   int copies_ = 1;  // of the moment and face sums (sweep_sum_copies)
+  int lines_ = 0;   // of the last batch (GPU)
   std::int64_t slots_ = 0, batch_ = 0, cells_ = 0, slice_size_ = 0;
   Buffer<int> slot_velocity_;
   Buffer<Real> slot_weight_;
