@@ -208,27 +208,7 @@ IterativeSteady::IterativeSteady(const CaseSetup& setup, const Partition& partit
               k = int(c / grid.cells(0) / grid.cells(1));
     volume_[c] = grid.axes[0].widths[i] * grid.axes[1].widths[j] * grid.axes[2].widths[k];
   }
-  // The initial moments: discrete sums of the initial f of every cell (one row where the
-  // initial state is uniform).
-  moments_.assign(std::size_t(cells_) * kRawMoments, 0.0);
-  const StateRows rows = initial_state_rows(run, grid, vg, 0, vg.size());
-  const bool uniform = run.initial.kind == InitKind::uniform;
-  const Velocities<double> all{vg.xi[0].data(), vg.xi[1].data(), vg.xi[2].data(),
-                               vg.weight.data(), vg.size(), vg.size()};
-#pragma omp parallel
-  {
-    std::vector<double> row(vg.size());
-#pragma omp for
-    for (std::int64_t c = 0; c < (uniform ? 1 : cells_); ++c) {
-      rows(c, row.data());
-      Sums<kRawMoments> s = Sums<kRawMoments>::zero();
-      for (int v = 0; v < vg.size(); ++v) accumulate_raw<3>(s, all, v, row[v]);
-      for (int k = 0; k < kRawMoments; ++k) moments_[c * kRawMoments + k] = s[k];
-    }
-  }
-  if (uniform)
-    for (std::int64_t c = 1; c < cells_; ++c)
-      std::copy_n(moments_.begin(), kRawMoments, moments_.begin() + c * kRawMoments);
+  moments_ = initial_raw_moments(run, grid, vg);
   solid_ = solid_cells(setup);
   for (std::int64_t c = 0; c < std::int64_t(solid_.size()); ++c)
     if (solid_[c]) std::fill_n(moments_.begin() + c * kRawMoments, kRawMoments, 0.0);

@@ -5,6 +5,8 @@
 
 #include "boundary/discrete_shock_states.hpp"
 #include "core/error.hpp"
+#include "kernels/cell_moments.hpp"
+#include "kernels/macroscopic.hpp"
 #include "kernels/maxwellian.hpp"
 #include "velocity_coverage.hpp"
 
@@ -131,6 +133,52 @@ CaseSetup make_case_setup(const RunOptions& options) {
   return setup;
 }
 
+InitialMaxwellians initial_state_maxwellians(const RunOptions& run, const PhysicalGrid& grid) {
+  const std::array<int, 2> n{grid.cells(0), grid.cells(1)};
+  return [init = run.initial, x = grid.axes[0].centres, y = grid.axes[1].centres,
+          z = grid.axes[2].centres, n](std::int64_t cell, InitialMaxwellian out[2]) {
+    const std::int64_t nx = n[0];
+    const auto isotropic = [](double density, const double* u, double T) {
+      InitialMaxwellian m;
+      m.n = density;
+      for (int a = 0; a < 3; ++a) {
+        m.u[a] = u[a];
+        m.T[a] = T;
+      }
+      return m;
+    };
+    switch (init.kind) {
+      case InitKind::uniform:
+        out[0] = isotropic(init.density, init.velocity, init.temperature);
+        return 1;
+      case InitKind::riemann: {
+        const double* s = x[cell % nx] < init.interface ? init.left : init.right;
+        const double u[3] = {s[1], 0.0, 0.0};
+        out[0] = isotropic(s[0], u, s[2]);
+        return 1;
+      }
+      case InitKind::bimaxwellian: {
+        out[0] = isotropic(init.density, init.velocity, 0.0);
+        for (int a = 0; a < 3; ++a) out[0].T[a] = init.temperature_axes[a];
+        if (init.second_density <= 0.0) return 1;
+        out[1] = isotropic(init.second_density, init.second_velocity, init.second_temperature);
+        return 2;
+      }
+      case InitKind::fields: {
+        // A cell with no gas of the file around it is solid here too (fit_initial_fields): its
+        // state is never used.
+        const double p[3] = {x[cell % nx], y[cell / nx % n[1]], z[cell / nx / n[1]]};
+        FieldsGas gas{init.density, {init.velocity[0], init.velocity[1], init.velocity[2]},
+                      init.temperature};
+        init.fields->at(p, gas);
+        out[0] = isotropic(init.fields_scale * gas.n, gas.u, gas.T);
+        return 1;
+      }
+    }
+    return 0;
+  };
+}
+
 StateRows initial_state_rows(const RunOptions& run, const PhysicalGrid& grid,
                              const VelocityGrid& velocities, int velocity_lo, int velocity_count) {
   // Copies of what a row needs: the engine calls it from its threads, after this returns.
@@ -138,55 +186,97 @@ StateRows initial_state_rows(const RunOptions& run, const PhysicalGrid& grid,
   for (int a = 0; a < 3; ++a)
     xi[a].assign(velocities.xi[a].begin() + velocity_lo,
                  velocities.xi[a].begin() + velocity_lo + velocity_count);
-  const std::array<int, 2> n{grid.cells(0), grid.cells(1)};
-  return [init = run.initial, xi = std::move(xi), x = grid.axes[0].centres,
-          y = grid.axes[1].centres, z = grid.axes[2].centres, n](std::int64_t cell, double* row) {
-    const std::int64_t nx = n[0];
+  return [maxwellians = initial_state_maxwellians(run, grid), xi = std::move(xi)](
+             std::int64_t cell, double* row) {
+    InitialMaxwellian m[2];
+    const int count = maxwellians(cell, m);
     const std::size_t nv = xi[0].size();
-    auto maxwellian_row = [&](double n, const double u[3], const double T[3], bool add) {
-      const double prefactor = n / std::sqrt(kPi * T[0] * kPi * T[1] * kPi * T[2]);
+    std::fill_n(row, nv, 0.0);
+    for (int i = 0; i < count; ++i) {
+      const double* T = m[i].T;
+      const double prefactor = m[i].n / std::sqrt(kPi * T[0] * kPi * T[1] * kPi * T[2]);
       for (std::size_t v = 0; v < nv; ++v) {
         double exponent = 0.0;
         for (int a = 0; a < 3; ++a) {
-          const double c = xi[a][v] - u[a];
-          exponent += c * c / T[a];
+          const double c = xi[a][v] - m[i].u[a];
+          exponent += c * c / m[i].T[a];
         }
-        const double value = prefactor * std::exp(-exponent);
-        row[v] = add ? row[v] + value : value;
-      }
-    };
-    const double iso[3] = {init.temperature, init.temperature, init.temperature};
-    switch (init.kind) {
-      case InitKind::uniform: maxwellian_row(init.density, init.velocity, iso, false); break;
-      case InitKind::riemann: {
-        const bool left = x[cell % nx] < init.interface;
-        const double* s = left ? init.left : init.right;
-        const double u[3] = {s[1], 0.0, 0.0}, T[3] = {s[2], s[2], s[2]};
-        maxwellian_row(s[0], u, T, false);
-        break;
-      }
-      case InitKind::bimaxwellian: {
-        maxwellian_row(init.density, init.velocity, init.temperature_axes, false);
-        if (init.second_density > 0.0) {
-          const double T2[3] = {init.second_temperature, init.second_temperature,
-                                init.second_temperature};
-          maxwellian_row(init.second_density, init.second_velocity, T2, true);
-        }
-        break;
-      }
-      case InitKind::fields: {
-        // A cell with no gas of the file around it is solid here too (fit_initial_fields): its
-        // row is never used.
-        const double p[3] = {x[cell % nx], y[cell / nx % n[1]], z[cell / nx / n[1]]};
-        FieldsGas gas{init.density, {init.velocity[0], init.velocity[1], init.velocity[2]},
-                      init.temperature};
-        init.fields->at(p, gas);
-        const double T[3] = {gas.T, gas.T, gas.T};
-        maxwellian_row(init.fields_scale * gas.n, gas.u, T, false);
-        break;
+        row[v] += prefactor * std::exp(-exponent);
       }
     }
   };
+}
+
+namespace {
+
+// Adds the raw moments of Maxwellian m on the full box of `axes`: with
+// S_a(p) = sum_j w_j e_j x_j^p along axis a (e_j = exp(-(x_j - u_a)^2 / T_a)) and A the
+// Maxwellian's prefactor, sum w f xi_x^p xi_y^q xi_z^r = A S_x(p) S_y(q) S_z(r).
+void add_factorised_moments(const std::array<Axis, 3>& axes, const InitialMaxwellian& m,
+                            Sums<kRawMoments>& s) {
+  double S[3][4] = {};
+  for (int a = 0; a < 3; ++a)
+    for (int j = 0; j < axes[a].cells(); ++j) {
+      const double x = axes[a].centres[j], c = x - m.u[a];
+      const double e = axes[a].widths[j] * std::exp(-c * c / m.T[a]);
+      S[a][0] += e;
+      S[a][1] += e * x;
+      S[a][2] += e * x * x;
+      S[a][3] += e * x * x * x;
+    }
+  const double A = m.n / std::sqrt(kPi * m.T[0] * kPi * m.T[1] * kPi * m.T[2]);
+  // The product over the axes of S_a(power[a]).
+  const auto product = [&](int px, int py, int pz) { return A * S[0][px] * S[1][py] * S[2][pz]; };
+  s[kM0] += product(0, 0, 0);
+  s[kM1 + 0] += product(1, 0, 0);
+  s[kM1 + 1] += product(0, 1, 0);
+  s[kM1 + 2] += product(0, 0, 1);
+  s[kM2 + 0] += product(2, 0, 0);
+  s[kM2 + 1] += product(0, 2, 0);
+  s[kM2 + 2] += product(0, 0, 2);
+  s[kM2 + 3] += product(1, 1, 0);
+  s[kM2 + 4] += product(1, 0, 1);
+  s[kM2 + 5] += product(0, 1, 1);
+  s[kM3 + 0] += product(3, 0, 0) + product(1, 2, 0) + product(1, 0, 2);
+  s[kM3 + 1] += product(2, 1, 0) + product(0, 3, 0) + product(0, 1, 2);
+  s[kM3 + 2] += product(2, 0, 1) + product(0, 2, 1) + product(0, 0, 3);
+}
+
+}  // namespace
+
+std::vector<double> initial_raw_moments(const RunOptions& run, const PhysicalGrid& grid,
+                                        const VelocityGrid& velocities) {
+  const std::int64_t cells = grid.interior_cells();
+  std::vector<double> moments(std::size_t(cells) * kRawMoments, 0.0);
+  // A uniform state: one cell's sums, copied.
+  const std::int64_t distinct = run.initial.kind == InitKind::uniform ? 1 : cells;
+  const InitialMaxwellians maxwellians = initial_state_maxwellians(run, grid);
+  const StateRows rows = velocities.full_box
+                             ? StateRows{}
+                             : initial_state_rows(run, grid, velocities, 0, velocities.size());
+  const Velocities<double> all{velocities.xi[0].data(), velocities.xi[1].data(),
+                               velocities.xi[2].data(), velocities.weight.data(),
+                               velocities.size(), velocities.size()};
+#pragma omp parallel
+  {
+    std::vector<double> row(velocities.full_box ? 0 : velocities.size());
+#pragma omp for
+    for (std::int64_t c = 0; c < distinct; ++c) {
+      Sums<kRawMoments> s = Sums<kRawMoments>::zero();
+      if (velocities.full_box) {
+        InitialMaxwellian m[2];
+        const int count = maxwellians(c, m);
+        for (int i = 0; i < count; ++i) add_factorised_moments(velocities.axes, m[i], s);
+      } else {
+        rows(c, row.data());
+        for (int v = 0; v < velocities.size(); ++v) accumulate_raw<3>(s, all, v, row[v]);
+      }
+      std::copy_n(&s[0], kRawMoments, moments.begin() + c * kRawMoments);
+    }
+  }
+  for (std::int64_t c = distinct; c < cells; ++c)
+    std::copy_n(moments.begin(), kRawMoments, moments.begin() + c * kRawMoments);
+  return moments;
 }
 
 }  // namespace bolt
