@@ -117,24 +117,50 @@ int sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t fir
     return attributes.maxThreadsPerBlock;
   }();
   const int most = std::min(kMostLines, largest_block / 32);
-  if (lines == 0) {
-    // About enough lines for 16 warps per multiprocessor, as a power of two from 4 to 16, and no
-    // more than a plane has. More lines put more warps in flight but lengthen the wavefront's
-    // fill and the barrier every warp of a block meets after each cell. On the benchmark cases,
-    // on one GPU and two, this choice swept within 8 % of the best of 1 to 16 lines
-    // (-iter_lines, docs/benchmarks.md).
-    const double wanted = double(multiprocessors(exec)) * 16.0 / double(groups);
-    lines = 4;
-    while (lines < kMostLines && double(lines) * std::sqrt(2.0) < wanted)
-      lines *= 2;  // nearest in log2
-    while (lines > std::min(most, sweep.grid.n[1]) && lines > 1) lines /= 2;
+  const auto scratch = [](int l) { return std::size_t(l) * kScratchPerWarp * sizeof(double); };
+  const auto launch = [&](std::int64_t from, std::int64_t blocks, int l) {
+    // Slot t of the batch keeps its slice at slices + t (stride count) whichever launch sweeps it.
+    const std::int64_t offset = from * 32;
+    sweep_kernel<<<static_cast<unsigned>(blocks), 32 * l, scratch(l), exec.stream>>>(
+        sweep, first + offset, count, slices + offset);
+    check_cuda_launch("sweep");
+  };
+  if (lines > 0) {
+    require(lines <= most, "-iter_lines ", lines, ": the sweep's blocks hold at most ", most,
+            " lines on this GPU (its registers limit a block to ", largest_block, " threads)");
+    launch(0, groups, lines);
+    return lines;
   }
-  require(lines <= most, "-iter_lines ", lines, ": the sweep's blocks hold at most ", most,
-          " lines on this GPU (its registers limit a block to ", largest_block, " threads)");
-  const std::size_t scratch = std::size_t(lines) * kScratchPerWarp * sizeof(double);
-  sweep_kernel<<<static_cast<unsigned>(groups), 32 * lines, scratch, exec.stream>>>(sweep, first,
-                                                                                    count, slices);
-  check_cuda_launch("sweep");
+  // About enough lines for 16 warps per multiprocessor, as a power of two from 4 to 16, and no
+  // more than a plane has. More lines put more warps in flight but lengthen the wavefront's fill
+  // and the barrier every warp of a block meets after each cell. On the benchmark cases, on one
+  // GPU and two, this choice swept within 8 % of the best of 1 to 16 lines (-iter_lines,
+  // docs/benchmarks.md).
+  const int allowed = std::min(most, sweep.grid.n[1]);
+  const double wanted = double(multiprocessors(exec)) * 16.0 / double(groups);
+  lines = 4;
+  while (lines < kMostLines && double(lines) * std::sqrt(2.0) < wanted)
+    lines *= 2;  // nearest in log2
+  while (lines > allowed && lines > 1) lines /= 2;
+  // Every block sweeps the whole grid, so the blocks run in waves of equal length, and a last
+  // wave a fraction full would take as long as a full one (the sweep is latency-bound: a block
+  // is no faster for having a multiprocessor to itself). The blocks of whole waves keep these
+  // lines; those of the last wave take the most lines that still fit the multiprocessors at
+  // once, which shortens their sweep.
+  const auto resident = [&](int l) {
+    int blocks = 0;
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, sweep_kernel<Real, Relax>, 32 * l,
+                                                  scratch(l));
+    return std::int64_t(blocks) * multiprocessors(exec);
+  };
+  const std::int64_t wave = resident(lines);
+  const std::int64_t whole = wave > 0 ? groups / wave * wave : 0, last = groups - whole;
+  if (whole > 0) launch(0, whole, lines);
+  if (last > 0) {
+    int tail = lines;
+    while (whole > 0 && tail * 2 <= allowed && resident(tail * 2) >= last) tail *= 2;
+    launch(whole, last, tail);
+  }
   return lines;
 }
 

@@ -24,16 +24,25 @@ struct SweepCase {
   std::vector<double> solid_density;
 };
 
-// A box of n cells (stretched on x), 10 x 9 x 8 velocities, a non-uniform gas; walls on x (one
+// What a case adds to the plain box: a solid block, a symmetry face, its velocity nodes, the GPU's
+// lines (SweepConfig::lines).
+struct Variant {
+  bool solid = false, symmetry = false;
+  std::array<int, 3> nodes{10, 9, 8};
+  int lines = 0;
+};
+
+// A box of n cells (stretched on x), the variant's velocities, a non-uniform gas; walls on x (one
 // moving), inflow and outflow on y, walls on z.
 SweepCase make_case(std::array<int, 3> n, RelaxationKind kind, Precision precision,
-                    bool solid = false, bool symmetry = false) {
+                    const Variant& variant) {
+  const bool solid = variant.solid, symmetry = variant.symmetry;
   SweepCase c;
   std::array<AxisSpec, 3> axes{AxisSpec{n[0], 0.0, 1.0, 0.9, FineAt::both},
                                AxisSpec{n[1], 0.0, 1.2}, AxisSpec{n[2], 0.0, 0.8}};
   c.config.grid = make_physical_grid(axes, 1);
   VelocityGridSpec spec;
-  spec.nodes = {10, 9, 8};
+  spec.nodes = variant.nodes;
   spec.half_width = 3.5;
   c.config.velocities = make_velocity_grid(spec);
   c.config.model = test::relaxation_model(kind);
@@ -79,14 +88,14 @@ SweepCase make_case(std::array<int, 3> n, RelaxationKind kind, Precision precisi
 }
 
 void expect_agreement(std::array<int, 3> n, RelaxationKind kind, Precision precision,
-                      std::int64_t batch, double tolerance, bool solid = false,
-                      bool symmetry = false) {
+                      std::int64_t batch, double tolerance, const Variant& variant = {}) {
   if (!test::have_device()) GTEST_SKIP() << "no GPU";
-  SweepCase c = make_case(n, kind, precision, solid, symmetry);
+  SweepCase c = make_case(n, kind, precision, variant);
   c.config.backend = Backend::cpu;
   const SweepResult cpu = make_sweep_engine(c.config)->iterate(c.moments, c.wall_density, c.solid_density);
   c.config.backend = test::second_backend();
   c.config.batch = batch;
+  c.config.lines = variant.lines;
   const SweepResult gpu = make_sweep_engine(c.config)->iterate(c.moments, c.wall_density, c.solid_density);
   EXPECT_LT(test::relative_difference(cpu.moments, gpu.moments), tolerance);
   for (int a = 0; a < 3; ++a)
@@ -103,10 +112,11 @@ TEST(SweepGpu, Shakhov3dDoubleInBatches) {
   expect_agreement({5, 4, 3}, RelaxationKind::shakhov, Precision::double_, 96, 1e-12);
 }
 TEST(SweepGpu, SolidBlock3dDouble) {
-  expect_agreement({7, 5, 4}, RelaxationKind::bgk, Precision::double_, 0, 1e-12, true);
+  expect_agreement({7, 5, 4}, RelaxationKind::bgk, Precision::double_, 0, 1e-12, {.solid = true});
 }
 TEST(SweepGpu, SymmetryFace3dInBatches) {
-  expect_agreement({5, 4, 3}, RelaxationKind::shakhov, Precision::double_, 64, 1e-12, false, true);
+  expect_agreement({5, 4, 3}, RelaxationKind::shakhov, Precision::double_, 64, 1e-12,
+                   {.symmetry = true});
 }
 // Planes of 8 and 16 lines: the GPU sweeps them with blocks of 8 and 16 warps
 // (sweep_engine_cuda.cu: a small velocity set asks for the most lines a plane has).
@@ -114,7 +124,19 @@ TEST(SweepGpu, EightLines3dDouble) {
   expect_agreement({5, 8, 3}, RelaxationKind::shakhov, Precision::double_, 0, 1e-12);
 }
 TEST(SweepGpu, SixteenLines3dDoubleWithSolid) {
-  expect_agreement({6, 16, 3}, RelaxationKind::bgk, Precision::double_, 0, 1e-12, true);
+  expect_agreement({6, 16, 3}, RelaxationKind::bgk, Precision::double_, 0, 1e-12, {.solid = true});
+}
+// 904 warps of velocities (30 x 30 x 32, octants of 3600 padded to 113 warps) are more blocks than
+// an H100 or H200 holds at once: whole waves at the chosen lines, the last wave's blocks at more
+// lines in a second launch (sweep_batch).
+TEST(SweepGpu, BlocksBeyondOneWave) {
+  expect_agreement({6, 16, 2}, RelaxationKind::bgk, Precision::double_, 0, 1e-12,
+                   {.nodes = {30, 30, 32}});
+}
+// Lines forced (-iter_lines), fewer than the choice.
+TEST(SweepGpu, ForcedLines) {
+  expect_agreement({6, 16, 2}, RelaxationKind::shakhov, Precision::double_, 0, 1e-12,
+                   {.solid = true, .lines = 2});
 }
 TEST(SweepGpu, EsbgkFloat) { expect_agreement({6, 5, 1}, RelaxationKind::esbgk, Precision::single, 0, 2e-5); }
 
