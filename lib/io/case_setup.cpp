@@ -199,7 +199,7 @@ StateRows initial_state_rows(const RunOptions& run, const PhysicalGrid& grid,
         double exponent = 0.0;
         for (int a = 0; a < 3; ++a) {
           const double c = xi[a][v] - m[i].u[a];
-          exponent += c * c / m[i].T[a];
+          exponent += c * c / T[a];
         }
         row[v] += prefactor * std::exp(-exponent);
       }
