@@ -191,8 +191,8 @@ IterativeSteady::IterativeSteady(const CaseSetup& setup, const Partition& partit
                                  std::shared_ptr<Communicator> communicator, std::int64_t batch)
     : setup_(setup),
       partition_(partition),
-      communicator_(partition.velocity_ranks > 1 ? communicator : nullptr),
-      engine_(make_sweep_engine(sweep_config(setup, partition, std::move(communicator), batch))),
+      communicator_(partition.velocity_ranks > 1 ? std::move(communicator) : nullptr),
+      engine_(make_sweep_engine(sweep_config(setup, partition, communicator_, batch))),
       view_(std::make_unique<View>(*this)),
       tolerance_(setup.run.iteration.tolerance),
       accelerator_(setup.run.iteration.accelerator),

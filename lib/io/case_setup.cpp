@@ -193,13 +193,12 @@ StateRows initial_state_rows(const RunOptions& run, const PhysicalGrid& grid,
     const std::size_t nv = xi[0].size();
     std::fill_n(row, nv, 0.0);
     for (int i = 0; i < count; ++i) {
-      const double* T = m[i].T;
-      const double prefactor = m[i].n / std::sqrt(kPi * T[0] * kPi * T[1] * kPi * T[2]);
+      const double prefactor = m[i].prefactor();
       for (std::size_t v = 0; v < nv; ++v) {
         double exponent = 0.0;
         for (int a = 0; a < 3; ++a) {
           const double c = xi[a][v] - m[i].u[a];
-          exponent += c * c / T[a];
+          exponent += c * c / m[i].T[a];
         }
         row[v] += prefactor * std::exp(-exponent);
       }
@@ -224,7 +223,7 @@ void add_factorised_moments(const std::array<Axis, 3>& axes, const InitialMaxwel
       S[a][2] += e * x * x;
       S[a][3] += e * x * x * x;
     }
-  const double A = m.n / std::sqrt(kPi * m.T[0] * kPi * m.T[1] * kPi * m.T[2]);
+  const double A = m.prefactor();
   // The product over the axes of S_a(power[a]).
   const auto product = [&](int px, int py, int pz) { return A * S[0][px] * S[1][py] * S[2][pz]; };
   s[kM0] += product(0, 0, 0);

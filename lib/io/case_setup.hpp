@@ -1,11 +1,13 @@
 #pragma once
 // Turns the run options into what the engine needs: grids, the time step, the boundary faces,
 // and the initial distribution.
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <vector>
 
 #include "decomposition/geometry.hpp"
+#include "kernels/maxwellian.hpp"
 #include "run_options.hpp"
 #include "solver/engine.hpp"
 #include "solver/time_step.hpp"
@@ -26,6 +28,8 @@ struct InitialMaxwellian {
   double n = 0.0;
   double u[3] = {0.0, 0.0, 0.0};
   double T[3] = {1.0, 1.0, 1.0};
+  // f = prefactor() exp(-sum_a (xi_a - u_a)^2 / T_a).
+  double prefactor() const { return n / std::sqrt(kPi * T[0] * kPi * T[1] * kPi * T[2]); }
 };
 // The initial state of interior cell `cell` of a grid: every -init_type is the sum of at most two
 // Maxwellians; returns how many it wrote.
