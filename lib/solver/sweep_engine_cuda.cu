@@ -5,7 +5,6 @@
 // before one atomic add per sum (WarpAccumulator).
 #include <algorithm>
 #include <array>
-#include <cmath>
 
 #include "core/launch_cuda.cuh"
 #include "kernels/sweep.hpp"
@@ -56,12 +55,16 @@ struct WarpAccumulator {
   }
 };
 
-// A block sweeps the 32 velocities of one warp of slots with `lines` warps: warp w takes the
-// lines jj = w, w + lines, ... of each plane, one cell behind warp w - 1 along x, so that the
-// line before is done where it reads it (a wavefront across the lines); the warps meet at
-// __syncthreads after each cell. A thread per velocity walking every cell alone leaves the GPU
-// nearly empty (13 824 velocities: under one warp per scheduler of an H100); the lines multiply
-// the warps in flight.
+// A block sweeps the 32 velocities of one warp of slots with `lines` warps, over the lines of the
+// sweep in order (y fastest, then z): warp w takes the lines w, w + lines, ..., one cell behind
+// warp w - 1 along x, so that the line before is done where a warp reads it (a wavefront). A
+// warp starts its next line `period` = max(n_x, lines) steps after its last, once warp
+// lines - 1, which sweeps the line before, is past the first cell: the wavefront runs on across
+// the planes without draining, and the lines need not divide a plane's. The warps meet at
+// __syncthreads after each cell; any two are then at different cells along x (their offsets
+// differ by less than the period), so no slice element is written by one warp while another
+// reads it. A thread per velocity walking every cell alone leaves the GPU nearly empty (13 824
+// velocities: under one warp per scheduler of an H100); the lines multiply the warps in flight.
 template <class Real, class Relax>
 __global__ void sweep_kernel(const Sweep<Real, Relax> sweep, std::int64_t first, std::int64_t count,
                              Real* slices) {
@@ -74,17 +77,21 @@ __global__ void sweep_kernel(const Sweep<Real, Relax> sweep, std::int64_t first,
   const auto velocity = sweep.lane(first + t);
   const SliceView<Real> slice{slices + t, count};
   const int* n = sweep.grid.n;
-  for (int kk = 0; kk < n[2]; ++kk)
-    for (int band = 0; band < n[1]; band += lines) {
-      const int jj = band + warp;
-      Real previous = Real(0);
-      for (int s = 0; s < n[0] + lines - 1; ++s) {
-        const int ii = s - warp;
-        if (jj < n[1] && ii >= 0 && ii < n[0])
-          previous = sweep.step(velocity, ii, jj, kk, previous, slice, accumulator, copy);
-        __syncthreads();
-      }
+  const int period = max(n[0], lines);
+  const int rounds = (n[1] * n[2] + lines - 1) / lines;
+  const int steps = rounds * period + lines - 1;
+  int ii = -warp, jj = warp % n[1], kk = warp / n[1];  // this warp's cell (ii < 0: not started)
+  Real previous = Real(0);
+  for (int s = 0; s < steps; ++s) {
+    if (ii >= 0 && ii < n[0] && kk < n[2])
+      previous = sweep.step(velocity, ii, jj, kk, previous, slice, accumulator, copy);
+    __syncthreads();
+    if (++ii == period) {  // on to the next line
+      ii = 0;
+      previous = Real(0);
+      for (jj += lines; jj >= n[1]; jj -= n[1]) ++kk;
     }
+  }
 }
 
 __global__ void sum_copies_kernel(double* values, std::int64_t size, int copies) {
@@ -131,35 +138,29 @@ int sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t fir
     launch(0, groups, lines);
     return lines;
   }
-  // About enough lines for 16 warps per multiprocessor, as a power of two from 4 to 16, and no
-  // more than a plane has. More lines put more warps in flight but lengthen the wavefront's fill
-  // and the barrier every warp of a block meets after each cell. On the benchmark cases, on one
-  // GPU and two, this choice swept within 8 % of the best of 1 to 16 lines (-iter_lines,
-  // docs/benchmarks.md).
-  const int allowed = std::min(most, sweep.grid.n[1]);
-  const double wanted = double(multiprocessors(exec)) * 16.0 / double(groups);
-  lines = 4;
-  while (lines < kMostLines && double(lines) * std::sqrt(2.0) < wanted)
-    lines *= 2;  // nearest in log2
-  while (lines > allowed && lines > 1) lines /= 2;
-  // Every block sweeps the whole grid, so the blocks run in waves of equal length, and a last
-  // wave a fraction full would take as long as a full one (the sweep is latency-bound: a block
-  // is no faster for having a multiprocessor to itself). The blocks of whole waves keep these
-  // lines; those of the last wave take the most lines that still fit the multiprocessors at
-  // once, which shortens their sweep.
+  // Every block sweeps the whole grid, so the blocks run in waves of equal length, and a wave a
+  // fraction full would take as long as a full one (the sweep is latency-bound: a block is no
+  // faster for having a multiprocessor to itself). Whole waves take 4 lines (on the benchmark
+  // cases, more lines per block gave fewer blocks at once and no faster a wave, fewer gave longer
+  // sweeps; docs/benchmarks.md); the blocks that are left, or all of them when they are fewer than
+  // a wave, take the most lines that still let them run at once, which shortens their sweep.
   const auto resident = [&](int l) {
     int blocks = 0;
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, sweep_kernel<Real, Relax>, 32 * l,
                                                   scratch(l));
     return std::int64_t(blocks) * multiprocessors(exec);
   };
+  const std::int64_t sweep_lines = std::int64_t(sweep.grid.n[1]) * sweep.grid.n[2];
+  const int allowed = int(std::min<std::int64_t>(most, sweep_lines));
+  lines = std::min(4, allowed);
   const std::int64_t wave = resident(lines);
   const std::int64_t whole = wave > 0 ? groups / wave * wave : 0, last = groups - whole;
   if (whole > 0) launch(0, whole, lines);
   if (last > 0) {
-    int tail = lines;
-    while (whole > 0 && tail * 2 <= allowed && resident(tail * 2) >= last) tail *= 2;
-    launch(whole, last, tail);
+    int fill = lines;
+    while (fill < allowed && resident(fill + 1) >= last) ++fill;
+    launch(whole, last, fill);
+    if (whole == 0) lines = fill;
   }
   return lines;
 }

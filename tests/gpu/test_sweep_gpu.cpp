@@ -118,25 +118,31 @@ TEST(SweepGpu, SymmetryFace3dInBatches) {
   expect_agreement({5, 4, 3}, RelaxationKind::shakhov, Precision::double_, 64, 1e-12,
                    {.symmetry = true});
 }
-// Planes of 8 and 16 lines: the GPU sweeps them with blocks of 8 and 16 warps
-// (sweep_engine_cuda.cu: a small velocity set asks for the most lines a plane has).
-TEST(SweepGpu, EightLines3dDouble) {
+// A small velocity set takes the most lines a block holds (sweep_engine_cuda.cu): 16 warps over
+// planes of 8 lines and rows of 5 cells (the wavefront runs on across the planes, and a warp
+// waits for the period of 16 steps before its next line), and over planes of 16 lines.
+TEST(SweepGpu, LinesBeyondAPlane3dDouble) {
   expect_agreement({5, 8, 3}, RelaxationKind::shakhov, Precision::double_, 0, 1e-12);
 }
 TEST(SweepGpu, SixteenLines3dDoubleWithSolid) {
   expect_agreement({6, 16, 3}, RelaxationKind::bgk, Precision::double_, 0, 1e-12, {.solid = true});
 }
 // 904 warps of velocities (30 x 30 x 32, octants of 3600 padded to 113 warps) are more blocks than
-// an H100 or H200 holds at once: whole waves at the chosen lines, the last wave's blocks at more
-// lines in a second launch (sweep_batch).
+// an H100 or H200 holds at once: whole waves at 4 lines, the last wave's blocks at more lines in a
+// second launch (sweep_batch).
 TEST(SweepGpu, BlocksBeyondOneWave) {
   expect_agreement({6, 16, 2}, RelaxationKind::bgk, Precision::double_, 0, 1e-12,
                    {.nodes = {30, 30, 32}});
 }
-// Lines forced (-iter_lines), fewer than the choice.
+// Lines forced (-iter_lines): 2, and 5, which does not divide a plane's 16 lines (a round of the
+// wavefront crosses from one plane to the next).
 TEST(SweepGpu, ForcedLines) {
   expect_agreement({6, 16, 2}, RelaxationKind::shakhov, Precision::double_, 0, 1e-12,
                    {.solid = true, .lines = 2});
+}
+TEST(SweepGpu, ForcedLinesAcrossPlanes) {
+  expect_agreement({6, 16, 3}, RelaxationKind::shakhov, Precision::double_, 0, 1e-12,
+                   {.solid = true, .lines = 5});
 }
 TEST(SweepGpu, EsbgkFloat) { expect_agreement({6, 5, 1}, RelaxationKind::esbgk, Precision::single, 0, 2e-5); }
 
