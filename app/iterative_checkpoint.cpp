@@ -8,14 +8,6 @@
 
 namespace bolt {
 
-namespace {
-
-// The per-cell columns of a checkpoint: the moments, then the wall density on each of the cell's
-// six sides that is an outer wall or a solid's (0 elsewhere).
-constexpr int kStateColumns = kRawMoments + 6;
-
-}  // namespace
-
 StateLayout IterativeSteady::state_layout() const {
   StateLayout layout;
   const PhysicalGrid& grid = setup_.engine.grid;

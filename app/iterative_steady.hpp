@@ -34,6 +34,10 @@ std::string iterative_refusal(const RunOptions& run, const CaseSetup& setup);
 
 class IterativeSteady : public Solver {
  public:
+  // The per-cell columns of a checkpoint: the moments, then the wall density on each of the
+  // cell's six sides that is an outer wall or a solid's (0 elsewhere).
+  static constexpr int kStateColumns = kRawMoments + 6;
+
   // batch: velocity slots swept at once (check_iterative_plan).
   IterativeSteady(const CaseSetup& setup, const Partition& partition,
                   std::shared_ptr<Communicator> communicator, std::int64_t batch);

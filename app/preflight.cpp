@@ -12,6 +12,7 @@
 
 #include "core/backend.hpp"
 #include "core/error.hpp"
+#include "iterative_steady.hpp"
 #include "kernels/macroscopic.hpp"
 #include "kernels/views.hpp"
 #include "solver/sweep_engine.hpp"
@@ -191,8 +192,8 @@ MemoryPlan check_iterative_plan(MPI_Comm comm, const CaseSetup& setup, int veloc
   plan.device_bytes = fixed + slices;
   plan.f_bytes = 0.0;
   // The host keeps the moments (state, next, the accelerator's vectors), a sweep's sums as
-  // downloaded (on the CPU also each thread's partial sums), the fields, and the synthetic
-  // correction's matrices. PETSc's accelerators keep two vectors per iterate of their history
+  // downloaded (on the CPU also each thread's partial sums), the fields, a checkpoint's columns
+  // (a signal may ask for one at any sweep), and the synthetic correction's matrices. PETSc's accelerators keep two vectors per iterate of their history
   // and work vectors of their own: 9 more for SNESANDERSON, 10 for SNESNGMRES (PETSc 3.18,
   // measured by the host peak of the cube at 96 x 64 x 64 cells on the CPU).
   const double cells = double(grid.interior_cells());
@@ -203,7 +204,10 @@ MemoryPlan check_iterative_plan(MPI_Comm comm, const CaseSetup& setup, int veloc
   const double vectors =
       work + (accelerator == Accelerator::none ? 0.0 : 2.0 * run.iteration.history);
   const double sums = sweep_sums_bytes(grid, !setup.geometry.solids.empty());
-  plan.host_bytes = cells * (vectors * double(kRawMoments) + 2.0 * kFieldsPerCell) * 8.0 +
+  plan.host_bytes = cells *
+                        (vectors * double(kRawMoments) + 2.0 * kFieldsPerCell +
+                         IterativeSteady::kStateColumns) *
+                        8.0 +
                     (gpu ? 1.0 : 1.0 + omp_get_max_threads()) * sums +
                     (run.iteration.synthetic ? synthetic_correction_bytes(grid) : 0.0);
   PetscPrintf(comm,
