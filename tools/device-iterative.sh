@@ -24,6 +24,8 @@
 #   split      the delta = 1 cavity (100 sweeps), the Kn = 1 3-D cavity (20 sweeps) and the cube
 #              at 4.3e10 points (96 x 64 x 64 cells, 48^3 velocities, float; 8 sweeps) on 2 GPUs
 #              (velocity batches) against 1 (needs two GPUs)
+#   split_large the cube at 7.5e11 points (as cube_large, plain source iteration, 3 sweeps from
+#              the default start) on 1 and 2 GPUs (needs two GPUs)
 #   lines      the split part's runs at each -iter_lines of $LINES (default 0 1 2 4 8 16; 0 is
 #              the sweep's own choice), on 1 and 2 GPUs
 # Each run writes summary.json, monitor.csv and its log under $OUT/<part>/<name>/ and a line to
@@ -182,6 +184,12 @@ for part in "${PARTS[@]}"; do
       fi ;;
     split)
       for ranks in 1 2; do split_runs split "" $ranks; done ;;
+    split_large)
+      for ranks in 1 2; do
+        run split_large cube_large_$ranks $ranks inputs/cube_iterative.yaml -grid_n 192,128,128 \
+          -geometry_solids 48,48,48,32,32,32 -vgrid_n 62 -precision float -iter_synthetic false \
+          -iter_accel none -iter_max 3 -iter_tol 1e-30 -out_monitor_every 1
+      done ;;
     lines)
       for ranks in 1 2; do
         for lines in ${LINES:-0 1 2 4 8 16}; do
