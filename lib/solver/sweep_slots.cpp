@@ -90,7 +90,7 @@ double sweep_slice_bytes(const PhysicalGrid& grid, Precision precision) {
 
 double sweep_sums_bytes(const PhysicalGrid& grid, bool solids) {
   const double cells = double(grid.interior_cells());
-  double values = cells * (kRawMoments + (solids ? 6.0 : 0.0));
+  double values = cells * (double(kRawMoments) + (solids ? 6.0 : 0.0));
   for (int a = 0; a < 3; ++a)
     if (grid.cells(a) > 1)
       values += 2.0 * double(grid.cells((a + 1) % 3)) * grid.cells((a + 2) % 3) * kFaceSums;
@@ -109,7 +109,7 @@ double sweep_fixed_bytes(const PhysicalGrid& grid, int velocity_count, Precision
                       velocity_count * real);
   const double cell =
       precision == Precision::single ? sizeof(SweepCell<float>) : sizeof(SweepCell<double>);
-  const double per_cell = cell + 1.0 + kRawMoments * 8.0 + (solids ? 6.0 * 8.0 : 0.0);
+  const double per_cell = cell + 1.0 + double(kRawMoments) * 8.0 + (solids ? 6.0 * 8.0 : 0.0);
   return cells * per_cell + copies * sweep_sums_bytes(grid, solids) + faces +
          velocity_count * (8.0 * 8.0 + 2.0 * 8.0);
 }

@@ -87,8 +87,10 @@ SweepCase make_case(std::array<int, 3> n, RelaxationKind kind, Precision precisi
   return c;
 }
 
+// `lines`, if given, receives the lines the GPU's sweep took (SweepEngine::lines).
 void expect_agreement(std::array<int, 3> n, RelaxationKind kind, Precision precision,
-                      std::int64_t batch, double tolerance, const Variant& variant = {}) {
+                      std::int64_t batch, double tolerance, const Variant& variant = {},
+                      int* lines = nullptr) {
   if (!test::have_device()) GTEST_SKIP() << "no GPU";
   SweepCase c = make_case(n, kind, precision, variant);
   c.config.backend = Backend::cpu;
@@ -96,13 +98,15 @@ void expect_agreement(std::array<int, 3> n, RelaxationKind kind, Precision preci
   c.config.backend = test::second_backend();
   c.config.batch = batch;
   c.config.lines = variant.lines;
-  const SweepResult gpu = make_sweep_engine(c.config)->iterate(c.moments, c.wall_density, c.solid_density);
+  const auto engine = make_sweep_engine(c.config);
+  const SweepResult gpu = engine->iterate(c.moments, c.wall_density, c.solid_density);
   EXPECT_LT(test::relative_difference(cpu.moments, gpu.moments), tolerance);
   for (int a = 0; a < 3; ++a)
     for (int side = 0; side < 2; ++side)
       EXPECT_LT(test::relative_difference(cpu.face_sums[a][side], gpu.face_sums[a][side]), tolerance)
           << "face " << a << ", " << side;
   EXPECT_LT(test::relative_difference(cpu.solid_outflux, gpu.solid_outflux), tolerance);
+  if (lines != nullptr) *lines = engine->lines();
 }
 
 // Double: sums in another order (warps and atomics against per-thread sums); float: each
@@ -122,7 +126,11 @@ TEST(SweepGpu, SymmetryFace3dInBatches) {
 // planes of 8 lines and rows of 5 cells (the wavefront runs on across the planes, and a warp
 // waits for the period of 16 steps before its next line), and over planes of 16 lines.
 TEST(SweepGpu, LinesBeyondAPlane3dDouble) {
-  expect_agreement({5, 8, 3}, RelaxationKind::shakhov, Precision::double_, 0, 1e-12);
+  int lines = 0;
+  expect_agreement({5, 8, 3}, RelaxationKind::shakhov, Precision::double_, 0, 1e-12, {}, &lines);
+  if (test::have_device()) {
+    EXPECT_EQ(lines, 16) << "a block of 16 lines holds these velocities";
+  }
 }
 TEST(SweepGpu, SixteenLines3dDoubleWithSolid) {
   expect_agreement({6, 16, 3}, RelaxationKind::bgk, Precision::double_, 0, 1e-12, {.solid = true});
