@@ -193,9 +193,10 @@ MemoryPlan check_iterative_plan(MPI_Comm comm, const CaseSetup& setup, int veloc
   plan.f_bytes = 0.0;
   // The host keeps the moments (state, next, the accelerator's vectors), a sweep's sums as
   // downloaded (on the CPU also each thread's partial sums), the fields, a checkpoint's columns
-  // (a signal may ask for one at any sweep), and the synthetic correction's matrices. PETSc's accelerators keep two vectors per iterate of their history
-  // and work vectors of their own: 9 more for SNESANDERSON, 10 for SNESNGMRES (PETSc 3.18,
-  // measured by the host peak of the cube at 96 x 64 x 64 cells on the CPU).
+  // (a signal may ask for one at any sweep), and the synthetic correction's matrices. PETSc's
+  // accelerators keep two vectors per iterate of their history and work vectors of their own: 9
+  // more for SNESANDERSON, 10 for SNESNGMRES (PETSc 3.18, measured by the host peak of the cube
+  // at 96 x 64 x 64 cells on the CPU).
   const double cells = double(grid.interior_cells());
   const Accelerator accelerator = run.iteration.accelerator;
   const double work = accelerator == Accelerator::anderson ? 15.0

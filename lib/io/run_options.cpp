@@ -200,7 +200,7 @@ void read_solver(MPI_Comm comm, RunOptions& run) {
                        0, 0, 2000000000);
   it.lines = o.integer("iter_lines",
                        "iterative, GPU: lines of cells swept at once per warp of velocities (0: "
-                       "chosen from the multiprocessors and the velocity count)", 0, 0, 16);
+                       "4 for whole waves of blocks, the most that fit for the rest)", 0, 0, 16);
 }
 
 // The condition named by option `base` (-bc_x_low, -geometry_box1_bc_x_low, ...) and its

@@ -623,9 +623,10 @@ def check_iterative(bolt, args, tmp):
       last change of 1e-8, but plain iteration, still converging slowly, is about 1 / (1 - rho)
       times that from its fixed point; measured 1.3e-8 to 1.6e-7), mass to round-off;
     * the pre-run plan of the host's memory within 5 % of the peak resident set, for the cube
-      (inputs/cube_iterative.yaml at 48 x 32 x 32 cells x 12^3 velocities, Anderson, two sweeps;
-      measured -2.0 %; leaving out PETSc's work vectors and the downloaded sums, as the plan once
-      did, is -26 %)."""
+      (inputs/cube_iterative.yaml at 48 x 32 x 32 cells x 12^3 velocities, Anderson, three sweeps
+      with a checkpoint after each; measured -2.7 % on a 2-core machine; leaving out a
+      checkpoint's columns, as the plan once did, is -5.2 %, and PETSc's work vectors and the
+      downloaded sums as well, -26 %)."""
     import h5py
     import numpy as np
     base = args + ["-solver", "iterative"]
