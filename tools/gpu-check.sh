@@ -6,7 +6,9 @@
 #   4. bolt_bench: 2-D cavity 128x128 and 3-D 64^3 periodic and cavity, 24^3 velocities, fp32 + fp64
 #   5. a short table of the benchmark results (last thing printed)
 # Logs go to ${OUT:-/tmp/gpu-check}: configure.log build.log ctest-gpu.log ctest-unit.log
-# bench-*.log bench.jsonl summary.txt.
+# bench-*.log bench.jsonl summary.txt. The benchmark rows go into docs/benchmarks.md (which is
+# regenerated, not edited) with
+#   python3 tools/benchmarks_doc.py --import $OUT/bench.jsonl --commit COMMIT --command "..."
 #
 # Environment:
 #   BOLT_BUILD_DIR     build folder (default build-gpu-check; git-ignored, reused if present)
