@@ -11,7 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/run_context.hpp"
-#include "simulation.hpp"
+#include "driver/simulation.hpp"
 
 static const char help[] =
     "bolt: rarefied gas flows by the model equations (BGK, Shakhov, ES-BGK) and the Boltzmann\n"

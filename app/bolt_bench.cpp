@@ -29,12 +29,12 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "io/case_setup.hpp"
-#include "io/run_options.hpp"
+#include "case/case_setup.hpp"
+#include "case/run_options.hpp"
 #include "kernels/cell_moments.hpp"
 #include "kernels/maxwellian.hpp"
 #include "models/model_registry.hpp"
-#include "solver/engine.hpp"
+#include "solver/explicit/engine.hpp"
 #ifdef BOLT_HAVE_CUDA
 #include "core/device_bandwidth.hpp"
 #endif

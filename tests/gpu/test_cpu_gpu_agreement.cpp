@@ -24,11 +24,11 @@
 
 #include "core/backend.hpp"
 #include "gpu_test_support.hpp"
-#include "io/case_setup.hpp"
-#include "io/run_options.hpp"
+#include "case/case_setup.hpp"
+#include "case/run_options.hpp"
 #include "kernels/cell_moments.hpp"
 #include "models/relaxation_model.hpp"
-#include "solver/engine.hpp"
+#include "solver/explicit/engine.hpp"
 #include "unit_helpers.hpp"
 
 namespace bolt {

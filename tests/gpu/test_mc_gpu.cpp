@@ -25,7 +25,7 @@
 #include "models/mc_collision.hpp"
 #include "models/mc_model.hpp"
 #include "models/mc_reference.hpp"
-#include "solver/engine.hpp"
+#include "solver/explicit/engine.hpp"
 #include "gpu_test_support.hpp"
 #include "mc_helpers.hpp"
 #include "petsc_environment.hpp"

@@ -14,7 +14,7 @@
 #include "grid/velocity_grid.hpp"
 #include "models/projection_model.hpp"
 #include "models/projection_reference.hpp"
-#include "solver/engine.hpp"
+#include "solver/explicit/engine.hpp"
 #include "gpu_test_support.hpp"
 #include "unit_helpers.hpp"
 

@@ -11,7 +11,7 @@
 #include "kernels/macroscopic.hpp"
 #include "kernels/maxwellian.hpp"
 #include "kernels/sweep.hpp"
-#include "solver/sweep_engine.hpp"
+#include "solver/iterative/sweep_engine.hpp"
 #include "unit_helpers.hpp"
 
 namespace bolt {

@@ -15,7 +15,7 @@
 #include "core/error.hpp"
 #include "diagnostics/conservation.hpp"
 #include "kernels/cell_moments.hpp"
-#include "solver/stream_tables.hpp"
+#include "solver/explicit/stream_tables.hpp"
 #include "unit_helpers.hpp"
 
 namespace bolt {

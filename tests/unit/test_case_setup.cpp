@@ -11,7 +11,7 @@
 
 #include "boundary/discrete_shock_states.hpp"
 #include "core/error.hpp"
-#include "io/case_setup.hpp"
+#include "case/case_setup.hpp"
 #include "kernels/cell_moments.hpp"
 #include "kernels/macroscopic.hpp"
 

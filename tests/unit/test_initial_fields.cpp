@@ -1,7 +1,7 @@
 // A previous run's fields interpolated onto another grid (lib/io/initial_fields.hpp).
 #include <gtest/gtest.h>
 
-#include "io/initial_fields.hpp"
+#include "case/initial_fields.hpp"
 
 namespace bolt {
 namespace {

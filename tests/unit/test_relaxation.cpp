@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "io/case_setup.hpp"
+#include "case/case_setup.hpp"
 #include "kernels/cell_moments.hpp"
 #include "kernels/relaxation.hpp"
 #include "unit_helpers.hpp"

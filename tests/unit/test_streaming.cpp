@@ -17,8 +17,8 @@
 #include "core/error.hpp"
 #include "kernels/cell_moments.hpp"
 #include "kernels/streaming.hpp"
-#include "solver/stream_tables.hpp"
-#include "solver/time_step.hpp"
+#include "solver/explicit/stream_tables.hpp"
+#include "solver/explicit/time_step.hpp"
 #include "unit_helpers.hpp"
 
 namespace bolt {

@@ -10,8 +10,8 @@
 #include "kernels/macroscopic.hpp"
 #include "kernels/maxwellian.hpp"
 #include "kernels/sweep.hpp"
-#include "solver/sweep_engine.hpp"
-#include "solver/sweep_slots.hpp"
+#include "solver/iterative/sweep_engine.hpp"
+#include "solver/iterative/sweep_slots.hpp"
 #include "unit_helpers.hpp"
 
 namespace bolt {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "kernels/macroscopic.hpp"
-#include "solver/synthetic_correction.hpp"
+#include "solver/iterative/synthetic_correction.hpp"
 
 // PETSc is initialised for the whole binary by the environment test_mc_petsc.cpp registers.
 

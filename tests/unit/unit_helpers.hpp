@@ -16,7 +16,7 @@
 #include "grid/velocity_grid.hpp"
 #include "kernels/maxwellian.hpp"
 #include "models/relaxation_model.hpp"
-#include "solver/engine.hpp"
+#include "solver/explicit/engine.hpp"
 
 namespace bolt::test {
 

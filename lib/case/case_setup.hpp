@@ -1,0 +1,54 @@
+#pragma once
+// Turns the run options into what the engine needs: grids, the time step, the boundary faces,
+// and the initial distribution.
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "decomposition/geometry.hpp"
+#include "kernels/maxwellian.hpp"
+#include "case/run_options.hpp"
+#include "solver/explicit/engine.hpp"
+#include "solver/explicit/time_step.hpp"
+
+namespace bolt {
+
+struct CaseSetup {
+  RunOptions run;  // the options with what the set-up derived (e.g. discrete shock states)
+  EngineConfig engine;  // of the whole grid
+  Geometry geometry;
+  TimeStep time_step;
+};
+
+CaseSetup make_case_setup(const RunOptions& options);
+
+// One Maxwellian of the initial state: density, mean velocity, and a temperature per axis.
+struct InitialMaxwellian {
+  double n = 0.0;
+  double u[3] = {0.0, 0.0, 0.0};
+  double T[3] = {1.0, 1.0, 1.0};
+  // f = prefactor() exp(-sum_a (xi_a - u_a)^2 / T_a).
+  double prefactor() const { return n / std::sqrt(kPi * T[0] * kPi * T[1] * kPi * T[2]); }
+};
+// The initial state of interior cell `cell` of a grid: every -init_type is the sum of at most two
+// Maxwellians; returns how many it wrote.
+using InitialMaxwellians = std::function<int(std::int64_t cell, InitialMaxwellian out[2])>;
+InitialMaxwellians initial_state_maxwellians(const RunOptions& run, const PhysicalGrid& grid);
+
+// f of the initial state, row by row (Engine::set_state): the interior cells of `grid` at the
+// velocities [velocity_lo, velocity_lo + velocity_count) of `velocities`.
+StateRows initial_state_rows(const RunOptions& run, const PhysicalGrid& grid,
+                             const VelocityGrid& velocities, int velocity_lo, int velocity_count);
+
+// The raw moments (kernels/cell_moments.hpp) of the initial f of every interior cell, summed on
+// the whole velocity set: [cell][kRawMoments]. On a full Cartesian box the sums factorise by axis
+// (a Maxwellian with a temperature per axis is a product over the axes), which costs tens of
+// terms per cell instead of a row of every velocity.
+std::vector<double> initial_raw_moments(const RunOptions& run, const PhysicalGrid& grid,
+                                        const VelocityGrid& velocities);
+
+// Largest collision frequency of the states a run starts from or lets in (time-step limit).
+double max_collision_frequency(const RunOptions& run);
+
+}  // namespace bolt

@@ -1,0 +1,152 @@
+#include "driver/loop_hooks.hpp"
+
+#include <petscsys.h>
+
+#include <cmath>
+
+#include "core/run_context.hpp"
+#include "driver/exit_status.hpp"
+#include "driver/numerical_guard.hpp"
+#include "driver/run_summary.hpp"
+
+namespace bolt {
+
+namespace {
+
+// -out_on_error stop: a checkpoint of this unit unless that was the write that failed, then the
+// exit status that says so.
+int stop_after_output_failure(Run& run, const LoopState& state) {
+  if (run.outputs.last_failed() != "checkpoint" && run.checkpoints.last() != state.step)
+    run.outputs.attempt("checkpoint", state.step,
+                        [&] { run.checkpoints.write("output failure", state.step, state.time()); });
+  PetscFPrintf(run.comm, stderr,
+               "bolt: error: stopped at step %lld because an output could not be written "
+               "(-out_on_error stop); last checkpoint: %s\n",
+               static_cast<long long>(state.step), run.checkpoints.last_file().c_str());
+  return kOutputFailure;
+}
+
+void stop_on_signal(Run& run, LoopState& state) {
+  if (!stop_signalled(run.comm)) return;
+  run.checkpoints.write("signal", state.step, state.time());
+  PetscPrintf(run.comm, "bolt: stopped by a signal at step %lld; continue with -restart %s\n",
+              static_cast<long long>(state.step), run.setup.run.output.checkpoint.c_str());
+  state.exit_code = kStoppedBySignal;
+}
+
+void write_monitor_row(Run& run, LoopState& state) {
+  ScopedEvent scope(log_event("BoltDiagnostics"));
+  const CaseSetup& setup = run.setup;
+  run.fields.update(state.step);
+  const std::vector<double>& fields = run.fields.global();
+  const Totals now = totals(setup.engine.grid, fields);
+  const Totals& initial = run.initial;
+  MonitorRow& row = run.latest_row;
+  row.step = state.step;
+  row.time = state.time();
+  row.residual = run.residuals.residual(fields, state.step);
+  row.mass_error = (now.mass - initial.mass) / initial.mass;
+  double dp = 0.0;
+  for (int a = 0; a < 3; ++a) dp += std::pow(now.momentum[a] - initial.momentum[a], 2);
+  row.momentum_change = std::sqrt(dp) / initial.mass;
+  row.energy_change = (now.energy - initial.energy) / initial.energy;
+  row.diagnostics = monitor_diagnostics(setup.run, setup.engine.grid, setup.geometry,
+                                        run.solver.domain(), fields, state.time(), run.history);
+  for (const auto& d : run.model_diagnostics()) row.diagnostics.push_back(d);
+  const double seconds_per_step = state.timing.seconds_per_unit();
+  row.ms_per_step = 1e3 * seconds_per_step;
+  row.updates_per_second =
+      seconds_per_step > 0.0 ? run.solver.updates_per_unit() / seconds_per_step : 0.0;
+  row.eta_seconds =
+      seconds_per_step * run.residuals.units_left(row.residual, state.step, state.last_step);
+  run.outputs.attempt("monitor row", state.step, [&] { run.monitor.write(row); });
+}
+
+// The fields of a failed unit are written as a diagnostic dump; the last checkpoint stays.
+void guard_the_solution(Run& run, LoopState& state) {
+  const CaseSetup& setup = run.setup;
+  const PhysicalGrid& grid = setup.engine.grid;
+  const std::string failure =
+      numerical_failure(run.fields.global(), {grid.cells(0), grid.cells(1), grid.cells(2)},
+                        setup.geometry, closed_domain(setup.run), run.latest_row.mass_error,
+                        setup.run.guard_mass_drift, run.solver.failure_hint());
+  if (failure.empty()) return;
+  const std::string dump =
+      run.writer.write(state.step, state.time(), run.written_boxes, run.fields.written());
+  PetscFPrintf(run.comm, stderr,
+               "bolt: error: the solution failed at step %lld (t = %.6g): %s. Fields of this "
+               "step: %s; last checkpoint: %s\n",
+               static_cast<long long>(state.step), state.time(), failure.c_str(), dump.c_str(),
+               run.checkpoints.last_file().c_str());
+  state.exit_code = kNumericalFailure;
+}
+
+void detect_steady_state(Run& run, LoopState& state) {
+  const double residual = run.latest_row.residual;
+  run.residuals.accept(run.fields.global(), state.step, residual);
+  state.steady = state.step > 0 && run.solver.converged(residual);
+}
+
+void write_fields(Run& run, LoopState& state) {
+  ScopedEvent scope(log_event("BoltFieldIO"));
+  set_run_phase("the fields write at step " + std::to_string(state.step));
+  run.fields.update(state.step);
+  run.outputs.attempt("fields", state.step, [&] {
+    run.writer.write(state.step, state.time(), run.written_boxes, run.fields.written());
+  });
+}
+
+void write_periodic_checkpoint(Run& run, LoopState& state) {
+  run.outputs.attempt("checkpoint", state.step,
+                      [&] { run.checkpoints.write("periodic", state.step, state.time()); });
+}
+
+void stop_after_failed_output(Run& run, LoopState& state) {
+  if (run.outputs.stopping()) state.exit_code = stop_after_output_failure(run, state);
+}
+
+void write_final_outputs(Run& run, LoopState& state) {
+  set_run_phase("the final output at step " + std::to_string(state.step));
+  run.fields.update(state.step);
+  {
+    ScopedEvent scope(log_event("BoltFieldIO"));
+    run.outputs.attempt("fields", state.step, [&] {
+      run.fields_file =
+          run.writer.write(state.step, state.time(), run.written_boxes, run.fields.written());
+    });
+  }
+  if (run.setup.run.output.checkpoint_final && run.checkpoints.last() != state.step)
+    run.outputs.attempt("checkpoint", state.step,
+                        [&] { run.checkpoints.write("final", state.step, state.time()); });
+  stop_after_failed_output(run, state);
+}
+
+void finish_with_summary(Run& run, LoopState& state) {
+  const bool written = write_run_summary(run, state);
+  stop_after_failed_output(run, state);
+  if (!state.exit_code) report_run_end(run, written);
+}
+
+}  // namespace
+
+void add_run_hooks(TimeLoop& loop, Run& run) {
+  const OutputOptions& output = run.setup.run.output;
+  const auto bind = [&run](void (*hook)(Run&, LoopState&)) {
+    return [&run, hook](LoopState& state) { hook(run, state); };
+  };
+  const Schedule monitor{output.monitor_every, true, false};
+  loop.add_hook("signal", {0, false, true}, bind(stop_on_signal));
+  loop.add_hook("monitor", monitor, bind(write_monitor_row));
+  loop.add_hook("numerical guard", monitor, bind(guard_the_solution));
+  loop.add_hook("steady state", monitor, bind(detect_steady_state));
+  if (output.fields_every > 0)
+    loop.add_hook("fields", {output.fields_every, false, false}, bind(write_fields));
+  if (output.checkpoint_every > 0)
+    loop.add_hook("checkpoint", {output.checkpoint_every, false, false},
+                  bind(write_periodic_checkpoint));
+  loop.add_hook("output failure", {0, false, true}, bind(stop_after_failed_output));
+  loop.add_final_hook("final output", bind(write_final_outputs));
+  loop.add_final_hook("summary", bind(finish_with_summary));
+}
+
+}  // namespace bolt

@@ -1,0 +1,19 @@
+#pragma once
+// The hooks every run registers on its TimeLoop (time_loop.hpp), in the order they run after a
+// stretch, each with its frequency option:
+//   signal        always            SIGTERM/SIGINT/SIGUSR1: a checkpoint, then kStoppedBySignal
+//   monitor       -out_monitor_every a row of monitor.csv (residual, conservation, diagnostics)
+//   guard         with the monitor  the numerical guard: a dump of the fields, kNumericalFailure
+//   steady        with the monitor  the residual against the solver's tolerance ends the loop
+//   fields        -out_fields_every HDF5 fields
+//   checkpoint    -out_checkpoint_every
+//   output stop   always            -out_on_error stop: a checkpoint, then kOutputFailure
+// and the final hooks: the last fields and checkpoint, then the summary (run_summary.hpp).
+#include "driver/run_state.hpp"
+#include "driver/time_loop.hpp"
+
+namespace bolt {
+
+void add_run_hooks(TimeLoop& loop, Run& run);
+
+}  // namespace bolt

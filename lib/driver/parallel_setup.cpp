@@ -1,0 +1,77 @@
+#include "driver/parallel_setup.hpp"
+
+#include <omp.h>
+#include <petscsys.h>
+#include <unistd.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/run_context.hpp"
+
+namespace bolt {
+
+void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
+  if (run.backend != Backend::cuda) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    char host[256] = {};
+    gethostname(host, sizeof(host) - 1);
+    set_run_place("rank " + std::to_string(rank) + ", host " + host + ", CPU");
+    PetscSynchronizedPrintf(comm, "bolt: rank %d -> host %s -> CPU (%d OpenMP threads)\n", rank,
+                            host, omp_get_max_threads());
+    PetscSynchronizedFlush(comm, PETSC_STDOUT);
+    return;
+  }
+  MPI_Comm node;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local = 0, local_ranks = 1;
+  MPI_Comm_rank(node, &local);
+  MPI_Comm_size(node, &local_ranks);
+  // Each rank sees either all GPUs of the node (mpirun; srun --gpu-bind=none) and takes the
+  // one of its node-local rank, or only its own (srun --gpus-per-task with binding).
+  const int device = local % cuda_device_count();
+  use_cuda_device(device);
+  const std::string bus = cuda_device_bus_id(device);
+
+  // Two ranks of a node on one GPU share it: an error unless asked for.
+  constexpr int kBusLength = 32;
+  char mine[kBusLength] = {};
+  bus.copy(mine, kBusLength - 1);
+  std::vector<char> all(std::size_t(local_ranks) * kBusLength);
+  MPI_Allgather(mine, kBusLength, MPI_CHAR, all.data(), kBusLength, MPI_CHAR, node);
+  MPI_Comm_free(&node);
+  int shared = 0;
+  for (int r = 0; r < local_ranks; ++r)
+    if (r != local && std::string(all.data() + r * kBusLength) == bus) shared = 1;
+  MPI_Allreduce(MPI_IN_PLACE, &shared, 1, MPI_INT, MPI_MAX, comm);
+  require(!shared || run.gpu_sharing, "-backend cuda: ", local_ranks, " ranks on a node share ",
+          "its GPUs; run one rank per GPU, or pass -gpu_share to let ranks share GPUs");
+
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  char host[256] = {};
+  gethostname(host, sizeof(host) - 1);
+  set_run_place("rank " + std::to_string(rank) + ", host " + host + ", GPU " +
+                std::to_string(device) + " (" + bus + ")");
+  PetscSynchronizedPrintf(comm, "bolt: rank %d -> host %s -> GPU %d (%s)\n", rank, host, device,
+                          bus.c_str());
+  PetscSynchronizedFlush(comm, PETSC_STDOUT);
+}
+
+std::shared_ptr<Communicator> make_communicator(const RunOptions& run, const Partition& partition) {
+  int ranks = 1;
+  MPI_Comm_size(partition.world, &ranks);
+  if (ranks == 1 && partition.total_parts == 1) return nullptr;  // nothing to move
+#ifdef BOLT_HAVE_CUDA
+  if (run.backend == Backend::cuda)
+    return make_nccl_communicator(partition.world, partition.velocity_group);
+#endif
+  require(run.backend == Backend::cpu, "-backend ", to_string(run.backend),
+          ": no communicator for this backend");
+  return make_mpi_communicator(partition.world, partition.velocity_group);
+}
+
+}  // namespace bolt

@@ -1,0 +1,37 @@
+#pragma once
+// Where a run continues from (-restart FILE, or -restart latest: the newest valid checkpoint kept
+// at -out_checkpoint), checked before its state is used: the checkpoint's header and values
+// against their checksums, and its configuration against this run's, naming what differs. A
+// corrupted candidate of `latest` is passed over for the one before it.
+#include <mpi.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "io/checkpoint.hpp"
+#include "case/run_options.hpp"
+#include "solver/solver.hpp"
+
+namespace bolt {
+
+// The options a checkpoint's f belongs to, as "key=value" lines: the grids and the time step.
+// (A model or precision change is a legitimate continuation, reported with a note instead.)
+std::string state_configuration(const RunOptions& run, double dt);
+
+struct RestartPoint {
+  std::string file;
+  CheckpointInfo info;
+  std::vector<std::vector<double>> f;  // per owned box, its cells x the owned velocities
+};
+
+// Collective. Throws bolt::Error naming the option and the file when nothing valid is found.
+RestartPoint read_restart(MPI_Comm comm, const RunOptions& run, const std::string& configuration,
+                          const std::vector<OwnedBox>& owned, const VelocityRange& velocities);
+
+// Reads the restart point for the solver's state layout and restores the solver from it; the
+// point's values are released once restored. Collective.
+RestartPoint restart_solver(MPI_Comm comm, const RunOptions& run, const std::string& configuration,
+                            Solver& solver);
+
+}  // namespace bolt

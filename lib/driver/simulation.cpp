@@ -1,0 +1,127 @@
+#include "driver/simulation.hpp"
+
+#include <petscsys.h>
+
+#include <filesystem>
+#include <optional>
+
+#include "case/case_setup.hpp"
+#include "case/run_options.hpp"
+#include "core/error.hpp"
+#include "core/option_reader.hpp"
+#include "decomposition/partition.hpp"
+#include "driver/loop_hooks.hpp"
+#include "driver/parallel_setup.hpp"
+#include "driver/restart.hpp"
+#include "driver/run_state.hpp"
+#include "driver/time_loop.hpp"
+#include "solver/solver_type.hpp"
+
+namespace bolt {
+
+namespace {
+
+// The run's options, or none where -help asked only for the list (PETSc printed every option
+// with its default while they were read).
+std::optional<RunOptions> read_options(MPI_Comm comm) {
+  RunOptions options = read_run_options(comm);
+  PetscBool help = PETSC_FALSE;
+  PetscOptionsHasName(nullptr, nullptr, "-help", &help);
+  if (help) return std::nullopt;
+  reject_unused_options();
+  return options;
+}
+
+// A partition freed (its communicators) when the run ends, however it ends.
+struct OwnedPartition {
+  Partition partition;
+  ~OwnedPartition() { free_partition(partition); }
+};
+
+int ranks_per_node(MPI_Comm comm) {
+  MPI_Comm node;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int ranks = 1;
+  MPI_Comm_size(node, &ranks);
+  MPI_Comm_free(&node);
+  return ranks;
+}
+
+void create_output_directory(const RunOptions& run) {
+  std::error_code error;
+  std::filesystem::create_directories(run.output.directory, error);
+  require(!error, "-out_dir ", run.output.directory, ": cannot create the directory (",
+          error.message(), ")");
+}
+
+// What runs, where: the case, the grids, the solver and the decomposition.
+void print_banner(MPI_Comm comm, const CaseSetup& setup, const Partition& partition) {
+  const RunOptions& run = setup.run;
+  const PhysicalGrid& grid = setup.engine.grid;
+  const int nv = setup.engine.velocities.size();
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  PetscPrintf(comm, "bolt: case %s (%s), model %s, backend %s, precision %s\n",
+              run.case_name.c_str(), to_string(run.case_kind),
+              std::string(run.model->name()).c_str(), std::string(to_string(run.backend)).c_str(),
+              std::string(to_string(run.precision)).c_str());
+  PetscPrintf(comm, "bolt: grid %d x %d x %d cells, %d velocities, %lld phase-space cells\n",
+              grid.cells(0), grid.cells(1), grid.cells(2), nv,
+              static_cast<long long>(grid.interior_cells() * nv));
+  PetscPrintf(comm, "bolt: %s\n", run.solver->banner(setup).c_str());
+  PetscPrintf(comm,
+              "bolt: %d ranks, decomposition %s (%s): %d boxes (%zu sections) on %d ranks x %d "
+              "velocity batches, cell imbalance %.1f%%\n",
+              size, to_string(partition.kind), partition.reason.c_str(), partition.total_parts,
+              setup.geometry.boxes.size(), partition.space_ranks, partition.velocity_ranks,
+              100.0 * partition.imbalance);
+}
+
+}  // namespace
+
+int run_simulation(MPI_Comm comm) {
+  const std::optional<RunOptions> options = read_options(comm);
+  if (!options) return 0;
+  const CaseSetup setup = make_case_setup(*options);
+  const RunOptions& run = setup.run;
+  const SolverType& solver_type = *run.solver;
+  bind_ranks_to_gpus(comm, run);
+  const std::string refusal = solver_type.refusal(setup);
+  require(refusal.empty(), refusal);
+  const OwnedPartition owned{make_partition(comm, solver_type.partition_request(setup))};
+  const Partition& partition = owned.partition;
+  create_output_directory(run);
+  print_banner(comm, setup, partition);
+
+  const std::unique_ptr<PlannedSolver> planned = solver_type.plan(
+      comm, setup, partition, make_communicator(run, partition), ranks_per_node(comm));
+  if (run.dry_run) {
+    PetscPrintf(comm, "bolt: dry run (-dry_run): stopping before the phase space is allocated\n");
+    return 0;
+  }
+  const std::unique_ptr<Solver> solver = planned->make();
+  const Totals initial =
+      totals(setup.engine.grid, solver->domain().gather_fields(solver->domain().local_fields()));
+  const std::string configuration = state_configuration(run, solver->time_step());
+  LoopState state;
+  state.dt = solver->time_step();
+  state.last_step = solver_type.last_unit(run);
+  if (!run.output.restart.empty()) {
+    const RestartPoint point = restart_solver(comm, run, configuration, *solver);
+    state.step = point.info.step;
+    state.start_time = point.info.time - double(point.info.step) * state.dt;
+  }
+  if (run.final_time > 0.0 && state.dt > 0.0)
+    state.last_step = std::min<std::int64_t>(
+        state.last_step, static_cast<std::int64_t>(
+                             std::ceil((run.final_time - state.start_time) / state.dt - 1e-9)));
+
+  Run shared(comm, setup, partition, planned->plan(), *solver, initial, state.step,
+             !run.output.restart.empty(), configuration);
+  catch_stop_signals();
+  TimeLoop loop(comm, *solver, state);
+  add_run_hooks(loop, shared);
+  return loop.run();
+}
+
+}  // namespace bolt

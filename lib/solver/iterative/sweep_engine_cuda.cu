@@ -1,0 +1,188 @@
+// The CUDA instantiation of SweepEngineImpl: a thread per velocity slot, several warps per
+// warp of velocities sweeping successive lines as a wavefront (sweep_kernel), the batch's slices
+// interleaved (element p of slot t at p * batch + t) so that a warp's accesses coalesce, and the
+// sums reduced across the warp (its 32 velocities are at the same cell: they share an octant)
+// before one atomic add per sum (WarpAccumulator).
+#include <algorithm>
+#include <array>
+
+#include "core/launch_cuda.cuh"
+#include "kernels/sweep.hpp"
+
+namespace bolt {
+
+namespace {
+
+// The sums of a warp's 32 velocities at one cell, added once to memory. Up to 2 sums go through
+// the shuffle tree; wider ones are transposed through the warp's shared scratch, where lane
+// (k, half) adds the 16 values of sum k of its half of the warp, and one shuffle joins the
+// halves: 13 stores and 16 loads per lane instead of 5 shuffles per sum, and the sums' atomic
+// adds leave together from 13 lanes instead of one after another from lane 0.
+constexpr int kScratchPitch = 33;  // doubles per sum in the scratch: 32 lanes, padded so that the
+                                   // 16 lanes of a half-warp reading sums k = 0..15 hit distinct
+                                   // banks
+constexpr int kScratchPerWarp = kRawMoments * kScratchPitch;
+
+struct WarpAccumulator {
+  double* scratch;  // [kRawMoments][kScratchPitch] of this warp
+
+  template <int K>
+  __device__ void add(double* to, Sums<K> sums) const {
+    static_assert(K <= kRawMoments, "the scratch holds kRawMoments sums");
+    const int lane = threadIdx.x & 31;
+    if constexpr (K <= 2) {
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        for (int offset = 16; offset > 0; offset >>= 1)
+          sums[k] += __shfl_xor_sync(0xffffffffu, sums[k], offset);
+      if (lane == 0)
+        for (int k = 0; k < K; ++k) atomicAdd(to + k, sums[k]);
+    } else {
+#pragma unroll
+      for (int k = 0; k < K; ++k) scratch[k * kScratchPitch + lane] = sums[k];
+      __syncwarp();
+      const int k = lane & 15, half = lane >> 4;
+      double total = 0.0;
+      if (k < K) {
+        const double* column = scratch + k * kScratchPitch + 16 * half;
+#pragma unroll
+        for (int i = 0; i < 16; ++i) total += column[i];
+      }
+      total += __shfl_xor_sync(0xffffffffu, total, 16);
+      if (half == 0 && k < K) atomicAdd(to + k, total);
+      __syncwarp();  // the scratch is read before the next sums overwrite it
+    }
+  }
+};
+
+// A block sweeps the 32 velocities of one warp of slots with `lines` warps, over the lines of the
+// sweep in order (y fastest, then z): warp w takes the lines w, w + lines, ..., one cell behind
+// warp w - 1 along x, so that the line before is done where a warp reads it (a wavefront). A
+// warp starts its next line `period` = max(n_x, lines) steps after its last, once warp
+// lines - 1, which sweeps the line before, is past the first cell: the wavefront runs on across
+// the planes without draining, and the lines need not divide a plane's. The warps meet at
+// __syncthreads after each cell; any two are then at different cells along x (their offsets
+// differ by less than the period), so no slice element is written by one warp while another
+// reads it. A thread per velocity walking every cell alone leaves the GPU nearly empty (13 824
+// velocities: under one warp per scheduler of an H100); the lines multiply the warps in flight.
+template <class Real, class Relax>
+__global__ void sweep_kernel(const Sweep<Real, Relax> sweep, std::int64_t first, std::int64_t count,
+                             Real* slices) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, lines = blockDim.x >> 5;
+  const std::int64_t t = blockIdx.x * std::int64_t(32) + lane;  // the slot in the batch
+  // Warps add into copies of the sums (sweep_sum_copies) by their index.
+  const int copy = int((blockIdx.x * std::int64_t(lines) + warp) % sweep.copies.count);
+  extern __shared__ double scratch[];  // [lines][kScratchPerWarp]
+  const WarpAccumulator accumulator{scratch + warp * kScratchPerWarp};
+  const auto velocity = sweep.lane(first + t);
+  const SliceView<Real> slice{slices + t, count};
+  const int* n = sweep.grid.n;
+  const int period = max(n[0], lines);
+  const int rounds = (n[1] * n[2] + lines - 1) / lines;
+  const int steps = rounds * period + lines - 1;
+  int ii = -warp, jj = warp % n[1], kk = warp / n[1];  // this warp's cell (ii < 0: not started)
+  Real previous = Real(0);
+  for (int s = 0; s < steps; ++s) {
+    if (ii >= 0 && ii < n[0] && kk < n[2])
+      previous = sweep.step(velocity, ii, jj, kk, previous, slice, accumulator, copy);
+    __syncthreads();
+    if (++ii == period) {  // on to the next line
+      ii = 0;
+      previous = Real(0);
+      for (jj += lines; jj >= n[1]; jj -= n[1]) ++kk;
+    }
+  }
+}
+
+__global__ void sum_copies_kernel(double* values, std::int64_t size, int copies) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < size;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    double total = values[i];
+    for (int c = 1; c < copies; ++c) total += values[c * size + i];
+    values[i] = total;
+  }
+}
+
+}  // namespace
+
+// The slots [first, first + count) (whole warps of one octant each), with `lines` lines per warp
+// of velocities (0: chosen here); returns the lines.
+template <class Real, class Relax>
+int sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t first,
+                std::int64_t count, Real* slices, std::int64_t /*slice_size*/,
+                const std::array<std::array<std::int64_t, 2>, 3>& /*face_size*/, int lines) {
+  const std::int64_t groups = count / 32;
+  constexpr int kMostLines = 16;
+  constexpr int kMostScratch = kMostLines * kScratchPerWarp * int(sizeof(double));
+  static const int largest_block = [] {
+    const cudaError_t status = cudaFuncSetAttribute(
+        sweep_kernel<Real, Relax>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMostScratch);
+    if (status != cudaSuccess)
+      fail("sweep: cannot reserve shared memory: ", cudaGetErrorString(status));
+    cudaFuncAttributes attributes{};
+    cudaFuncGetAttributes(&attributes, sweep_kernel<Real, Relax>);
+    return attributes.maxThreadsPerBlock;
+  }();
+  const int most = std::min(kMostLines, largest_block / 32);
+  const auto scratch = [](int l) { return std::size_t(l) * kScratchPerWarp * sizeof(double); };
+  const auto launch = [&](std::int64_t from, std::int64_t blocks, int l) {
+    // Slot t of the batch keeps its slice at slices + t (stride count) whichever launch sweeps it.
+    const std::int64_t offset = from * 32;
+    sweep_kernel<<<static_cast<unsigned>(blocks), 32 * l, scratch(l), exec.stream>>>(
+        sweep, first + offset, count, slices + offset);
+    check_cuda_launch("sweep");
+  };
+  if (lines > 0) {
+    require(lines <= most, "-iter_lines ", lines, ": the sweep's blocks hold at most ", most,
+            " lines on this GPU (its registers limit a block to ", largest_block, " threads)");
+    launch(0, groups, lines);
+    return lines;
+  }
+  // Every block sweeps the whole grid, so the blocks run in waves of equal length, and a wave a
+  // fraction full would take as long as a full one (the sweep is latency-bound: a block is no
+  // faster for having a multiprocessor to itself). Whole waves take 4 lines (on the benchmark
+  // cases, more lines per block gave fewer blocks at once and no faster a wave, fewer gave longer
+  // sweeps; docs/benchmarks.md); the blocks that are left, or all of them when they are fewer than
+  // a wave, take the most lines that still let them run at once, which shortens their sweep.
+  const auto resident = [&](int l) {
+    int blocks = 0;
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, sweep_kernel<Real, Relax>, 32 * l,
+                                                  scratch(l));
+    return std::int64_t(blocks) * multiprocessors(exec);
+  };
+  const std::int64_t sweep_lines = std::int64_t(sweep.grid.n[1]) * sweep.grid.n[2];
+  const int allowed = int(std::min<std::int64_t>(most, sweep_lines));
+  lines = std::min(4, allowed);
+  const std::int64_t wave = resident(lines);
+  const std::int64_t whole = wave > 0 ? groups / wave * wave : 0, last = groups - whole;
+  if (whole > 0) launch(0, whole, lines);
+  if (last > 0) {
+    int fill = lines;
+    while (fill < allowed && resident(fill + 1) >= last) ++fill;
+    launch(whole, last, fill);
+    if (whole == 0) lines = fill;
+  }
+  return lines;
+}
+
+// values[i] += values[c * size + i] over the copies c > 0.
+inline void sum_copies(CudaExec exec, double* values, std::int64_t size, int copies) {
+  if (copies <= 1 || size == 0) return;
+  const std::int64_t blocks = std::min<std::int64_t>((size + 255) / 256, 65536);
+  sum_copies_kernel<<<static_cast<unsigned>(blocks), 256, 0, exec.stream>>>(values, size, copies);
+  check_cuda_launch("sum_copies");
+}
+
+}  // namespace bolt
+
+#include "solver/iterative/sweep_engine_impl.hpp"
+
+namespace bolt {
+
+std::unique_ptr<SweepEngine> make_cuda_sweep_engine(const SweepConfig& config) {
+  if (config.precision == Precision::single)
+    return std::make_unique<SweepEngineImpl<float, CudaExec>>(config);
+  return std::make_unique<SweepEngineImpl<double, CudaExec>>(config);
+}
+
+}  // namespace bolt

@@ -1,0 +1,262 @@
+#pragma once
+// SweepEngineImpl<Real, Exec>: the one implementation of SweepEngine. Include after the backend's
+// launch header and its sweep_batch (sweep_engine_cpu.cpp, sweep_engine_cuda.cu), which runs the
+// slots [first, first + count) of a Sweep with the backend's slices and moment sums.
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "kernels/sweep.hpp"
+#include "models/collision_operator.hpp"
+#include "models/relaxation_model.hpp"
+#include "solver/iterative/sweep_engine.hpp"
+#include "solver/iterative/sweep_slots.hpp"
+
+namespace bolt {
+
+template <class Real, class Exec>
+class SweepEngineImpl final : public SweepEngine {
+ public:
+  explicit SweepEngineImpl(const SweepConfig& config)
+      : config_(config), backend_(config.backend) {
+    const VelocityGrid& vg = config.velocities;
+    const int lo = config.velocity_lo;
+    const int count = config.velocity_count > 0 ? config.velocity_count : vg.size();
+    const auto* model = dynamic_cast<const RelaxationModel*>(config.model.get());
+    require(model != nullptr, "-solver iterative: -model_type ", config.model->name(),
+            " is not a relaxation model (bgk, shakhov, esbgk)");
+    kind_ = model->kind();
+    const RelaxationOptions& o = model->options();
+    params_.delta = config.gas.delta;
+    params_.omega = config.gas.omega;
+    params_.prandtl = o.prandtl;
+    params_.dt = 0.0;  // the target's decay is not used: the sweep takes nu itself
+    std::size_t product = 1;
+    for (int a = 0; a < 3; ++a) product *= std::size_t(vg.axes[a].cells());
+    params_.tensor = product == std::size_t(vg.size());
+    if (params_.tensor)
+      for (int a = 0; a < 3; ++a) {
+        axis_node_[a] = Buffer<double>(backend_, vg.axes[a].centres);
+        axis_width_[a] = Buffer<double>(backend_, vg.axes[a].widths);
+        params_.axis_node[a] = axis_node_[a].data();
+        params_.axis_width[a] = axis_width_[a].data();
+        params_.axis_count[a] = vg.axes[a].cells();
+      }
+    // Every velocity (the target's normalisation) and this rank's.
+    all_ = upload_velocities(vg, 0, vg.size(), all_store_);
+    owned_ = upload_velocities(vg, lo, count, owned_store_);
+    // Whole warps of one octant on the GPU; the CPU's threads sweep single velocities.
+    warp_ = backend_ == Backend::cuda ? 32 : 1;
+    std::array<std::array<bool, 2>, 3> specular{};
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s)
+        specular[a][s] = config.grid.cells(a) > 1 && config.faces[a][s].kind == FaceKind::specular;
+    const SweepSlots slots = make_sweep_slots(config.grid, vg, lo, count, warp_, specular);
+    phase_end_ = slots.phase_end;
+    slots_ = std::int64_t(slots.velocity.size());
+    slot_velocity_ = Buffer<int>(backend_, slots.velocity);
+    std::vector<Real> weight(slots.weight.begin(), slots.weight.end());
+    slot_weight_ = Buffer<Real>(backend_, weight);
+    batch_ = config.batch > 0 ? std::min<std::int64_t>(slots_, (config.batch + warp_ - 1) / warp_ * warp_)
+                              : slots_;
+    const PhysicalGrid& g = config.grid;
+    // The faces' entering Maxwellians at this rank's velocities, as the explicit engine makes
+    // them.
+    OperatorSetup owned;
+    owned.velocities = &vg;
+    owned.velocity_lo = lo;
+    owned.velocity_count = count;
+    for (int a = 0; a < 3; ++a) {
+      grid_.n[a] = g.cells(a);
+      grid_.inverse_width[a] = nullptr;
+      if (g.cells(a) > 1) {
+        std::vector<Real> inverse;
+        for (double width : g.axes[a].widths) inverse.push_back(Real(1.0 / width));
+        inverse_width_[a] = Buffer<Real>(backend_, inverse);
+        grid_.inverse_width[a] = inverse_width_[a].data();
+      }
+    }
+    cells_ = grid_.cells();
+    slice_size_ = grid_.slice_size();
+    copies_ = sweep_sum_copies(config.backend, g);
+    targets_ = Buffer<SweepCell<Real>>(backend_, std::size_t(cells_));
+    moments_in_ = Buffer<double>(backend_, std::size_t(cells_) * kRawMoments);
+    // The sums' layout within one copy: the moments, each active face's sums, the solids'
+    // outflux.
+    std::int64_t offset = cells_ * kRawMoments;
+    if (backend_ == Backend::cuda) slices_ = Buffer<Real>(backend_, std::size_t(batch_) * slice_size_);
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s) {
+        if (!grid_.active(a)) continue;
+        const FaceSpec& spec = config.faces[a][s];
+        const std::size_t transverse = std::size_t(g.cells((a + 1) % 3)) * g.cells((a + 2) % 3);
+        face_size_[a][s] = transverse;
+        face_offset_[a][s] = offset;
+        offset += std::int64_t(transverse) * kFaceSums;
+        if (spec.kind == FaceKind::wall) density_[a][s] = Buffer<double>(backend_, transverse);
+        ghost_[a][s] =
+            Buffer<Real>(backend_, maxwellian_face_values<Real>(spec, a, s, owned).equilibrium);
+        if (spec.kind == FaceKind::specular) {
+          require(lo == 0 && count == vg.size() && vg.symmetric(a), "-bc_", "xyz"[a],
+                  s ? "_high" : "_low", " specular: the iterative solver needs every velocity "
+                  "and its mirror image on one rank");
+          mirror_[a][s] = Buffer<Real>(backend_, transverse * std::size_t(count));
+          if (reflect_[a].size() == 0) reflect_[a] = Buffer<int>(backend_, vg.reflect[a]);
+        }
+      }
+    flags_ = Buffer<unsigned char>(backend_, sweep_cell_flags(g, config.solid));
+    if (!config.solid.empty()) {
+      solid_density_ = Buffer<double>(backend_, std::size_t(cells_) * 6);
+      solid_offset_ = offset;
+      offset += cells_ * 6;
+      FaceSpec solid_wall;  // diffuse, at rest
+      solid_wall.temperature = config.solid_temperature;
+      solid_ghost_ =
+          Buffer<Real>(backend_, maxwellian_face_values<Real>(solid_wall, 0, 0, owned).equilibrium);
+    }
+    sums_size_ = offset;
+    // The memory plan counts the sums by sweep_sums_bytes: it must describe this layout.
+    require(double(sums_size_) * sizeof(double) == sweep_sums_bytes(g, !config.solid.empty()),
+            "sweep: the sums' layout and sweep_sums_bytes disagree");
+    sums_ = Buffer<double>(backend_, std::size_t(copies_) * sums_size_);
+  }
+
+  SweepResult iterate(const std::vector<double>& moments, const FaceArrays& wall_density,
+                      const std::vector<double>& solid_density) override {
+    switch (kind_) {
+      case RelaxationKind::bgk: return run<RelaxationKind::bgk>(moments, wall_density, solid_density);
+      case RelaxationKind::shakhov:
+        return run<RelaxationKind::shakhov>(moments, wall_density, solid_density);
+      case RelaxationKind::esbgk:
+        return run<RelaxationKind::esbgk>(moments, wall_density, solid_density);
+    }
+    fail("sweep: unknown relaxation model");
+  }
+
+  std::int64_t slots() const override { return slots_; }
+  std::int64_t batch() const override { return batch_; }
+  int lines() const override { return lines_; }
+  double bytes_per_iteration() const override {
+    const double warps = double(slots_) / 32.0;
+    return double(cells_) * warps * (sizeof(SweepCell<Real>) + kRawMoments * sizeof(double)) +
+           2.0 * double(slots_) * double(cells_) * sizeof(Real);
+  }
+
+ private:
+  Velocities<Real> upload_velocities(const VelocityGrid& vg, int lo, int count,
+                                     Buffer<Real> (&store)[4]) {
+    std::vector<Real> c[4];
+    for (int v = lo; v < lo + count; ++v) {
+      for (int a = 0; a < 3; ++a) c[a].push_back(Real(vg.xi[a][v]));
+      c[3].push_back(Real(vg.weight[v]));
+    }
+    for (int k = 0; k < 4; ++k) store[k] = Buffer<Real>(backend_, c[k]);
+    return {store[0].data(), store[1].data(), store[2].data(), store[3].data(), count, count};
+  }
+
+  template <RelaxationKind Kind>
+  SweepResult run(const std::vector<double>& moments, const FaceArrays& wall_density,
+                  const std::vector<double>& solid_density) {
+    using Relax = Relaxation<Real, Kind, false>;
+    const Relax relax{params_};
+    moments_in_.upload(moments);
+    SweepTargets<Real, Relax> targets{moments_in_.data(), targets_.data(), all_, relax};
+    for_each_team<Relax::kReduceWidth>(exec_, cells_, 128, 0, targets, "sweep_targets");
+    sums_.set_zero();
+    Sweep<Real, Relax> sweep{};
+    sweep.vel = owned_;
+    sweep.slot_velocity = slot_velocity_.data();
+    sweep.slot_weight = slot_weight_.data();
+    sweep.cells = targets_.data();
+    sweep.grid = grid_;
+    sweep.moments = sums_.data();
+    sweep.relax = relax;
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s) {
+        if (!grid_.active(a)) continue;
+        SweepFace& face = sweep.face[a][s];
+        face.kind = config_.faces[a][s].kind;
+        face.sums = sums_.data() + face_offset_[a][s];
+        if (face.kind == FaceKind::wall) {
+          density_[a][s].upload(wall_density[a][s]);
+          face.density = density_[a][s].data();
+        }
+        sweep.tables.ghost[a][s] = ghost_[a][s].data();
+        sweep.tables.mirror[a][s] = mirror_[a][s].data();
+        sweep.tables.reflect[a] = reflect_[a].data();
+      }
+    sweep.flags = flags_.data();
+    if (!config_.solid.empty()) {
+      solid_density_.upload(solid_density);
+      sweep.solids = {solid_density_.data(), sums_.data() + solid_offset_};
+      sweep.tables.solid = solid_ghost_.data();
+    }
+    sweep.copies = {copies_, sums_size_};
+    // Phase by phase (symmetry faces: what a phase enters with, an earlier one left).
+    std::int64_t begin = 0;
+    for (std::int64_t end : phase_end_) {
+      for (std::int64_t first = begin; first < end; first += batch_)
+        lines_ = sweep_batch(exec_, sweep, first, std::min(batch_, end - first), slices_.data(),
+                             slice_size_, face_size_, config_.lines);
+      begin = end;
+    }
+    // Every sum of the sweep at once: one reduction of the copies, one sum over the velocity
+    // group, one download.
+    sum_copies(exec_, sums_.data(), sums_size_, copies_);
+    if (config_.communicator)
+      config_.communicator->sum_over_velocity_group(sums_.data(), std::size_t(sums_size_));
+    std::vector<double> host(static_cast<std::size_t>(sums_size_), 0.0);
+    copy_bytes(host.data(), Backend::cpu, sums_.data(), backend_, host.size() * sizeof(double));
+    SweepResult result;
+    const auto part = [&](std::int64_t offset, std::int64_t size) {
+      return std::vector<double>(host.begin() + offset, host.begin() + offset + size);
+    };
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s)
+        if (grid_.active(a))
+          result.face_sums[a][s] = part(face_offset_[a][s], face_size_[a][s] * kFaceSums);
+    if (!config_.solid.empty()) result.solid_outflux = part(solid_offset_, cells_ * 6);
+    // The moments lead the buffer: the download itself, cut to them (not a second copy).
+    host.resize(static_cast<std::size_t>(cells_) * kRawMoments);
+    result.moments = std::move(host);
+    return result;
+  }
+
+  SweepConfig config_;
+  Backend backend_;
+  Exec exec_{};
+  RelaxationKind kind_ = RelaxationKind::bgk;
+  RelaxationParams params_;
+  Buffer<double> axis_node_[3], axis_width_[3];
+  Buffer<Real> all_store_[4], owned_store_[4];
+  Velocities<Real> all_{}, owned_{};
+  int warp_ = 32;
+  int copies_ = 1;  // of the moment and face sums (sweep_sum_copies)
+  int lines_ = 0;   // of the last batch (GPU)
+  std::int64_t slots_ = 0, batch_ = 0, cells_ = 0, slice_size_ = 0;
+  Buffer<int> slot_velocity_;
+  Buffer<Real> slot_weight_;
+  SweepGrid<Real> grid_{};
+  Buffer<Real> inverse_width_[3];
+  Buffer<SweepCell<Real>> targets_;
+  Buffer<double> moments_in_;
+  // [copy][sums_size_]: the moments, the faces' sums and the solids' outflux of a sweep
+  // (offsets face_offset_, solid_offset_), in one buffer so that they are reduced together.
+  Buffer<double> sums_;
+  std::int64_t sums_size_ = 0, solid_offset_ = 0;
+  std::array<std::array<std::int64_t, 2>, 3> face_offset_{};
+  Buffer<Real> slices_;
+  std::array<std::array<std::int64_t, 2>, 3> face_size_{};
+  Buffer<double> density_[3][2];
+  Buffer<Real> ghost_[3][2];
+  std::vector<std::int64_t> phase_end_;  // SweepSlots::phase_end
+  Buffer<Real> mirror_[3][2];
+  Buffer<int> reflect_[3];
+  Buffer<unsigned char> flags_;  // sweep_cell_flags
+  Buffer<double> solid_density_;
+  Buffer<Real> solid_ghost_;
+};
+
+}  // namespace bolt

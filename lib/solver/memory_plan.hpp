@@ -1,0 +1,33 @@
+#pragma once
+// The pre-run plan: before the phase space is allocated, what this run will take per rank --
+// bytes of the device (the GPU, or the host for the CPU backend) and of the host -- printed, and
+// checked against the free memory, so that a run that does not fit stops with the numbers and
+// what would fit, not with an out-of-memory error from the allocation. Each solver makes its
+// plan (SolverType::plan); -dry_run stops after it. These are the pieces they share.
+#include <string>
+
+namespace bolt {
+
+struct MemoryPlan {
+  double f_bytes = 0.0;       // the two copies of f (padded)
+  double device_bytes = 0.0;  // everything on the device (GPU runs) or in the arrays (CPU runs)
+  double host_bytes = 0.0;    // peak of the host's own copies (set-up, checkpoints, fields)
+  // What the process used before the plan: the GPU's memory in use (the CUDA context, NCCL's
+  // buffers) and the host's resident set (libraries, options, grids).
+  double device_before = 0.0, host_before = 0.0;
+  // The plan's peaks, comparable with what the run measures (summary "memory").
+  double device_peak() const { return device_before + device_bytes; }
+  double host_peak(bool gpu) const { return host_before + host_bytes + (gpu ? 0.0 : device_bytes); }
+};
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr int kFieldsPerCell = 14;  // n, u, T, P, q (kernels/cell_moments.hpp)
+
+// The peak resident set of this process so far, in bytes.
+double host_peak_bytes();
+// The node's available memory (MemAvailable of /proc/meminfo), 0 when unknown.
+double host_available_bytes();
+// "1.23 GiB".
+std::string gib(double bytes);
+
+}  // namespace bolt
