@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_REF = os.path.join(ROOT, "..", "shared", "refdata", "couette_plane_shear_stress.csv")
+DEFAULT_REF = os.path.join(ROOT, "tests", "refdata", "couette_plane_shear_stress.csv")
 
 
 def read_reference(path, model="BGK"):

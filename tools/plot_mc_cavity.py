@@ -5,7 +5,7 @@
 
 Reads <case>_summary.json and <case>_monitor.csv for the cases below, prints the steady-state
 statistics over t >= t_from (mean, standard deviation of the snapshots) next to the paper's
-values (../shared/refdata/cavity_frezzotti2011_table1.csv, copied below) and writes
+values (tests/refdata/cavity_frezzotti2011_table1.csv, copied below) and writes
 mc_cavity_D_t.png and mc_cavity_profiles.png.
 """
 import csv

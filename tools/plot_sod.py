@@ -5,7 +5,7 @@ Riemann solver (Toro, ch. 4). bolt's units: p_Euler = n T / 2, rho = n (docs/phy
 Sod's (1, 0, 1) | (0.125, 0, 0.1) is (n, u, T) = (1, 0, 2) | (0.125, 0, 1.6).
 
   python3 tools/plot_sod.py sod_d10/summary.json sod_d100/summary.json -o sod.png
-  python3 tools/plot_sod.py --check     # star states vs ../shared/refdata/sod_shock_tube.md
+  python3 tools/plot_sod.py --check     # star states vs tests/refdata/sod_shock_tube.md
 """
 import argparse
 import json
@@ -85,7 +85,7 @@ def sample(left, right, gamma, star, s):
 
 
 def check():
-    """Star states of Sod's problem against ../shared/refdata/sod_shock_tube.md."""
+    """Star states of Sod's problem against tests/refdata/sod_shock_tube.md."""
     sod = ((1.0, 0.0, 1.0), (0.125, 0.0, 0.1))
     ref = {1.4: (0.30313018, 0.92745262, 0.42631943, 0.26557371),
            5 / 3: (0.29394519, 0.84119485, 0.47968906, 0.22980575),

@@ -9,8 +9,9 @@ The bolt options are the case's base options; checks that need several runs (con
 trends, restarts, the bad-input table) add their own options after them (PETSc: the last
 occurrence of an option wins).
 
+The published reference values are read from tests/refdata/ (its README names their sources).
+
 Environment:
-  BOLT_REFDATA      folder of the reference data (default: <repo>/../shared/refdata)
   BOLT_UPDATE_GOLD  when 1, write the gold values of this check into gold.json instead of
                     comparing (after a deliberate change of the numerics; review the diff)
   BOLT_RUN_TIMEOUT  seconds one bolt run may take before it counts as hung (default 300)
@@ -27,7 +28,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-REFDATA = os.environ.get("BOLT_REFDATA") or os.path.join(os.path.dirname(ROOT), "shared", "refdata")
+REFDATA = os.path.join(ROOT, "tests", "refdata")
 GOLD_PATH = os.path.join(HERE, "gold.json")
 GOLD = json.load(open(GOLD_PATH)) if os.path.exists(GOLD_PATH) else {}
 UPDATE_GOLD = os.environ.get("BOLT_UPDATE_GOLD") == "1"
@@ -97,7 +98,7 @@ def check_gold(check, label, diagnostics, keys, rel=1e-9):
 def refdata(name):
     path = os.path.join(REFDATA, name)
     if not os.path.exists(path):
-        raise SystemExit(f"reference data {path} not found (set BOLT_REFDATA or CMake BOLT_REFDATA)")
+        raise SystemExit(f"reference data {path} not found")
     with open(path) as f:
         return list(csv.DictReader(line for line in f if not line.startswith("#")))
 

@@ -61,7 +61,7 @@ TEST(RankineHugoniot, MachOneIsNoJump) {
 const PrimitiveState kSodLeft{1.0, 0.0, 1.0}, kSodRight{0.125, 0.0, 0.1};
 
 // gamma = 1.4: Toro's star state quoted to 14 digits in
-// /work/shared/refdata/sod_shock_tube.md; the Newton iteration stops at 1e-15
+// tests/refdata/sod_shock_tube.md; the Newton iteration stops at 1e-15
 // relative, so 1e-12 relative is the last-digit bound.
 TEST(Riemann, SodStarStateGamma14) {
   const RiemannStar s = solve_riemann(kSodLeft, kSodRight, 1.4);
