@@ -231,8 +231,8 @@ RunOptions run_options(const BenchOptions& o) {
   return run;
 }
 
-// A Maxwellian row per cell with a small density wave along x, filled in parallel (a 64^3 x 24^3
-// fp64 state is 29 GB on the host).
+// A Maxwellian row per cell with a small density wave along x, filled in parallel (a large
+// state is tens of GB on the host).
 std::vector<double> initial_state(const PhysicalGrid& grid, const VelocityGrid& vg) {
   const int nv = vg.size();
   std::vector<double> row(nv);

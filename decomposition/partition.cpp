@@ -201,9 +201,9 @@ int hybrid_velocity_ranks(const PartitionRequest& r, int ranks) {
 
 // Values each rank sends per step: the space split sends its halos, the velocity split sums
 // the moments of every cell (an all-reduce moves about twice the data). f takes the same memory
-// either way; the choice is by communication volume. (On an H200 the velocity split was also the
-// faster per GPU: 80^3 x 24^3 in double ran at 153.7 ms per step on 2 GPUs against 213.1 ms for
-// the space split, docs/benchmarks.md, because half a velocity row per cell fits the GPU better.)
+// either way; the choice is by communication volume. (Where both are allowed the velocity split
+// is also the faster per GPU in docs/benchmarks.md: half a velocity row per cell fits the GPU
+// better.)
 double space_values(const PartitionRequest& r, int ranks) {
   return cut_pieces(r, ranks).halo_values / ranks;
 }

@@ -69,8 +69,8 @@ struct FaceGeometry {
 // A wall's loops over the velocities take them in batches of kWallBatch on the GPU: item i of
 // ceil(nv / B) stands for the velocities i + u items (u < B, consecutive across a warp's lanes),
 // all loaded, without branches, before any is used (loads past nv read the last velocity and are
-// not used). A loop over single velocities had waited on each velocity's normal, then on its row
-// value: the delta = 10 hs_mc cavity's wall fills took 24 us each, latency-bound.
+// not used). A loop over single velocities waits on each velocity's normal, then on its row
+// value: latency-bound.
 constexpr int kWallBatch = 4;
 
 // Mass flux leaving the gas through a wall at one transverse position: the sum over leaving v of
@@ -191,8 +191,8 @@ struct BoundaryFill {
 // Several face fills in one launch: items [end[k - 1], end[k]) are fill k's transverse
 // positions. The engine batches the faces of one axis, which write different ghost cells and read
 // only interior ones (the next axis reads their ghosts at its edges and corners: a launch of its
-// own). One launch per face had left the delta = 10 hs_mc step waiting on four launches of
-// ~29 us, each too small to fill the GPU.
+// own). One launch per face leaves the step waiting on several launches, each too small to fill
+// the GPU.
 constexpr int kMaxFillsPerLaunch = 4;
 template <class Real>
 struct BoundaryFills {

@@ -48,9 +48,8 @@ struct CellIndexer {
   };
 
   // Cell `item` (at most kMaxIndexedCells) by 32-bit division: a 64-bit one is a long subroutine on
-  // the GPU, and a branch to it for larger boxes had cost the explicit step's kernels 8 to 15
-  // registers each (the fp32 BGK step 64 -> 72: three blocks per SM instead of four, 3.25 ->
-  // 3.73 ms in the 128^2 cavity on an H200). The engine refuses larger boxes.
+  // the GPU, and even a branch to it for larger boxes costs the step's kernels registers, and so
+  // resident blocks. The engine refuses larger boxes.
   BOLT_HOST_DEVICE Coord coord(std::int64_t item) const {
     Coord c;
     const int cell = int(item), rest = cell / n[0];

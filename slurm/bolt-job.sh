@@ -75,7 +75,7 @@ bolt_job_setup() {
   bolt_backend_flags=()
   if [ "$BOLT_GPUS_PER_TASK" -gt 0 ]; then
     # bolt picks its GPU itself: node-local rank modulo the visible GPUs, and refuses two ranks
-    # of a node on one GPU (app/parallel_setup.cpp). Both bindings work: none (every task sees
+    # of a node on one GPU (lib/driver/parallel_setup.cpp). Both bindings work: none (every task sees
     # the step's GPUs and takes the one of its local rank) and per-task binding (each task sees
     # only its own). none is the default: it leaves NCCL every GPU of the node to find peers.
     bolt_srun_flags+=(--gpus-per-task="$BOLT_GPUS_PER_TASK" --gpu-bind="${BOLT_GPU_BIND:-none}")

@@ -94,7 +94,8 @@ VelocityGrid grid_of_nodes(const std::array<Axis, 3>& axes, Keep keep) {
     const int m = ax[a].cells();
     const double scale = std::max(std::abs(ax[a].faces.front()), std::abs(ax[a].faces.back()));
     bool symmetric = true;
-    for (int i = 0; i < m; ++i) symmetric = symmetric && std::abs(c[i] + c[m - 1 - i]) <= 1e-12 * scale;
+    for (int i = 0; i < m; ++i)
+      symmetric = symmetric && std::abs(c[i] + c[m - 1 - i]) <= 1e-12 * scale;
     if (!symmetric) continue;
     for (int v = 0; v < n; ++v) {
       int idx[3] = {grid.node[0][v], grid.node[1][v], grid.node[2][v]};
@@ -152,7 +153,10 @@ std::vector<std::string> velocity_grid_types() {
 VelocityGrid make_velocity_grid(const VelocityGridSpec& spec) {
   for (const auto& type : kVelocityGridTypes)
     if (spec.type == type.name) return type.make(spec);
-  fail("-vgrid_type ", spec.type, ": not a velocity grid type (cartesian, sphere)");
+  std::string names;
+  for (const auto& type : kVelocityGridTypes)
+    names += (names.empty() ? "" : ", ") + std::string(type.name);
+  fail("-vgrid_type ", spec.type, ": not a velocity grid type (", names, ")");
 }
 
 }  // namespace bolt

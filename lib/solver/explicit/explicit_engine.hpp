@@ -520,10 +520,8 @@ class ExplicitEngine final : public Engine {
   // boundary fills, wall and face fluxes, halo copies, for `teams` positions. The cells' team
   // size, doubled while a thread keeps at least four velocities and the teams stay within about
   // half of a large GPU's resident threads. A few positions leave most of the GPU idle, each of
-  // their threads waiting for one load after another: in the 32 x 32 BGK cavity (16^3
-  // velocities, 68 positions per launch) 1024 threads took the step from 0.082 to 0.070 ms on an
-  // H200. With many positions larger teams do not pay: the delta = 10 hs_mc cavity's fills (388
-  // positions of 18^3 velocities) took 36 us with 1024 threads, 32 with 256.
+  // their threads waiting for one load after another, so larger teams hide that latency in small
+  // grids; with many positions they do not pay (docs/benchmarks.md).
   int face_team_size(std::int64_t teams) const {
     constexpr std::int64_t kThreadBudget = std::int64_t(1) << 17;
     constexpr int kVelocitiesPerThread = 4, kLargestTeam = 1024;
