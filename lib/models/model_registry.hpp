@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "collision_model.hpp"
-#include "mc_model.hpp"
-#include "projection_model.hpp"
+#include "models/hs_mc/model.hpp"
+#include "models/projection/model.hpp"
 #include "relaxation_model.hpp"
 
 namespace bolt {

@@ -1,4 +1,4 @@
-// CPU-vs-GPU agreement of the Monte Carlo collision (kernels/mc_samples.hpp, mc_collision.hpp):
+// CPU-vs-GPU agreement of the Monte Carlo collision (kernels/hs_mc/samples.hpp, collision.hpp):
 //  * samples: the same (seed, step) gives the same cells on both backends and increments equal
 //    to the last bits of the two math libraries (log, sin, cos), and the same gather plan;
 //  * the collision step for the *same* samples (the CPU's, uploaded to the GPU): double 1e-12,
@@ -22,9 +22,9 @@
 
 #include "core/backend.hpp"
 #include "grid/velocity_grid.hpp"
-#include "models/mc_collision.hpp"
-#include "models/mc_model.hpp"
-#include "models/mc_reference.hpp"
+#include "models/hs_mc/collision.hpp"
+#include "models/hs_mc/model.hpp"
+#include "models/hs_mc/reference.hpp"
 #include "solver/engine.hpp"
 #include "gpu_test_support.hpp"
 #include "mc_helpers.hpp"

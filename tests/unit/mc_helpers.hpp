@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "grid/velocity_grid.hpp"
-#include "models/mc_collision.hpp"
-#include "models/mc_reference.hpp"
+#include "models/hs_mc/collision.hpp"
+#include "models/hs_mc/reference.hpp"
 #include "unit_helpers.hpp"
 
 namespace bolt::test {

@@ -2,8 +2,8 @@
 //  * samples: reproducible from (seed, step), v and v1 distributed as Phi0, k uniform on the
 //    sphere, collisions conserve momentum and energy, out-of-box samples rejected and counted;
 //    the gather plan lists each increment once, in key order;
-//  * the fast kernel (kernels/mc_collision.hpp through McCollisionOperator) equals the plain
-//    reference (lib/models/mc_reference.cpp) for the same samples, double, 1e-12 relative;
+//  * the fast kernel (kernels/hs_mc/collision.hpp through McCollisionOperator) equals the plain
+//    reference (lib/models/hs_mc/reference.cpp) for the same samples, double, 1e-12 relative;
 //  * conservation: with the correction every cell keeps its mass, momentum and energy to
 //    round-off; without it momentum and energy drift (mass does not: each sample moves the same
 //    number of particles out of two cells and into two others);
@@ -18,7 +18,7 @@
 #include <utility>
 
 #include "core/error.hpp"
-#include "kernels/mc_samples.hpp"
+#include "kernels/hs_mc/samples.hpp"
 #include "mc_helpers.hpp"
 #include "physics/collision_kernel.hpp"
 

@@ -14,7 +14,7 @@
 
 #include "kernels/cell_moments.hpp"
 #include "mc_helpers.hpp"
-#include "models/mc_model.hpp"
+#include "models/hs_mc/model.hpp"
 
 namespace bolt {
 namespace {

@@ -15,7 +15,7 @@
 
 #include "mc_helpers.hpp"
 #include "petsc_environment.hpp"
-#include "models/petsc_block_solver.hpp"
+#include "models/hs_mc/petsc_block_solver.hpp"
 
 namespace bolt {
 namespace {

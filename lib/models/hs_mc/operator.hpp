@@ -1,6 +1,6 @@
 #pragma once
 // McOperator<Real, Exec>: the one driver of the semi-regular Monte Carlo collision (paper 000),
-// used by the engine (-model_type hs_mc) and, through McCollisionOperator (mc_collision.hpp), by
+// used by the engine (-model_type hs_mc) and, through McCollisionOperator (collision.hpp), by
 // the tests.
 //  * The stored state is the deviation h of f = Phi0 (1 + eps h), Phi0 = pi^(-3/2) exp(-|xi|^2):
 //    f <-> h for set_state / state; moments and face fluxes of f from sums of w Phi0 h
@@ -27,14 +27,14 @@
 #include <utility>
 #include <vector>
 
-#include "collision_operator.hpp"
+#include "models/collision_operator.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "kernels/macroscopic.hpp"
-#include "kernels/mc_collision.hpp"
-#include "mc_device.hpp"
-#include "mc_model.hpp"
-#include "petsc_block_solver.hpp"
+#include "kernels/hs_mc/collision.hpp"
+#include "models/hs_mc/device.hpp"
+#include "models/hs_mc/model.hpp"
+#include "models/hs_mc/petsc_block_solver.hpp"
 
 namespace bolt {
 

@@ -1,4 +1,4 @@
-#include "mc_model.hpp"
+#include "models/hs_mc/model.hpp"
 
 #include <petscsys.h>
 

@@ -2,7 +2,7 @@
 // The collision step of the semi-regular Monte Carlo method (paper 000, Eqs. 23-26, algorithm 3)
 // for the deviational distribution h, f = Phi0 (1 + eps h), as team functors.
 //
-// Eq. 24 for one cell: every sample l of the step (mc_samples.hpp) takes
+// Eq. 24 for one cell: every sample l of the step (samples.hpp) takes
 // g_l = h~(v) + h~(v1) + eps h~(v) h~(v1) from the *unchanged* post-streaming row h~ and adds
 //   -coef_0 g_l at v, -coef_1 g_l at v1, +coef_2 g_l at v*, +coef_3 g_l at v1*.
 // The paper scatters these four increments per sample (atomics on the GPU). Here they are
@@ -59,9 +59,9 @@
 
 #include "core/host_device.hpp"
 #include "core/sums.hpp"
-#include "mc_plan.hpp"
-#include "streaming.hpp"
-#include "views.hpp"
+#include "kernels/hs_mc/plan.hpp"
+#include "kernels/streaming.hpp"
+#include "kernels/views.hpp"
 
 namespace bolt {
 

@@ -1,8 +1,7 @@
 #pragma once
 // -model_type projection: the full Boltzmann equation by Tcheremissine's conservative projection
 // method (paper 003), as the run sees it: its options (-projection_) and needs. Its operator is
-// ProjectionOperator (projection_operator.hpp); the terms of its collision integral are built by
-// projection_plan.hpp.
+// ProjectionOperator (operator.hpp); the terms of its collision integral are built by plan.hpp.
 #include <mpi.h>
 
 #include <cstdint>
@@ -10,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "collision_model.hpp"
-#include "projection_plan.hpp"
+#include "models/collision_model.hpp"
+#include "models/projection/plan.hpp"
 
 namespace bolt {
 

@@ -1,4 +1,4 @@
-#include "projection_plan.hpp"
+#include "models/projection/plan.hpp"
 
 #include <Random123/philox.h>
 

@@ -3,11 +3,11 @@
 // hard spheres / VHS) as a self-contained component: draws the collision samples of a step and
 // applies the collision step (with the conservation correction) to rows of the deviational
 // distribution h, f = Phi0 (1 + eps h), on either backend. Host code sees neither a backend nor
-// a precision; McCollisionImpl<Real, Exec> (mc_collision_impl.hpp), a handle on the engine's
-// driver McOperator, is compiled for the CPU (mc_collision_cpu.cpp) and for CUDA
-// (mc_collision_cuda.cu).
+// a precision; McCollisionImpl<Real, Exec> (collision_impl.hpp), a handle on the engine's
+// driver McOperator, is compiled for the CPU (collision_cpu.cpp) and for CUDA
+// (collision_cuda.cu).
 //
-// Kernels: kernels/mc_samples.hpp, kernels/mc_collision.hpp. Plain reference: mc_reference.hpp.
+// Kernels: kernels/hs_mc/samples.hpp, plan.hpp, collision.hpp. Plain reference: reference.hpp.
 // Host-side conservation solve with PETSc: petsc_block_solver.hpp.
 #include <array>
 #include <cstdint>
@@ -20,18 +20,18 @@
 #include "core/error.hpp"
 #include "core/team_memory.hpp"
 #include "grid/velocity_grid.hpp"
-#include "kernels/mc_collision.hpp"
+#include "kernels/hs_mc/collision.hpp"
 
 namespace bolt {
 
-// What the samples depend on (kernels/mc_samples.hpp).
+// What the samples depend on (kernels/hs_mc/samples.hpp).
 struct McSamplingConfig {
   double delta = 1.0, omega = 0.5, dt = 0.0;
   int samples = 1024;
   std::uint32_t seed = 1;
   int samples_per_team = 256;
   int team_size = 256;
-  bool expected_self_loss = true;  // -mc_self_loss expected (kernels/mc_collision.hpp)
+  bool expected_self_loss = true;  // -mc_self_loss expected (kernels/hs_mc/collision.hpp)
   double temperature = 1.0;        // v, v1 drawn from the Maxwellian of this temperature (McDraw)
   int gather_strips = 0;  // of the gather plan; 0: mc_gather_strips (tests force others)
 };
@@ -72,7 +72,7 @@ struct McConfig {
   int collision_team_size = -1;
 };
 
-// A sample as the host sees it (cells and increments in double), kernels/mc_samples.hpp.
+// A sample as the host sees it (cells and increments in double), kernels/hs_mc/samples.hpp.
 struct McSampleHost {
   std::array<int, 4> cell;
   std::array<double, 4> coef;
@@ -123,9 +123,9 @@ std::unique_ptr<McCollisionOperator> make_mc_collision(const McConfig& config);
 std::unique_ptr<McCollisionOperator> make_cpu_mc_collision(const McConfig& config);
 std::unique_ptr<McCollisionOperator> make_cuda_mc_collision(const McConfig& config);
 
-// How McCollision (kernels/mc_collision.hpp) lays out a team: how many cells it works on, whether
-// their rows are in the team scratch (else one cell per team), the scratch it needs and its GPU
-// threads.
+// How McCollision (kernels/hs_mc/collision.hpp) lays out a team: how many cells it works on,
+// whether their rows are in the team scratch (else one cell per team), the scratch it needs and
+// its GPU threads.
 struct McTeamLayout {
   int cells_per_team = 1;
   bool rows_in_scratch = false;
@@ -174,7 +174,7 @@ McTables make_mc_tables(const VelocityGrid& velocities);
 //   L_v = kappa dt J_v a_v / (w_v Phi0_v),  J_v = int over the cell of Phi0(xi) m(|xi|) dxi
 // (m: mean_relative_speed_power with p = 2 - 2 omega; a_v = mc_acceptance at the cell centre):
 // what the loss increments of the samples whose v or v1 falls in cell v multiply h_v by, on
-// average (kernels/mc_collision.hpp, -mc_self_loss expected).
+// average (kernels/hs_mc/collision.hpp, -mc_self_loss expected).
 std::vector<double> mc_expected_self_loss(const McTables& tables, double kappa, double dt,
                                           double omega);
 

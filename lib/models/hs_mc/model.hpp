@@ -1,15 +1,15 @@
 #pragma once
 // -model_type hs_mc, the full Boltzmann equation for hard spheres (VHS for omega > 0.5) by the
 // semi-regular Monte Carlo method of paper 000, as the run sees it: its options (-mc_) and needs.
-// Its operator is McOperator (mc_operator.hpp).
+// Its operator is McOperator (operator.hpp).
 #include <mpi.h>
 
 #include <memory>
 #include <string>
 #include <string_view>
 
-#include "collision_model.hpp"
-#include "mc_collision.hpp"
+#include "models/collision_model.hpp"
+#include "models/hs_mc/collision.hpp"
 
 namespace bolt {
 

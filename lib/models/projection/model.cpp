@@ -1,4 +1,4 @@
-#include "projection_model.hpp"
+#include "models/projection/model.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 // The device-side state of the Monte Carlo collision that does not depend on the cells: the
 // velocity-cell lookup tables, the equilibrium number weights w Phi0, the samples of the current
 // step with their gather plan (McEntryIndex) and the rejection counters.
-// McOperator (mc_operator.hpp) keeps two, one for even and one for odd steps. Include after the
+// McOperator (operator.hpp) keeps two, one for even and one for odd steps. Include after the
 // backend's launch header.
 #include <algorithm>
 #include <cmath>
@@ -12,9 +12,9 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "kernels/mc_collision.hpp"
-#include "kernels/mc_samples.hpp"
-#include "mc_collision.hpp"
+#include "kernels/hs_mc/collision.hpp"
+#include "kernels/hs_mc/samples.hpp"
+#include "models/hs_mc/collision.hpp"
 #include "physics/collision_kernel.hpp"
 
 namespace bolt {
@@ -169,7 +169,7 @@ class McDevice {
     index(exec);
   }
 
-  // What McCollision takes besides the samples of the step (kernels/mc_collision.hpp).
+  // What McCollision takes besides the samples of the step (kernels/hs_mc/collision.hpp).
   struct Collision {
     const Real* in;
     Real* out;

@@ -1,11 +1,11 @@
-#include "mc_collision.hpp"
+#include "models/hs_mc/collision.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "core/error.hpp"
 #include "core/sums.hpp"
-#include "kernels/mc_samples.hpp"
+#include "kernels/hs_mc/samples.hpp"
 #include "physics/collision_kernel.hpp"
 
 namespace bolt {
