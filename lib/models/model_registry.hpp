@@ -13,7 +13,9 @@
 
 #include "collision_model.hpp"
 #include "models/hs_mc/model.hpp"
+#include "models/hs_mc/options.hpp"
 #include "models/projection/model.hpp"
+#include "models/projection/options.hpp"
 #include "relaxation_model.hpp"
 
 namespace bolt {

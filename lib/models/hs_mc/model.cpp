@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/option_reader.hpp"
+#include "models/hs_mc/options.hpp"
 
 namespace bolt {
 

@@ -1,9 +1,7 @@
 #pragma once
 // -model_type hs_mc, the full Boltzmann equation for hard spheres (VHS for omega > 0.5) by the
 // semi-regular Monte Carlo method of paper 000, as the run sees it: its options (-mc_) and needs.
-// Its operator is McOperator (operator.hpp).
-#include <mpi.h>
-
+// Its operator is McOperator (operator.hpp); its option reader is in options.hpp.
 #include <memory>
 #include <string>
 #include <string_view>
@@ -38,9 +36,5 @@ class McModel final : public CollisionModel {
  private:
   McModelParams options_;
 };
-
-// `chosen`: hs_mc is the run's model, and refuses the relaxation models' body force and
-// conservative equilibrium (it has neither).
-std::shared_ptr<const CollisionModel> read_mc_model(MPI_Comm comm, bool chosen);
 
 }  // namespace bolt

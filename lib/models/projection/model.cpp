@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/option_reader.hpp"
+#include "models/projection/options.hpp"
 #include "physics/collision_kernel.hpp"
 #include "physics/scattering.hpp"
 
