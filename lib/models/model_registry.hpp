@@ -51,7 +51,7 @@ struct McFamily {
     return read_mc_model(comm, chosen);
   }
   static std::shared_ptr<const CollisionModel> defaults(std::string_view) {
-    return std::make_shared<McModel>(McModelParams{});
+    return std::make_shared<McModel>(McParams{});
   }
 };
 

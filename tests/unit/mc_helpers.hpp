@@ -94,10 +94,10 @@ inline McConfig mc_config(const VelocityGrid& vg, int samples, double dt, double
   c.velocities = vg;
   c.delta = delta;
   c.omega = omega;
-  c.epsilon = eps;
+  c.options.epsilon = eps;
   c.dt = dt;
-  c.samples = samples;
-  c.seed = 20250611u;
+  c.options.samples = samples;
+  c.options.seed = 20250611u;
   return c;
 }
 

@@ -7,13 +7,13 @@
 #include <string_view>
 
 #include "models/collision_model.hpp"
-#include "models/hs_mc/collision.hpp"
+#include "models/hs_mc/params.hpp"
 
 namespace bolt {
 
 class McModel final : public CollisionModel {
  public:
-  explicit McModel(const McModelParams& options) : options_(options) {}
+  explicit McModel(const McParams& options) : options_(options) {}
 
   std::string_view name() const override { return "hs_mc"; }
   std::string whole_rows_reason() const override {
@@ -31,10 +31,10 @@ class McModel final : public CollisionModel {
     return 8.0 * per_cell * double(cells) + 2.0 * 200.0 * options_.samples;
   }
 
-  const McModelParams& options() const { return options_; }
+  const McParams& options() const { return options_; }
 
  private:
-  McModelParams options_;
+  McParams options_;
 };
 
 }  // namespace bolt
