@@ -12,7 +12,8 @@
 //            Where the stored state is affine in f (the deviation h of f = Phi0 (1 + eps h) of
 //            hs_mc) the entering value is alpha (n_w' r_v + e_v) + (1 - alpha) h(reflected):
 //            `equilibrium` holds r_v = Phi_w / Phi0, `offset` e_v, and the fluxes are sums of
-//            w Phi0 h (the operator's face values and moment weights, lib/models/mc_operator.hpp).
+//            w Phi0 h (the operator's face values and moment weights,
+//            lib/models/hs_mc/operator.hpp).
 //  specular  every ghost layer k mirrors interior layer k with the reflected velocity.
 //  inflow    the given equilibrium.   outflow: the boundary cell's value (zero gradient).
 //  periodic  the opposite side's interior layers.

@@ -6,9 +6,9 @@
 
 #include "collision_operator.hpp"
 #include "core/error.hpp"
-#include "mc_operator.hpp"
+#include "models/hs_mc/operator.hpp"
 #include "model_registry.hpp"
-#include "projection_operator.hpp"
+#include "models/projection/operator.hpp"
 #include "relaxation_operator.hpp"
 
 namespace bolt {

@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "collision_model.hpp"
-#include "mc_model.hpp"
-#include "projection_model.hpp"
+#include "models/hs_mc/model.hpp"
+#include "models/hs_mc/options.hpp"
+#include "models/projection/model.hpp"
+#include "models/projection/options.hpp"
 #include "relaxation_model.hpp"
 
 namespace bolt {
@@ -49,7 +51,7 @@ struct McFamily {
     return read_mc_model(comm, chosen);
   }
   static std::shared_ptr<const CollisionModel> defaults(std::string_view) {
-    return std::make_shared<McModel>(McModelParams{});
+    return std::make_shared<McModel>(McParams{});
   }
 };
 

@@ -1,4 +1,4 @@
-// CPU-vs-GPU agreement of the Monte Carlo collision (kernels/mc_samples.hpp, mc_collision.hpp):
+// CPU-vs-GPU agreement of the Monte Carlo collision (kernels/hs_mc/samples.hpp, collision.hpp):
 //  * samples: the same (seed, step) gives the same cells on both backends and increments equal
 //    to the last bits of the two math libraries (log, sin, cos), and the same gather plan;
 //  * the collision step for the *same* samples (the CPU's, uploaded to the GPU): double 1e-12,
@@ -22,9 +22,9 @@
 
 #include "core/backend.hpp"
 #include "grid/velocity_grid.hpp"
-#include "models/mc_collision.hpp"
-#include "models/mc_model.hpp"
-#include "models/mc_reference.hpp"
+#include "models/hs_mc/collision.hpp"
+#include "models/hs_mc/model.hpp"
+#include "models/hs_mc/reference.hpp"
 #include "solver/explicit/engine.hpp"
 #include "gpu_test_support.hpp"
 #include "mc_helpers.hpp"
@@ -85,13 +85,14 @@ McConfig config(Backend backend, Precision precision, const VelocityGrid& vg, do
   c.velocities = vg;
   c.delta = 2.0;
   c.omega = omega;
-  c.epsilon = 0.5;
+  c.options.epsilon = 0.5;
   c.dt = 0.04;
-  c.samples = 5000;  // not a multiple of the chunk or the block
-  c.seed = 424242u;
-  c.correction = mode;
+  c.options.samples = 5000;  // not a multiple of the chunk or the block
+  c.options.seed = 424242u;
+  c.options.correction = mode;
   c.team_size = 128;
-  c.cells_per_team = layout.cells;
+  c.options.team_size = 128;  // the collision's teams as well
+  c.options.cells_per_team = layout.cells;
   c.rows_in_scratch = layout.rows_in_scratch;
   return c;
 }
@@ -130,7 +131,8 @@ TEST_F(McGpu, SamplesAgree) {
     for (Precision p : {Precision::double_, Precision::single}) {
       McConfig cpu_config = config(Backend::cpu, p, vg, 0.5, McCorrection::none, kAutomatic);
       McConfig gpu_config = config(second_backend(), p, vg, 0.5, McCorrection::none, kAutomatic);
-      cpu_config.sampling_temperature = gpu_config.sampling_temperature = temperature;
+      cpu_config.options.sampling_temperature = temperature;
+      gpu_config.options.sampling_temperature = temperature;
       auto cpu = make_mc_collision(cpu_config);
       auto gpu = make_mc_collision(gpu_config);
       cpu->draw(17);
@@ -302,7 +304,7 @@ TEST_F(McGpu, EngineCavityAgrees) {
     c.precision = p;
     c.grid = physical;
     c.velocities = vg;
-    McModelParams options;
+    McParams options;
     options.samples = 2000;
     options.seed = 5u;
     options.epsilon = 0.1;

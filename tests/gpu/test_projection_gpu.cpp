@@ -12,8 +12,8 @@
 
 #include "core/backend.hpp"
 #include "grid/velocity_grid.hpp"
-#include "models/projection_model.hpp"
-#include "models/projection_reference.hpp"
+#include "models/projection/model.hpp"
+#include "models/projection/reference.hpp"
 #include "solver/explicit/engine.hpp"
 #include "gpu_test_support.hpp"
 #include "unit_helpers.hpp"

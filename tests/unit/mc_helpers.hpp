@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "grid/velocity_grid.hpp"
-#include "models/mc_collision.hpp"
-#include "models/mc_reference.hpp"
+#include "models/hs_mc/collision.hpp"
+#include "models/hs_mc/reference.hpp"
 #include "unit_helpers.hpp"
 
 namespace bolt::test {
@@ -94,10 +94,10 @@ inline McConfig mc_config(const VelocityGrid& vg, int samples, double dt, double
   c.velocities = vg;
   c.delta = delta;
   c.omega = omega;
-  c.epsilon = eps;
+  c.options.epsilon = eps;
   c.dt = dt;
-  c.samples = samples;
-  c.seed = 20250611u;
+  c.options.samples = samples;
+  c.options.seed = 20250611u;
   return c;
 }
 

@@ -2,8 +2,8 @@
 //  * samples: reproducible from (seed, step), v and v1 distributed as Phi0, k uniform on the
 //    sphere, collisions conserve momentum and energy, out-of-box samples rejected and counted;
 //    the gather plan lists each increment once, in key order;
-//  * the fast kernel (kernels/mc_collision.hpp through McCollisionOperator) equals the plain
-//    reference (lib/models/mc_reference.cpp) for the same samples, double, 1e-12 relative;
+//  * the fast kernel (kernels/hs_mc/collision.hpp through McCollisionOperator) equals the plain
+//    reference (lib/models/hs_mc/reference.cpp) for the same samples, double, 1e-12 relative;
 //  * conservation: with the correction every cell keeps its mass, momentum and energy to
 //    round-off; without it momentum and energy drift (mass does not: each sample moves the same
 //    number of particles out of two cells and into two others);
@@ -18,7 +18,7 @@
 #include <utility>
 
 #include "core/error.hpp"
-#include "kernels/mc_samples.hpp"
+#include "kernels/hs_mc/samples.hpp"
 #include "mc_helpers.hpp"
 #include "physics/collision_kernel.hpp"
 
@@ -81,7 +81,7 @@ TEST(McSamples, SameSeedAndStepGiveIdenticalSamples) {
   int differ_step = 0;
   for (std::size_t l = 0; l < first.size(); ++l) differ_step += other_step[l].cell != first[l].cell;
   McConfig reseeded = config;
-  reseeded.seed += 1;
+  reseeded.options.seed += 1;
   auto c = make_mc_collision(reseeded);
   c->draw(7);
   const auto other_seed = c->samples();
@@ -151,8 +151,8 @@ TEST(McSamples, SamplesLeavingTheBoxAreRejectedAndCounted) {
   McReferenceParams p;
   p.kappa = op->kappa();
   p.dt = config.dt;
-  p.samples = config.samples;
-  p.seed = config.seed;
+  p.samples = config.options.samples;
+  p.seed = config.options.seed;
   p.step = 3;
   const McReferenceStep ref = reference_mc_collision(vg, p, std::vector<double>(vg.size(), 0.0));
   EXPECT_EQ(ref.rejected, s.rejected);
@@ -191,9 +191,9 @@ TEST(McCollision, KernelMatchesReference) {
     for (bool expected : {true, false}) {
       const VelocityGrid vg = test::mc_grid(k.nodes, 3.0, k.ratio, k.centre);
       McConfig config = test::mc_config(vg, 4000, 0.03, 2.5, k.omega, k.eps);
-      config.correction = McCorrection::none;
-      config.expected_self_loss = expected;
-      config.sampling_temperature = k.temperature;
+      config.options.correction = McCorrection::none;
+      config.options.expected_self_loss = expected;
+      config.options.sampling_temperature = k.temperature;
       auto op = make_mc_collision(config);
       op->draw(11);
       const std::vector<double> h = test::deviation_rows(vg, 4, k.eps, 0.2);
@@ -203,8 +203,8 @@ TEST(McCollision, KernelMatchesReference) {
       p.omega = k.omega;
       p.epsilon = k.eps;
       p.dt = config.dt;
-      p.samples = config.samples;
-      p.seed = config.seed;
+      p.samples = config.options.samples;
+      p.seed = config.options.seed;
       p.step = 11;
       p.expected_self_loss = expected;
       p.temperature = k.temperature;
@@ -240,7 +240,7 @@ TEST(McCollision, ExpectedSelfLossIsTheMeanOfTheSampledOne) {
     const VelocityGrid vg = test::mc_grid({10, 10, 10}, 3.0, 0.92);
     const int nv = vg.size(), draws = 400;
     McConfig config = test::mc_config(vg, 8192, 0.02, 1.0, omega, 0.1);
-    config.sampling_temperature = temperature;
+    config.options.sampling_temperature = temperature;
     auto op = make_mc_collision(config);
     const McTables tables = make_mc_tables(vg);
     const std::vector<double> expected =
@@ -266,7 +266,7 @@ TEST(McCollision, ExpectedSelfLossIsTheMeanOfTheSampledOne) {
       const double error = std::sqrt(std::max(0.0, sum2[v] / draws - mean * mean) / draws);
       total_sampled += tables.number_weight[v] * mean;
       total_expected += tables.number_weight[v] * expected[v];
-      if (config.samples * draws * tables.number_weight[v] < 2000) continue;  // rarely hit
+      if (config.options.samples * draws * tables.number_weight[v] < 2000) continue;  // rarely hit
       ++checked;
       outside += std::abs(mean - expected[v]) > 5.0 * error;
     }
@@ -306,7 +306,7 @@ TEST(McCollision, GatherPlanStripsGiveTheSameStep) {
   const std::vector<double> h = test::deviation_rows(vg, 3, 0.3);
   for (McCorrection mode : {McCorrection::none, McCorrection::batched}) {
     McConfig config = test::mc_config(vg, 3000, 0.02, 1.0, 0.5, 0.3);
-    config.correction = mode;
+    config.options.correction = mode;
     auto one = make_mc_collision(config);
     one->draw(4);
     const std::vector<double> reference = one->collide(h);
@@ -389,7 +389,7 @@ TEST(McCollision, RefusesATimeStepThatOvershootsTheSelfLoss) {
   const VelocityGrid vg = test::mc_grid({10, 10, 10}, 7.0);
   for (bool expected : {true, false}) {
     McConfig config = test::mc_config(vg, 1000, 0.01);
-    config.expected_self_loss = expected;
+    config.options.expected_self_loss = expected;
     try {
       make_mc_collision(config);
       ADD_FAILURE() << "accepted";
@@ -456,8 +456,8 @@ TEST(McCollision, CorrectionConservesEveryCellAndWithoutItMomentumAndEnergyDrift
     const std::vector<double> h = test::deviation_rows(vg, 6, eps, 0.05);
     for (const Variant& variant : variants) {
       McConfig config = test::mc_config(vg, 8192, 0.05, 1.0, 0.5, eps);
-      config.correction = variant.mode;
-      config.expected_self_loss = variant.expected_self_loss;
+      config.options.correction = variant.mode;
+      config.options.expected_self_loss = variant.expected_self_loss;
       auto op = make_mc_collision(config);
       op->draw(1);
       const std::vector<double> out = op->collide(h);

@@ -14,7 +14,7 @@
 
 #include "kernels/cell_moments.hpp"
 #include "mc_helpers.hpp"
-#include "models/mc_model.hpp"
+#include "models/hs_mc/model.hpp"
 
 namespace bolt {
 namespace {
@@ -26,7 +26,7 @@ constexpr std::uint32_t kSeed = 31u;
 
 EngineConfig mc_engine_config(const PhysicalGrid& grid, const VelocityGrid& vg, double dt,
                               double eps) {
-  McModelParams options;
+  McParams options;
   options.samples = kSamples;
   options.seed = kSeed;
   options.epsilon = eps;
@@ -132,7 +132,7 @@ TEST(McEngine, HomogeneousStepsEqualTheOperator) {
   const std::vector<double> f_engine = engine->state();
 
   McConfig op_config = test::mc_config(vg, kSamples, dt, config.gas.delta, 0.5, eps);
-  op_config.seed = kSeed;
+  op_config.options.seed = kSeed;
   auto op = make_mc_collision(op_config);
   for (std::uint32_t step = 0; step < 3; ++step) {
     op->draw(step);

@@ -15,7 +15,7 @@
 
 #include "mc_helpers.hpp"
 #include "petsc_environment.hpp"
-#include "models/petsc_block_solver.hpp"
+#include "models/hs_mc/petsc_block_solver.hpp"
 
 namespace bolt {
 namespace {
@@ -61,7 +61,7 @@ TEST(McCorrection, PetscAndBatchedGiveTheSameCorrection) {
     const std::vector<double> h = test::deviation_rows(vg, 8, eps, 0.1);
     McConfig config = test::mc_config(vg, 6000, 0.04, 3.0, 0.5, eps);
     auto batched = make_mc_collision(config);
-    config.correction = McCorrection::external;
+    config.options.correction = McCorrection::external;
     auto petsc = make_mc_collision(config);
     batched->draw(4);
     petsc->draw(4);
@@ -96,8 +96,8 @@ TEST(McCorrection, CorrectedKernelStepMatchesReference) {
   p.kappa = op->kappa();
   p.epsilon = eps;
   p.dt = config.dt;
-  p.samples = config.samples;
-  p.seed = config.seed;
+  p.samples = config.options.samples;
+  p.seed = config.options.seed;
   p.step = 9;
   const std::vector<double> prime = reference_mc_collision(vg, p, h).h;
   const int nv = vg.size(), cells = int(h.size() / nv);

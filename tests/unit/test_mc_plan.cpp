@@ -1,4 +1,4 @@
-// The gather plan's schedule (kernels/mc_plan.hpp, McEntrySchedule), run on the CPU backend with
+// The gather plan's schedule (kernels/hs_mc/plan.hpp, McEntrySchedule), run on the CPU backend with
 // the plan the GPU builds: strips side by side, velocities packed in the entries.
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/launch_cpu.hpp"
-#include "kernels/mc_plan.hpp"
+#include "kernels/hs_mc/plan.hpp"
 #include "mc_helpers.hpp"
 
 namespace bolt {

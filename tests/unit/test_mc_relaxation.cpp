@@ -76,8 +76,8 @@ std::unique_ptr<McCollisionOperator> relaxation_operator(const Anisotropic& s, d
                                                          std::uint32_t seed,
                                                          double temperature = 1.0) {
   McConfig config = test::mc_config(s.vg, samples, dt, 1.0, omega, s.a);
-  config.seed = seed;
-  config.sampling_temperature = temperature;
+  config.options.seed = seed;
+  config.options.sampling_temperature = temperature;
   return make_mc_collision(config);
 }
 

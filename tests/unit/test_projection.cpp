@@ -1,4 +1,4 @@
-// The conservative projection method (paper 003; lib/models/projection_*, kernels/projection.hpp):
+// The conservative projection method (paper 003; lib/models/projection/, kernels/projection/):
 //  * the Korobov rules are z^(j-1) mod p and the lattice points lie in [0, 1)^8;
 //  * every term of a plan keeps momentum exactly (node indices) and energy to round-off (r),
 //    and no two terms of a batch share a velocity;
@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "models/korobov.hpp"
-#include "models/projection_model.hpp"
-#include "models/projection_reference.hpp"
+#include "models/projection/korobov.hpp"
+#include "models/projection/model.hpp"
+#include "models/projection/reference.hpp"
 #include "physics/collision_kernel.hpp"
 #include "unit_helpers.hpp"
 

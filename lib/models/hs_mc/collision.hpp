@@ -3,11 +3,11 @@
 // hard spheres / VHS) as a self-contained component: draws the collision samples of a step and
 // applies the collision step (with the conservation correction) to rows of the deviational
 // distribution h, f = Phi0 (1 + eps h), on either backend. Host code sees neither a backend nor
-// a precision; McCollisionImpl<Real, Exec> (mc_collision_impl.hpp), a handle on the engine's
-// driver McOperator, is compiled for the CPU (mc_collision_cpu.cpp) and for CUDA
-// (mc_collision_cuda.cu).
+// a precision; McCollisionImpl<Real, Exec> (collision_impl.hpp), a handle on the engine's
+// driver McOperator, is compiled for the CPU (collision_cpu.cpp) and for CUDA
+// (collision_cuda.cu).
 //
-// Kernels: kernels/mc_samples.hpp, kernels/mc_collision.hpp. Plain reference: mc_reference.hpp.
+// Kernels: kernels/hs_mc/samples.hpp, plan.hpp, collision.hpp. Plain reference: reference.hpp.
 // Host-side conservation solve with PETSc: petsc_block_solver.hpp.
 #include <array>
 #include <cstdint>
@@ -20,59 +20,30 @@
 #include "core/error.hpp"
 #include "core/team_memory.hpp"
 #include "grid/velocity_grid.hpp"
-#include "kernels/mc_collision.hpp"
+#include "kernels/hs_mc/collision.hpp"
+#include "models/hs_mc/params.hpp"
 
 namespace bolt {
 
-// What the samples depend on (kernels/mc_samples.hpp).
-struct McSamplingConfig {
-  double delta = 1.0, omega = 0.5, dt = 0.0;
-  int samples = 1024;
-  std::uint32_t seed = 1;
-  int samples_per_team = 256;
-  int team_size = 256;
-  bool expected_self_loss = true;  // -mc_self_loss expected (kernels/mc_collision.hpp)
-  double temperature = 1.0;        // v, v1 drawn from the Maxwellian of this temperature (McDraw)
-  int gather_strips = 0;  // of the gather plan; 0: mc_gather_strips (tests force others)
-};
-
-// The options of the hs_mc model (-mc_*), as the engine takes them.
-struct McModelParams {
-  int samples = 1024;      // N_t
-  std::uint32_t seed = 1;
-  double epsilon = 1.0;    // f = Phi0 (1 + eps h)
-  McCorrection correction = McCorrection::batched;
-  bool expected_self_loss = true;  // -mc_self_loss expected (default) or sampled (paper 000)
-  double sampling_temperature = 1.0;  // -mc_sampling_temperature (1: Phi0, paper 000)
-  int team_size = 0;        // GPU threads per collision team, 0: mc_team_layout (-mc_team_size)
-  int cells_per_team = 0;   // cells per team, 0 = automatic (-mc_cells_per_team)
-};
-
+// What a collision operator is made for: the -mc_ options, the run's gas, time step and backend,
+// and the layouts the tests force (0 or -1: chosen as for a run).
 struct McConfig {
   Backend backend = Backend::cpu;
   Precision precision = Precision::double_;
   VelocityGrid velocities;  // Cartesian (possibly stretched); h lives on its nodes
   double delta = 1.0;       // rarefaction parameter p0 L / (mu0 c0)
   double omega = 0.5;       // viscosity exponent: 1/2 hard spheres, 1 Maxwell molecules (VHS)
-  double epsilon = 1.0;     // f = Phi0 (1 + eps h); the nonlinear term is eps h h1
   double dt = 0.0;          // collision time step (units L / c0)
-  int samples = 1024;       // N_t collisions per step, shared by every cell
-  std::uint32_t seed = 1;
-  McCorrection correction = McCorrection::batched;  // external = PETSc on the host
-  bool expected_self_loss = true;  // the self term of the linear loss in expectation
-  double sampling_temperature = 1.0;  // v, v1 from the Maxwellian of this temperature (McDraw)
-  int team_size = 256;         // GPU threads per team
+  McParams options;
+  int team_size = 256;         // GPU threads of a team of the sampling and plan kernels
   int samples_per_team = 256;  // samples per team when drawing
-  // Cells per team of the collision kernel (0: automatic) and whether their working rows
-  // are kept in GPU shared memory (-1: when they fit, 0: no, 1: yes); tests force layouts.
-  int cells_per_team = 0;
+  // Whether the collision's working rows are kept in GPU shared memory (-1: when they fit, 0: no,
+  // 1: yes), and the strips of the gather plan (0: one per GPU team thread, 1 on the CPU).
   int rows_in_scratch = -1;
-  int gather_strips = 0;  // strips of the gather plan (0: one per GPU team thread, 1 on the CPU)
-  // GPU threads of a collision team: -1 team_size, 0 chosen by mc_team_layout (-mc_team_size).
-  int collision_team_size = -1;
+  int gather_strips = 0;
 };
 
-// A sample as the host sees it (cells and increments in double), kernels/mc_samples.hpp.
+// A sample as the host sees it (cells and increments in double), kernels/hs_mc/samples.hpp.
 struct McSampleHost {
   std::array<int, 4> cell;
   std::array<double, 4> coef;
@@ -113,19 +84,13 @@ class McCollisionOperator {
   virtual std::vector<std::vector<int>> gather_lists() const = 0;
 };
 
-inline McSamplingConfig sampling_config(const McConfig& c) {
-  return {c.delta,     c.omega,     c.dt,
-          c.samples,   c.seed,      c.samples_per_team,
-          c.team_size, c.expected_self_loss, c.sampling_temperature, c.gather_strips};
-}
-
 std::unique_ptr<McCollisionOperator> make_mc_collision(const McConfig& config);
 std::unique_ptr<McCollisionOperator> make_cpu_mc_collision(const McConfig& config);
 std::unique_ptr<McCollisionOperator> make_cuda_mc_collision(const McConfig& config);
 
-// How McCollision (kernels/mc_collision.hpp) lays out a team: how many cells it works on, whether
-// their rows are in the team scratch (else one cell per team), the scratch it needs and its GPU
-// threads.
+// How McCollision (kernels/hs_mc/collision.hpp) lays out a team: how many cells it works on,
+// whether their rows are in the team scratch (else one cell per team), the scratch it needs and
+// its GPU threads.
 struct McTeamLayout {
   int cells_per_team = 1;
   bool rows_in_scratch = false;
@@ -174,7 +139,7 @@ McTables make_mc_tables(const VelocityGrid& velocities);
 //   L_v = kappa dt J_v a_v / (w_v Phi0_v),  J_v = int over the cell of Phi0(xi) m(|xi|) dxi
 // (m: mean_relative_speed_power with p = 2 - 2 omega; a_v = mc_acceptance at the cell centre):
 // what the loss increments of the samples whose v or v1 falls in cell v multiply h_v by, on
-// average (kernels/mc_collision.hpp, -mc_self_loss expected).
+// average (kernels/hs_mc/collision.hpp, -mc_self_loss expected).
 std::vector<double> mc_expected_self_loss(const McTables& tables, double kappa, double dt,
                                           double omega);
 

@@ -19,7 +19,7 @@ struct McReferenceParams {
   double dt = 0.0;
   int samples = 0;       // N_t
   std::uint32_t seed = 0, step = 0;
-  bool expected_self_loss = true;  // -mc_self_loss expected (kernels/mc_collision.hpp)
+  bool expected_self_loss = true;  // -mc_self_loss expected (kernels/hs_mc/collision.hpp)
   double temperature = 1.0;  // v, v1 drawn from the Maxwellian of this temperature (McDraw)
 };
 

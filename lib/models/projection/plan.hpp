@@ -1,7 +1,7 @@
 #pragma once
 // The terms of the projection method's discrete collision integral for one shifted Korobov
 // lattice (paper 003; ../shared/refdata/projection/projection_method_tcheremissine.md), made on
-// the host: every cell of every rank applies the same terms (kernels/projection.hpp).
+// the host: every cell of every rank applies the same terms (kernels/projection/collision.hpp).
 //
 // Lattice point x in [0, 1)^8 -> pre-collision velocities from x0..x2 and x3..x5 (nodes of the
 // uniform N0^3 box, uniformly; a point with either outside the velocity set is not counted),
@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "grid/velocity_grid.hpp"
-#include "kernels/projection.hpp"
-#include "korobov.hpp"
+#include "kernels/projection/collision.hpp"
+#include "models/projection/korobov.hpp"
 
 namespace bolt {
 
@@ -46,9 +46,9 @@ using Deflection = std::function<double(double g, double b)>;
 
 // The terms of `rule` shifted by `shift` on the grid `velocities` (uniform spacing h, the box of
 // N0^3 nodes or its cut by a sphere), for a collision step of `tau` with prefactor `kappa`
-// (c = tau kappa N_nodes^2 h^3 b g / (2 N_nu), kernels/projection.hpp). No two terms of a batch
-// share a velocity, so the batched step equals applying the terms one by one in their stored
-// order.
+// (c = tau kappa N_nodes^2 h^3 b g / (2 N_nu), kernels/projection/collision.hpp). No two terms
+// of a batch share a velocity, so the batched step equals applying the terms one by one in their
+// stored order.
 // The shift of lattice set `set` (8 uniforms in [0, 1), Philox keyed by (seed, set)), and the
 // set a step uses (Philox keyed by the seed, counter the step: a restart and every rank draw the
 // same).

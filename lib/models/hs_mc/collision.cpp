@@ -1,11 +1,11 @@
-#include "mc_collision.hpp"
+#include "models/hs_mc/collision.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "core/error.hpp"
 #include "core/sums.hpp"
-#include "kernels/mc_samples.hpp"
+#include "kernels/hs_mc/samples.hpp"
 #include "physics/collision_kernel.hpp"
 
 namespace bolt {
@@ -71,10 +71,9 @@ McTeamLayout mc_team_layout(const TeamSharedMemory& shared, int nv, int g_sample
     return bytes(cells, rows) +
            std::size_t(kMaxWarpsPerTeam) * mc_reduce_width(true, cells) * sizeof(double);
   };
-  // Left to choose: two teams per multiprocessor, else one, for as many cells as fit. On an
-  // H200, paper 000's delta = 10 cavity ran at 5.96 ms per step with one cell per team of 1024
-  // threads, 4.64 with two such teams of 512 per multiprocessor, 3.99 with two cells per team of
-  // 1024 (docs/benchmarks.md).
+  // Left to choose: two teams per multiprocessor, else one, for as many cells as fit: more
+  // cells per team share each entry of the gather plan, and a second team per multiprocessor
+  // runs while the first waits at a barrier (docs/benchmarks.md).
   const int largest = cells_per_team > 0 ? cells_per_team : kMcMaxCellsPerTeam;
   const int smallest = cells_per_team > 0 ? cells_per_team : 1;
   // Rows outside the scratch only with one cell per team (McCollision's RowsInScratch).

@@ -1,21 +1,19 @@
 #pragma once
 // -model_type hs_mc, the full Boltzmann equation for hard spheres (VHS for omega > 0.5) by the
 // semi-regular Monte Carlo method of paper 000, as the run sees it: its options (-mc_) and needs.
-// Its operator is McOperator (mc_operator.hpp).
-#include <mpi.h>
-
+// Its operator is McOperator (operator.hpp); its option reader is in options.hpp.
 #include <memory>
 #include <string>
 #include <string_view>
 
-#include "collision_model.hpp"
-#include "mc_collision.hpp"
+#include "models/collision_model.hpp"
+#include "models/hs_mc/params.hpp"
 
 namespace bolt {
 
 class McModel final : public CollisionModel {
  public:
-  explicit McModel(const McModelParams& options) : options_(options) {}
+  explicit McModel(const McParams& options) : options_(options) {}
 
   std::string_view name() const override { return "hs_mc"; }
   std::string whole_rows_reason() const override {
@@ -33,14 +31,10 @@ class McModel final : public CollisionModel {
     return 8.0 * per_cell * double(cells) + 2.0 * 200.0 * options_.samples;
   }
 
-  const McModelParams& options() const { return options_; }
+  const McParams& options() const { return options_; }
 
  private:
-  McModelParams options_;
+  McParams options_;
 };
-
-// `chosen`: hs_mc is the run's model, and refuses the relaxation models' body force and
-// conservative equilibrium (it has neither).
-std::shared_ptr<const CollisionModel> read_mc_model(MPI_Comm comm, bool chosen);
 
 }  // namespace bolt

@@ -1,4 +1,4 @@
-#include "petsc_block_solver.hpp"
+#include "models/hs_mc/petsc_block_solver.hpp"
 
 #include <petscksp.h>
 

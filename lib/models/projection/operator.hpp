@@ -2,7 +2,7 @@
 // ProjectionOperator<Real, Exec>: the driver of the projection method (paper 003). The stored
 // state is f. At the start it prepares -projection_sets shifted Korobov lattices (shifts from
 // Philox keyed by the seed), each turned into the terms of the discrete collision integral
-// (projection_plan.hpp) and kept on the device; each step draws one of them (Philox keyed by
+// (plan.hpp) and kept on the device; each step draws one of them (Philox keyed by
 // the seed and the step, so a restart and every rank draw the same), streams every cell
 // (StreamOnly) and applies the terms to every cell in place (ProjectionCollision). Include after
 // the backend's launch header (it launches kernels).
@@ -14,13 +14,13 @@
 #include <utility>
 #include <vector>
 
-#include "collision_operator.hpp"
+#include "models/collision_operator.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "kernels/projection.hpp"
-#include "korobov.hpp"
-#include "projection_model.hpp"
-#include "projection_plan.hpp"
+#include "kernels/projection/collision.hpp"
+#include "models/projection/korobov.hpp"
+#include "models/projection/model.hpp"
+#include "models/projection/plan.hpp"
 
 namespace bolt {
 

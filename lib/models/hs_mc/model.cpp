@@ -1,4 +1,4 @@
-#include "mc_model.hpp"
+#include "models/hs_mc/model.hpp"
 
 #include <petscsys.h>
 
@@ -7,6 +7,8 @@
 
 #include "core/error.hpp"
 #include "core/option_reader.hpp"
+#include "kernels/hs_mc/collision.hpp"
+#include "models/hs_mc/options.hpp"
 
 namespace bolt {
 
@@ -43,7 +45,7 @@ void refuse_relaxation_options() {
 std::shared_ptr<const CollisionModel> read_mc_model(MPI_Comm comm, bool chosen) {
   if (chosen) refuse_relaxation_options();
   OptionReader o(comm, "Monte Carlo Boltzmann collision, -model_type hs_mc (-mc_)");
-  McModelParams m;
+  McParams m;
   m.samples = o.integer("mc_samples", "collision samples N_t per step, shared by every cell", 1024,
                         1, 1 << 28);
   m.seed = std::uint32_t(o.integer("mc_seed", "random seed (Philox key with the step number)", 1,

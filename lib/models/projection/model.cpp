@@ -1,4 +1,4 @@
-#include "projection_model.hpp"
+#include "models/projection/model.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/option_reader.hpp"
+#include "models/projection/options.hpp"
 #include "physics/collision_kernel.hpp"
 #include "physics/scattering.hpp"
 

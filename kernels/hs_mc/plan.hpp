@@ -1,5 +1,5 @@
 #pragma once
-// The gather plan of the semi-regular Monte Carlo collision (McCollision in mc_collision.hpp):
+// The gather plan of the semi-regular Monte Carlo collision (McCollision in collision.hpp):
 // once per step, the 4 N_t increments of the step's samples listed by the velocity they land on,
 // cut into equal strips (one per GPU thread), and stored in the order the threads read them.
 // Built on the device by small kernels (McDevice::index): McEntryKeys, a stable radix sort,
@@ -9,7 +9,7 @@
 
 #include "core/host_device.hpp"
 #include "core/sums.hpp"
-#include "mc_samples.hpp"
+#include "kernels/hs_mc/samples.hpp"
 
 namespace bolt {
 

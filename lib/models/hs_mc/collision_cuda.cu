@@ -1,6 +1,6 @@
 // The CUDA instantiation of McCollisionImpl.
 #include "core/launch_cuda.cuh"
-#include "mc_collision_impl.hpp"
+#include "models/hs_mc/collision_impl.hpp"
 
 namespace bolt {
 

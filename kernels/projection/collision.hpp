@@ -20,8 +20,8 @@
 
 #include "core/host_device.hpp"
 #include "core/sums.hpp"
-#include "streaming.hpp"
-#include "views.hpp"
+#include "kernels/streaming.hpp"
+#include "kernels/views.hpp"
 
 namespace bolt {
 
@@ -31,7 +31,7 @@ template <class Real>
 struct ProjectionTerm {
   int node[kProjectionNodes];  // a, b, l, m, l + s, m - s
   Real r;                      // weight of (l + s, m - s); 0: one pair
-  Real c;                      // tau kappa N^2 h^3 b g / (2 N_nu) (projection_plan.cpp)
+  Real c;                      // tau kappa N^2 h^3 b g / (2 N_nu) (lib/models/projection/plan.cpp)
 };
 
 // Sums kept per cell: terms skipped for positivity, their sum of |Delta|, and the sum of |Delta|

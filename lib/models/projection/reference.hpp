@@ -1,11 +1,11 @@
 #pragma once
 // The projection method's collision step written the plain way, in double, for the tests of the
-// fast kernel (kernels/projection.hpp): every term of a plan in its order, one after the other,
-// on each row.
+// fast kernel (kernels/projection/collision.hpp): every term of a plan in its order, one after
+// the other, on each row.
 #include <cstdint>
 #include <vector>
 
-#include "projection_plan.hpp"
+#include "models/projection/plan.hpp"
 
 namespace bolt {
 

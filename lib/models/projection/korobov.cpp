@@ -1,4 +1,4 @@
-#include "korobov.hpp"
+#include "models/projection/korobov.hpp"
 
 #include <cmath>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // McOperator<Real, Exec>: the one driver of the semi-regular Monte Carlo collision (paper 000),
-// used by the engine (-model_type hs_mc) and, through McCollisionOperator (mc_collision.hpp), by
+// used by the engine (-model_type hs_mc) and, through McCollisionOperator (collision.hpp), by
 // the tests.
 //  * The stored state is the deviation h of f = Phi0 (1 + eps h), Phi0 = pi^(-3/2) exp(-|xi|^2):
 //    f <-> h for set_state / state; moments and face fluxes of f from sums of w Phi0 h
@@ -27,21 +27,20 @@
 #include <utility>
 #include <vector>
 
-#include "collision_operator.hpp"
+#include "models/collision_operator.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "kernels/macroscopic.hpp"
-#include "kernels/mc_collision.hpp"
-#include "mc_device.hpp"
-#include "mc_model.hpp"
-#include "petsc_block_solver.hpp"
+#include "kernels/hs_mc/collision.hpp"
+#include "models/hs_mc/device.hpp"
+#include "models/hs_mc/model.hpp"
+#include "models/hs_mc/petsc_block_solver.hpp"
 
 namespace bolt {
 
 // Waves of collision teams (all multiprocessors busy) from which the plan's schedule is made:
-// it takes as long as about 40 waves of the delta = 10 cavity's collision (1.5 ms on the H200,
-// where one wave takes 37 us); a 48 x 48 cavity (4.4 waves) took 1.1-1.3 ms per step with it
-// (its kernel set the pace), 0.27 ms without.
+// the schedule takes about as long as 40 waves of the collision, so that a smaller box would wait
+// for it instead of running beside it.
 constexpr std::int64_t kMcScheduleWaves = 64;
 
 template <class Real, class Exec>
@@ -61,10 +60,10 @@ class McOperator final : public CollisionOperator<Real, Exec> {
         where_(config.backend),
         nv_(config.velocities.size()),
         cells_(cells),
-        devices_{McDevice<Real, Exec>(config.backend, config.velocities, sampling_config(config)),
-                 McDevice<Real, Exec>(config.backend, config.velocities, sampling_config(config))} {
+        devices_{McDevice<Real, Exec>(config), McDevice<Real, Exec>(config)} {
     const VelocityGrid& vg = config.velocities;
-    require(config.epsilon > 0.0, "-mc_epsilon ", config.epsilon, ": must be positive");
+    require(config.options.epsilon > 0.0, "-mc_epsilon ", config.options.epsilon,
+            ": must be positive");
     for (int a = 0; a < 3; ++a) xi_[a] = vg.xi[a];
     const double pi = 3.14159265358979323846;
     phi0_.resize(nv_);
@@ -86,11 +85,9 @@ class McOperator final : public CollisionOperator<Real, Exec> {
       for (int k = 0; k < kRawMoments; ++k) phi0_raw_[k] += n * m[k];
     }
     reserve(cells);
-    const int team_threads =
-        config.collision_team_size < 0 ? config.team_size : config.collision_team_size;
     layout_ = mc_team_layout(team_shared_memory(exec_), nv_, devices_[0].g_samples(), sizeof(Real),
-                             config.cells_per_team, config.rows_in_scratch, devices_[0].strips(),
-                             team_threads);
+                             config.options.cells_per_team, config.rows_in_scratch,
+                             devices_[0].strips(), config.options.team_size);
     // The schedule of the gather's loads (McEntrySchedule) runs beside the collision of the step
     // before; it pays where that collision is longer (kMcScheduleWaves).
     const std::int64_t teams = (cells + layout_.cells_per_team - 1) / layout_.cells_per_team;
@@ -103,11 +100,11 @@ class McOperator final : public CollisionOperator<Real, Exec> {
 
   void stored_of_f(const double* f, Real* h, int v0, int count) const override {
     for (int v = 0; v < count; ++v)
-      h[v] = Real((f[v] / phi0_[v0 + v] - 1.0) / config_.epsilon);
+      h[v] = Real((f[v] / phi0_[v0 + v] - 1.0) / config_.options.epsilon);
   }
   void f_of_stored(const Real* h, double* f, int v0, int count) const override {
     for (int v = 0; v < count; ++v)
-      f[v] = phi0_[v0 + v] * (1.0 + config_.epsilon * double(h[v]));
+      f[v] = phi0_[v0 + v] * (1.0 + config_.options.epsilon * double(h[v]));
   }
 
   // Weights w Phi0: sums of h with them are the h-moments.
@@ -118,7 +115,7 @@ class McOperator final : public CollisionOperator<Real, Exec> {
   }
 
   void raw_of_f(double* raw) const override {
-    for (int k = 0; k < kRawMoments; ++k) raw[k] = phi0_raw_[k] + config_.epsilon * raw[k];
+    for (int k = 0; k < kRawMoments; ++k) raw[k] = phi0_raw_[k] + config_.options.epsilon * raw[k];
   }
 
   // The Phi0 part has face value Phi0 on both sides.
@@ -131,12 +128,12 @@ class McOperator final : public CollisionOperator<Real, Exec> {
       for (int a = 0; a < 3; ++a) phi0[1 + a] += n * xi_[a][v];
       phi0[4] += n * (xi_[0][v] * xi_[0][v] + xi_[1][v] * xi_[1][v] + xi_[2][v] * xi_[2][v]);
     }
-    for (int k = 0; k < 5; ++k) flux[k] = phi0[k] + config_.epsilon * flux[k];
+    for (int k = 0; k < 5; ++k) flux[k] = phi0[k] + config_.options.epsilon * flux[k];
   }
 
   // Walls: r_v, e_v, A_w (see the header); inflow: h of the inflow state.
   FaceValues<Real> face_values(const FaceSpec& spec, int axis, int side) const override {
-    const double epsilon = config_.epsilon;
+    const double epsilon = config_.options.epsilon;
     FaceValues<Real> out;
     out.equilibrium.assign(nv_, Real(0));
     out.offset.assign(nv_, Real(0));
@@ -191,11 +188,11 @@ class McOperator final : public CollisionOperator<Real, Exec> {
   // Monitor numbers: rejected fraction over all draws, the largest correction |(A, B, C)| and
   // the largest energy drift it removed in the last step (over this box's cells).
   std::vector<std::pair<std::string, double>> diagnostics() const override {
-    const McCorrectionSummary s = summarize_records(record_.to_host(), config_.epsilon);
+    const McCorrectionSummary s = summarize_records(record_.to_host(), config_.options.epsilon);
     const McSampleStats drawn = all_draws();
     return {{"mc_rejected", drawn.fraction()},
             {"mc_abc", s.max_abc},
-            {"mc_energy_drift", config_.epsilon * s.max_drift[2]}};
+            {"mc_energy_drift", config_.options.epsilon * s.max_drift[2]}};
   }
 
   // What the tests reach (McCollisionOperator): the samples of a step, drawn now.
@@ -222,48 +219,35 @@ class McOperator final : public CollisionOperator<Real, Exec> {
                const StreamTables<Real>& stream, bool streams, const CellIndexer& cells,
                std::int64_t count) {
     reserve(count);
-    switch (config_.correction) {
+    const McCorrection mode = config_.options.correction;
+    double* system = mode == McCorrection::external ? system_.data() : nullptr;
+    const McPass<Real> pass{in,    out,   vel.row,        stream, streams,
+                            cells, count, record_.data(), system};
+    const McDevice<Real, Exec>& device = device_of(step);
+    switch (mode) {
       case McCorrection::none:
-        launch<McCorrection::none>(step, {in, out, stream, streams, vel.row, cells, count});
+        device.template collide<McCorrection::none>(exec_, pass, layout_);
         break;
       case McCorrection::batched:
-        launch<McCorrection::batched>(step, {in, out, stream, streams, vel.row, cells, count});
+        device.template collide<McCorrection::batched>(exec_, pass, layout_);
         break;
       case McCorrection::external:
-        launch<McCorrection::external>(step, {in, out, stream, streams, vel.row, cells, count});
+        device.template collide<McCorrection::external>(exec_, pass, layout_);
         solve_external(out, vel, cells, count);
         break;
     }
   }
 
  private:
-  struct Rows {
-    const Real* in;
-    Real* out;
-    StreamTables<Real> stream;
-    bool streams;
-    int row;
-    CellIndexer cells;
-    std::int64_t count;
-  };
-
   static McConfig engine_config(const OperatorSetup& setup, const McModel& model) {
-    const McModelParams& m = model.options();
     McConfig c;
     c.backend = setup.backend;
     c.velocities = *setup.velocities;
     c.delta = setup.gas.delta;
     c.omega = setup.gas.omega;
-    c.epsilon = m.epsilon;
     c.dt = setup.dt;
-    c.samples = m.samples;
-    c.seed = m.seed;
-    c.correction = m.correction;
-    c.expected_self_loss = m.expected_self_loss;
-    c.sampling_temperature = m.sampling_temperature;
+    c.options = model.options();
     c.team_size = setup.team_size;
-    c.cells_per_team = m.cells_per_team;
-    c.collision_team_size = m.team_size;
     return c;
   }
 
@@ -272,30 +256,21 @@ class McOperator final : public CollisionOperator<Real, Exec> {
     if (std::int64_t(record_.size()) >= count * kMcRecord) return;
     record_ = Buffer<double>(where_, std::size_t(count) * kMcRecord);
     record_.set_zero();
-    if (config_.correction == McCorrection::external)
+    if (config_.options.correction == McCorrection::external)
       system_ = Buffer<double>(where_, std::size_t(count) * kMcSystem);
   }
 
   // Draws the samples of `step` and builds their gather plan on a second stream, after the work
   // issued so far (the collision two steps back read the same set) and beside what the engine
   // issues next; pass() waits for it. Each pass prepares the next one beside its collision,
-  // so the call before the ghost fills finds the step prepared unless it is the first (the
-  // plan's small kernels took 2 % of the delta = 10 step on the H200, when they ran beside the
-  // fills only).
+  // so the call before the ghost fills finds the step prepared unless it is the first (beside
+  // the fills alone, the plan's small kernels would lengthen the step).
   void prepare(std::uint32_t step) {
     if (is_prepared_ && prepared_ == step) return;
     side_.fork(exec_);
     device_of(step).draw(side_.exec(), step);
     prepared_ = step;
     is_prepared_ = true;
-  }
-
-  template <McCorrection Mode>
-  void launch(std::uint32_t step, const Rows& r) {
-    double* system = Mode == McCorrection::external ? system_.data() : nullptr;
-    device_of(step).template collide<Mode>(
-        exec_, {r.in, r.out, r.stream, r.streams, r.row, r.cells, r.count, layout_,
-                Real(config_.epsilon), record_.data(), system});
   }
 
   // PETSc on the host: download the systems, solve, upload y, apply. One sequential BAIJ matrix
@@ -320,7 +295,7 @@ class McOperator final : public CollisionOperator<Real, Exec> {
       for (int k = 0; k < 5; ++k) record[c * kMcRecord + k] = y[c * 5 + k];
     record_.upload(record);
     Buffer<double> correction(where_, y);
-    McApplyCorrection<Real> apply{h, vel, correction.data(), cells, Real(config_.epsilon)};
+    McApplyCorrection<Real> apply{h, vel, correction.data(), cells, Real(config_.options.epsilon)};
     for_each_team<1>(exec_, count, config_.team_size, 0, apply, "mc_apply_correction");
   }
 

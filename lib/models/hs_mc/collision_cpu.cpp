@@ -1,6 +1,6 @@
 // The OpenMP instantiation of McCollisionImpl.
 #include "core/launch_cpu.hpp"
-#include "mc_collision_impl.hpp"
+#include "models/hs_mc/collision_impl.hpp"
 
 namespace bolt {
 

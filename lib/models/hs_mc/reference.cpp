@@ -1,4 +1,4 @@
-#include "mc_reference.hpp"
+#include "models/hs_mc/reference.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,8 @@
 #include <tuple>
 
 #include "core/error.hpp"
-#include "kernels/mc_samples.hpp"
-#include "mc_collision.hpp"
+#include "kernels/hs_mc/samples.hpp"
+#include "models/hs_mc/collision.hpp"
 
 namespace bolt {
 

@@ -7,7 +7,7 @@
 //   coef_j = kappa dt W I / (N_t w_j Phi0_j),   W = |k . xi_r| |xi_r|^(1 - 2 omega)
 // (kappa = pi d^2 n0 L, lib/physics/collision_kernel.hpp; I the importance weight, 1 for Phi0;
 // w_j Phi0_j the equilibrium number of particles in cell j). The collision kernel
-// (mc_collision.hpp) then adds g coef_j to h at the gain cells and subtracts it at the loss cells,
+// (collision.hpp) then adds g coef_j to h at the gain cells and subtracts it at the loss cells,
 // g = h + h1 + eps h h1.
 //
 // Random numbers: Philox4x32-10 (Random123) keyed by (seed, step), counter (sample, word, 0, 0):

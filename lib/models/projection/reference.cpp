@@ -1,4 +1,4 @@
-#include "projection_reference.hpp"
+#include "models/projection/reference.hpp"
 
 #include <cmath>
 #include <map>

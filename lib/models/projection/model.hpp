@@ -1,17 +1,15 @@
 #pragma once
 // -model_type projection: the full Boltzmann equation by Tcheremissine's conservative projection
 // method (paper 003), as the run sees it: its options (-projection_) and needs. Its operator is
-// ProjectionOperator (projection_operator.hpp); the terms of its collision integral are built by
-// projection_plan.hpp.
-#include <mpi.h>
-
+// ProjectionOperator (operator.hpp); the terms of its collision integral are built by plan.hpp;
+// its option reader is in options.hpp.
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
 
-#include "collision_model.hpp"
-#include "projection_plan.hpp"
+#include "models/collision_model.hpp"
+#include "models/projection/plan.hpp"
 
 namespace bolt {
 
@@ -56,7 +54,5 @@ class ProjectionModel final : public CollisionModel {
  private:
   ProjectionOptions options_;
 };
-
-std::shared_ptr<const CollisionModel> read_projection_model(MPI_Comm comm);
 
 }  // namespace bolt

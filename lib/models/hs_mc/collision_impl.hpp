@@ -1,16 +1,16 @@
 #pragma once
 // McCollisionImpl<Real, Exec>: McCollisionOperator, the tests' handle on the Monte Carlo
-// collision, over the engine's own driver McOperator (mc_operator.hpp) -- rows of h without
+// collision, over the engine's own driver McOperator (operator.hpp) -- rows of h without
 // ghosts, collided without streaming. The translation unit that instantiates it includes the
-// matching launch header first (mc_collision_cpu.cpp, mc_collision_cuda.cu).
+// matching launch header first (collision_cpu.cpp, collision_cuda.cu).
 #include <array>
 #include <cstdint>
 #include <vector>
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "mc_collision.hpp"
-#include "mc_operator.hpp"
+#include "models/hs_mc/collision.hpp"
+#include "models/hs_mc/operator.hpp"
 
 namespace bolt {
 
