@@ -17,9 +17,8 @@ namespace bolt {
 constexpr int kMcBatch = 8;
 
 // Strips of the gather plan: one per thread of a GPU team of 1024, two per thread of the teams of
-// 512 that share an SM in pairs (mc_team_layout; 512 strips were no faster, 3.166 against 3.154
-// ms/step), several for the double kernel, whose registers allow fewer threads; one on the CPU
-// (its team is one thread).
+// 512 that share an SM in pairs (mc_team_layout; fewer strips are no faster), several for the
+// double kernel, whose registers allow fewer threads; one on the CPU (its team is one thread).
 constexpr int kMcGpuStrips = 1024;
 inline int mc_gather_strips(bool gpu) { return gpu ? kMcGpuStrips : 1; }
 
@@ -145,9 +144,9 @@ struct McEntryIndex {
       team.for_each(n_samples, [&](int l) { pairs[l] = {samples[l].cell[0], samples[l].cell[1]}; });
     // The lists are contiguous and in order: position p starts the lists of the velocities after
     // the one before it, up to its own (an empty list starts where the next one does; the
-    // rejected samples' increments, velocity nv, come last). Counting with atomics (neighbouring
-    // threads on one counter) and a scan had taken 15 of this kernel's 54 us. A thread loads
-    // kMcBatch positions (item i: i + j items) before it stores for any.
+    // rejected samples' increments, velocity nv, come last): no atomics (neighbouring threads on
+    // one counter) and no scan. A thread loads kMcBatch positions (item i: i + j items) before it
+    // stores for any.
     const int positions = entries_total + 1, items = (positions + kMcBatch - 1) / kMcBatch;
     team.for_each_rolled(items, [&](int i) {
       int before[kMcBatch], here[kMcBatch];
@@ -257,25 +256,21 @@ BOLT_HOST_DEVICE inline std::int64_t mc_schedule_words(int wavefront, int max_le
 
 // The order of the gather's row loads (GPU, packed velocities). The W = `wavefront` threads that
 // sum strips W i .. W i + W - 1 (a group; lanes) load the rows at their entries' velocities
-// together, and random velocities put about three distinct addresses in the busiest of W banks:
-// in the delta = 10 cavity a load of 32 threads took 6.1 wavefronts (the loads of second
-// velocities 4.4) where 2 would do, and the step was 0.31 ms (11 %) shorter with the loads
-// forced conflict-free. Within a strip the entries of a run (one list's losses, or its gains)
+// together, and random velocities put about three distinct addresses in the busiest of W banks,
+// several times the wavefronts a conflict-free load takes, and a noticeable share of the step
+// (docs/benchmarks.md). Within a strip the entries of a run (one list's losses, or its gains)
 // may come in any order -- their piece's sum is the same up to rounding -- and a gain may swap
 // its velocities (g is symmetric in them). Position by position along the strips of a group,
 // the lanes with the fewest choices first, each lane takes the entry of its run, and the
 // orientation, that adds the fewest wavefronts to the loads of the group at that position so far
 // (a distinct address in a bank holding others costs their number; the second velocity counts
-// where the entry loads it), among the next kTeamGroup entries of its run (all of them in that
-// cavity, whose strips are 32 long). That cavity's loads then take 3.3 and 2.7 wavefronts (a
-// simulation of its plan; with the next 8 entries only, 3.8 and 2.8).
+// where the entry loads it), among the next kTeamGroup entries of its run (all of them where
+// strips are 32 long): about half the wavefronts of the unordered loads.
 // The decisions of a group depend on each other, but a lane's choices do not: a group's warp
 // weighs them together, a thread per entry, and keeps the cheapest (ties: the earliest) by a
-// tree of minima (1.07 ms on the H200 for that cavity's 64 groups; one thread weighing 8
-// choices a lane in turn took 1.15 ms). The collision then took 2.10 instead of 2.12 ms, and
-// the step 2.169 instead of 2.200. So that the multiprocessors it takes from the collision
-// beside it (it plans the next step) are few, a team schedules up to kMaxWarpsPerTeam groups, a
-// warp each.
+// tree of minima, faster than one thread weighing a lane's choices in turn. So that the
+// multiprocessors it takes from the collision beside it (it plans the next step) are few, a team
+// schedules up to kMaxWarpsPerTeam groups, a warp each.
 // Item: `groups_per_team` groups in the team's scratch (mc_schedule_words each). Writes order[p]
 // = the sorted position whose increment plan position p takes, | kMcSwapsVelocities.
 template <class Real>

@@ -283,7 +283,7 @@ class ExplicitEngine final : public Engine {
     Buffer<int> reflect;
     double influx = 0.0;          // over every velocity of the run
     Buffer<double> outflux;       // walls, velocities split: [transverse]
-    Buffer<Real> offset;          // walls where the stored state is affine in f (mc_operator.hpp)
+    Buffer<Real> offset;          // walls where the stored state is affine in f (hs_mc/operator.hpp)
   };
 
   // A face segment whose ghosts come from another rank.
