@@ -1,4 +1,4 @@
-// -model_type hs_mc inside the engine (lib/solver/deviational_model.hpp): the state is h,
+// -model_type hs_mc inside the engine (lib/models/hs_mc/operator.hpp): the state is h,
 // f = Phi0 (1 + eps h); streaming, walls in terms of h (paper 000 Eqs. 13-15), the Monte Carlo
 // collision, and moments of f from sums of w Phi0 h (Eqs. 9-12).
 //  * Phi0 (h = 0) in a box of walls at rest at T0 is an exact steady state, bit for bit;
