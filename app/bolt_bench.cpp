@@ -212,7 +212,7 @@ RunOptions run_options(const BenchOptions& o) {
   const auto& relaxation = dynamic_cast<const RelaxationModel&>(*default_model(o.model));
   RelaxationOptions options = relaxation.options();
   options.conservative_iterations = o.conservative;
-  run.model = std::make_shared<RelaxationModel>(o.model, relaxation.kind(), options);
+  run.model = relaxation.with_options(options);
   run.gas.delta = o.delta;
   run.order = o.order;
   run.splitting = o.splitting;

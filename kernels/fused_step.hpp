@@ -9,7 +9,7 @@
 
 #include "core/host_device.hpp"
 #include "core/sums.hpp"
-#include "relaxation.hpp"
+#include "relaxation/relaxation.hpp"
 #include "streaming.hpp"
 #include "views.hpp"
 

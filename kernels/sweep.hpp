@@ -21,7 +21,7 @@
 #include "core/host_device.hpp"
 #include "core/sums.hpp"
 #include "macroscopic.hpp"
-#include "relaxation.hpp"
+#include "relaxation/relaxation.hpp"
 #include "views.hpp"
 
 namespace bolt {

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/option_reader.hpp"
 #include "decomposition/geometry.hpp"
+#include "models/model_readers.hpp"
 #include "models/model_registry.hpp"
 #include "physics/rankine_hugoniot.hpp"
 #include "solver/solver_registry.hpp"

@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/run_context.hpp"
+#include "parallel/communicator_factory.hpp"
 
 namespace bolt {
 

@@ -30,6 +30,9 @@ class CollisionModel {
   virtual int sums_per_cell() const = 0;
   // Collision frequency of gas in equilibrium at density n and temperature T (time-step limit).
   virtual double collision_frequency(const GasParams& gas, double n, double T) const = 0;
+  // The Prandtl number the model gives the gas (the iterative solver's synthetic correction).
+  // 1, BGK's, unless a model says otherwise; only the relaxation models run in that solver.
+  virtual double prandtl() const { return 1.0; }
   // Picoseconds per phase-space update of a step on one H100/H200, for the pre-run plan's
   // estimate (docs/benchmarks.md).
   virtual double gpu_ps_per_update(bool single) const = 0;

@@ -5,8 +5,52 @@
 #include <typeindex>
 
 #include "core/error.hpp"
+#include "model_readers.hpp"
+#include "models/hs_mc/model.hpp"
+#include "models/hs_mc/options.hpp"
+#include "models/projection/model.hpp"
+#include "models/projection/options.hpp"
+#include "relaxation_options.hpp"
 
 namespace bolt {
+
+namespace {
+
+// Each family's default model, options reader (`chosen`: the family is the run's model) and
+// group of options: the relaxation models share theirs, read once.
+template <class E>
+std::shared_ptr<const CollisionModel> default_of(RelaxationFamily<E>, std::string_view name) {
+  return std::make_shared<RelaxationModelOf<E>>(name, RelaxationOptions{});
+}
+template <class E>
+std::shared_ptr<const CollisionModel> read_family(MPI_Comm comm, RelaxationFamily<E>,
+                                           std::string_view name, bool /*chosen*/) {
+  return read_relaxation_model<E>(comm, name);
+}
+template <class E>
+std::type_index options_group(RelaxationFamily<E>) {
+  return typeid(RelaxationOptions);
+}
+
+std::shared_ptr<const CollisionModel> default_of(McFamily, std::string_view) {
+  return std::make_shared<McModel>(McParams{});
+}
+std::shared_ptr<const CollisionModel> read_family(MPI_Comm comm, McFamily, std::string_view,
+                                           bool chosen) {
+  return read_mc_model(comm, chosen);
+}
+std::type_index options_group(McFamily) { return typeid(McFamily); }
+
+std::shared_ptr<const CollisionModel> default_of(ProjectionFamily, std::string_view) {
+  return std::make_shared<ProjectionModel>(ProjectionOptions{});
+}
+std::shared_ptr<const CollisionModel> read_family(MPI_Comm comm, ProjectionFamily, std::string_view,
+                                           bool) {
+  return read_projection_model(comm);
+}
+std::type_index options_group(ProjectionFamily) { return typeid(ProjectionFamily); }
+
+}  // namespace
 
 std::vector<std::string> model_names() {
   std::vector<std::string> names;
@@ -17,7 +61,8 @@ std::vector<std::string> model_names() {
 std::shared_ptr<const CollisionModel> default_model(std::string_view name) {
   std::shared_ptr<const CollisionModel> made;
   for_each_model([&](const auto& entry) {
-    if (entry.name == name) made = std::decay_t<decltype(entry)>::Family::defaults(entry.name);
+    using Family = typename std::decay_t<decltype(entry)>::Family;
+    if (entry.name == name) made = default_of(Family{}, entry.name);
   });
   require(made != nullptr, "model ", name, ": not a registered model");
   return made;
@@ -25,20 +70,22 @@ std::shared_ptr<const CollisionModel> default_model(std::string_view name) {
 
 std::shared_ptr<const CollisionModel> read_collision_model(MPI_Comm comm, std::string_view name) {
   std::shared_ptr<const CollisionModel> chosen;
-  std::vector<std::type_index> read;  // the families whose options were read
+  std::vector<std::type_index> read_groups;  // the option groups read
   for_each_model([&](const auto& entry) {
     using Family = typename std::decay_t<decltype(entry)>::Family;
     if (entry.name != name) return;
-    chosen = Family::read(comm, entry.name, true);
-    read.emplace_back(typeid(typename Family::Model));
+    chosen = read_family(comm, Family{}, entry.name, true);
+    read_groups.push_back(options_group(Family{}));
   });
   require(chosen != nullptr, "-model_type ", name, ": not a registered model");
   for_each_model([&](const auto& entry) {
     using Family = typename std::decay_t<decltype(entry)>::Family;
-    const std::type_index family(typeid(typename Family::Model));
-    if (std::find(read.begin(), read.end(), family) != read.end()) return;
-    Family::read(comm, entry.name, false);
-    read.push_back(family);
+    const std::type_index family = options_group(Family{});
+    if (std::find(read_groups.begin(), read_groups.end(), family) !=
+        read_groups.end())
+      return;
+    read_family(comm, Family{}, entry.name, false);
+    read_groups.push_back(family);
   });
   return chosen;
 }

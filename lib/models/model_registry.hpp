@@ -1,10 +1,12 @@
 #pragma once
 // The collision models by name, in one place (as PETSc's TSRegister, SPARTA's styles): each entry
-// names a model, says what it is, reads its options (a CollisionModel) and names its operator
-// class, which the engine makes for its backend and precision (model_operators.hpp). A new model
-// is its files plus one entry in kModels.
-#include <mpi.h>
-
+// names a model, says what it is, and names its family: the host description (a CollisionModel),
+// the operator the explicit engine makes for its backend and precision (model_operators.hpp)
+// and, for a relaxation model, the evaluator (kernels/relaxation/) the iterative solver's sweep
+// engine is made for. Options are read by model_readers.hpp. A new relaxation model is its
+// evaluator's header plus one entry in kModels.
+//
+// No MPI, PETSc or HDF5 here: the engines' CUDA translation units include the registry.
 #include <memory>
 #include <string>
 #include <string_view>
@@ -12,60 +14,47 @@
 #include <vector>
 
 #include "collision_model.hpp"
-#include "models/hs_mc/model.hpp"
-#include "models/hs_mc/options.hpp"
-#include "models/projection/model.hpp"
-#include "models/projection/options.hpp"
+#include "kernels/relaxation/bgk.hpp"
+#include "kernels/relaxation/esbgk.hpp"
+#include "kernels/relaxation/shakhov.hpp"
 #include "relaxation_model.hpp"
 
 namespace bolt {
 
-template <class Real, class Exec, RelaxationKind Kind>
+template <class Real, class Exec, class Evaluator>
 class RelaxationOperator;
+class McModel;
 template <class Real, class Exec>
 class McOperator;
+class ProjectionModel;
 template <class Real, class Exec>
 class ProjectionOperator;
 
-// A family of models: its host description and the operator made from it.
-template <RelaxationKind Kind>
+// A family of models: its host description and the operator made from it; a relaxation family
+// also its evaluator.
+template <class E>
 struct RelaxationFamily {
-  using Model = RelaxationModel;
+  using Evaluator = E;
+  using Model = RelaxationModelOf<E>;
   template <class Real, class Exec>
-  using Operator = RelaxationOperator<Real, Exec, Kind>;
-  static std::shared_ptr<const CollisionModel> read(MPI_Comm comm, std::string_view name,
-                                                    bool /*chosen*/) {
-    return read_relaxation_model(comm, name, Kind);
-  }
-  static std::shared_ptr<const CollisionModel> defaults(std::string_view name) {
-    return std::make_shared<RelaxationModel>(name, Kind, RelaxationOptions{});
-  }
+  using Operator = RelaxationOperator<Real, Exec, E>;
 };
 
 struct McFamily {
   using Model = McModel;
   template <class Real, class Exec>
   using Operator = McOperator<Real, Exec>;
-  static std::shared_ptr<const CollisionModel> read(MPI_Comm comm, std::string_view,
-                                                    bool chosen) {
-    return read_mc_model(comm, chosen);
-  }
-  static std::shared_ptr<const CollisionModel> defaults(std::string_view) {
-    return std::make_shared<McModel>(McParams{});
-  }
 };
 
 struct ProjectionFamily {
   using Model = ProjectionModel;
   template <class Real, class Exec>
   using Operator = ProjectionOperator<Real, Exec>;
-  static std::shared_ptr<const CollisionModel> read(MPI_Comm comm, std::string_view, bool) {
-    return read_projection_model(comm);
-  }
-  static std::shared_ptr<const CollisionModel> defaults(std::string_view) {
-    return std::make_shared<ProjectionModel>(ProjectionOptions{});
-  }
 };
+
+// Whether a family is a relaxation model's (it names an evaluator).
+template <class Family>
+concept RelaxationFamilyType = requires { typename Family::Evaluator; };
 
 template <class F>
 struct ModelEntry {
@@ -75,11 +64,11 @@ struct ModelEntry {
 };
 
 inline constexpr std::tuple kModels{
-    ModelEntry<RelaxationFamily<RelaxationKind::bgk>>{
+    ModelEntry<RelaxationFamily<Bgk>>{
         "bgk", "BGK (Bhatnagar-Gross-Krook-Welander), nu = p/mu, Pr = 1"},
-    ModelEntry<RelaxationFamily<RelaxationKind::shakhov>>{
+    ModelEntry<RelaxationFamily<Shakhov>>{
         "shakhov", "Shakhov S-model, heat-flux correction, Pr = -model_prandtl"},
-    ModelEntry<RelaxationFamily<RelaxationKind::esbgk>>{
+    ModelEntry<RelaxationFamily<EsBgk>>{
         "esbgk", "ellipsoidal-statistical BGK (Holway), Pr = -model_prandtl"},
     ModelEntry<McFamily>{
         "hs_mc",
@@ -101,12 +90,5 @@ std::vector<std::string> model_names();
 
 // The model `name` with its default options (benchmarks, tests).
 std::shared_ptr<const CollisionModel> default_model(std::string_view name);
-
-// The model `name` with its options from PETSc's options database. The options of the other
-// families are read as well (once each, unchecked): -help lists them all, and a case file made
-// for one model runs with another given on the command line (-model_type bgk on an hs_mc case).
-// A model refuses another family's options that would change what it computes (hs_mc: a body
-// force).
-std::shared_ptr<const CollisionModel> read_collision_model(MPI_Comm comm, std::string_view name);
 
 }  // namespace bolt

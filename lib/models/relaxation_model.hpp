@@ -1,14 +1,16 @@
 #pragma once
-// The relaxation models -- BGK, Shakhov, ES-BGK, evaluators of kernels/relaxation.hpp run by one
-// fused driver (relaxation_operator.hpp) -- as the run sees them: their options and needs.
-#include <mpi.h>
-
+// The relaxation models -- evaluators of kernels/relaxation/ run by one fused driver
+// (relaxation_operator.hpp) and by the iterative sweep -- as the run sees them: their options and
+// needs. RelaxationModel holds what every relaxation model shares; RelaxationModelOf<Evaluator>
+// answers the rest from the evaluator's constants. Host code with no MPI: the engines' CUDA
+// translation units reach it through the registry (the options are read by
+// relaxation_options.hpp).
+#include <cmath>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "collision_model.hpp"
-#include "kernels/relaxation.hpp"
 
 namespace bolt {
 
@@ -19,31 +21,44 @@ struct RelaxationOptions {
   int conservative_iterations = 0;   // Newton steps of the conservative equilibrium; 0: off
 };
 
-class RelaxationModel final : public CollisionModel {
+class RelaxationModel : public CollisionModel {
  public:
-  RelaxationModel(std::string_view name, RelaxationKind kind, const RelaxationOptions& options)
-      : name_(name), kind_(kind), options_(options) {}
+  RelaxationModel(std::string_view name, const RelaxationOptions& options)
+      : name_(name), options_(options) {}
 
   std::string_view name() const override { return name_; }
   std::string whole_rows_reason() const override;
-  int sums_per_cell() const override { return relaxation_sums(kind_); }
   std::string time_step_refusal(double dt) const override;
   std::string step_failure_hint(double dt) const override;
-  double collision_frequency(const GasParams& gas, double n, double T) const override;
   // The BGK 3-D cavity of docs/benchmarks.md, H200: 14.3 ps (float), 29.5 ps (double).
   double gpu_ps_per_update(bool single) const override { return single ? 14.3 : 29.5; }
 
-  RelaxationKind kind() const { return kind_; }
   const RelaxationOptions& options() const { return options_; }
+  // The same model with other options (benchmarks and tests vary them).
+  virtual std::shared_ptr<const RelaxationModel> with_options(
+      const RelaxationOptions& options) const = 0;
 
  private:
   std::string name_;
-  RelaxationKind kind_;
   RelaxationOptions options_;
 };
 
-// Reads the options of the relaxation model `name` (evaluator `kind`), checked.
-std::shared_ptr<const CollisionModel> read_relaxation_model(MPI_Comm comm, std::string_view name,
-                                                            RelaxationKind kind);
+template <class Evaluator>
+class RelaxationModelOf final : public RelaxationModel {
+ public:
+  using RelaxationModel::RelaxationModel;
+
+  int sums_per_cell() const override { return Evaluator::kSums; }
+  double collision_frequency(const GasParams& gas, double n, double T) const override {
+    return Evaluator::frequency_scale(options().prandtl) * gas.delta * n *
+           std::pow(T, 1.0 - gas.omega);
+  }
+  // -model_prandtl where the evaluator takes it; BGK's target gives 1.
+  double prandtl() const override { return Evaluator::kTakesPrandtl ? options().prandtl : 1.0; }
+  std::shared_ptr<const RelaxationModel> with_options(
+      const RelaxationOptions& options) const override {
+    return std::make_shared<RelaxationModelOf>(name(), options);
+  }
+};
 
 }  // namespace bolt

@@ -1,6 +1,6 @@
 #pragma once
-// RelaxationOperator<Real, Exec, Kind>: the one driver of the relaxation evaluators
-// (kernels/relaxation.hpp). A pass is FusedStep -- stream every velocity of a cell, reduce its
+// RelaxationOperator<Real, Exec, Evaluator>: the one driver of the relaxation evaluators
+// (kernels/relaxation/), made for each by the registry (model_operators.hpp). A pass is FusedStep -- stream every velocity of a cell, reduce its
 // moments, relax, write: one read and one write of f -- or, with the velocities split over ranks,
 // StreamAndSum, the sum over the velocity group, SumNormalisation, its sum, RelaxSummed. Strang
 // splitting relaxes half a step in place before the ghosts are filled and half inside the
@@ -11,12 +11,12 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "kernels/fused_step.hpp"
-#include "kernels/relaxation.hpp"
+#include "kernels/relaxation/relaxation.hpp"
 #include "relaxation_model.hpp"
 
 namespace bolt {
 
-template <class Real, class Exec, RelaxationKind Kind>
+template <class Real, class Exec, class Evaluator>
 class RelaxationOperator final : public CollisionOperator<Real, Exec> {
  public:
   RelaxationOperator(const OperatorSetup& setup, const RelaxationModel& model)
@@ -43,7 +43,7 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
       }
     if (split_) {  // not conservative (RelaxationModel::whole_rows_reason)
       require(bool(setup.sum_over_velocity_group), "relaxation: velocities split, no group sum");
-      sums_ = Buffer<double>(setup.backend, std::size_t(setup.cells) * relaxation_sums(Kind));
+      sums_ = Buffer<double>(setup.backend, std::size_t(setup.cells) * Evaluator::kSums);
       normalisation_ = Buffer<double>(setup.backend, std::size_t(setup.cells) * kNormalisationSums);
     }
     // The post-streaming row lives in shared memory on the GPU when it fits (with the reduction
@@ -71,15 +71,14 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
  private:
   template <bool Stream>
   void dispatch(double relax_dt, const CellPass<Real>& p) {
-    if (params_.conservative_iterations > 0)
-      run<Stream, true>(relax_dt, p);
-    else
-      run<Stream, false>(relax_dt, p);
+    if constexpr (Evaluator::kConservative)
+      if (params_.conservative_iterations > 0) return run<Stream, true>(relax_dt, p);
+    run<Stream, false>(relax_dt, p);
   }
 
   template <bool Stream, bool Conservative>
   void run(double relax_dt, const CellPass<Real>& p) {
-    using Relax = Relaxation<Real, Kind, Conservative>;
+    using Relax = Relaxation<Real, Evaluator, Conservative>;
     Relax relax{params_};
     relax.params.dt = relax_dt;
     const std::int64_t cells = std::int64_t(p.cells.n[0]) * p.cells.n[1] * p.cells.n[2];

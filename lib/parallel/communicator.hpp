@@ -2,9 +2,9 @@
 // Moves data between the ranks of a run: the halo messages of the space decomposition and the
 // moment sums of the velocity decomposition. Two implementations behind one interface: MPI on
 // host memory (CPU backend) and NCCL on device memory (CUDA backend; Open MPI is often built
-// without CUDA support, and NCCL uses NVLink directly).
-#include <mpi.h>
-
+// without CUDA support, and NCCL uses NVLink directly). No MPI here: the engines' CUDA
+// translation units include this interface; the communicators are made by
+// communicator_factory.hpp.
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -57,12 +57,5 @@ class Communicator {
   // The times recorded since the last call; on the GPU it waits for the recorded work.
   virtual CommunicationTimes take_times() = 0;
 };
-
-// `world` holds every rank; `velocity_group` the ranks owning this rank's cells.
-std::unique_ptr<Communicator> make_mpi_communicator(MPI_Comm world, MPI_Comm velocity_group);
-#ifdef BOLT_HAVE_CUDA
-// Collective over `world`: every rank must be bound to its GPU before the call.
-std::unique_ptr<Communicator> make_nccl_communicator(MPI_Comm world, MPI_Comm velocity_group);
-#endif
 
 }  // namespace bolt

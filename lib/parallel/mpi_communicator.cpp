@@ -1,7 +1,7 @@
 #include <climits>
 #include <utility>
 
-#include "communicator.hpp"
+#include "communicator_factory.hpp"
 #include "core/error.hpp"
 
 namespace bolt {

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "communicator.hpp"
+#include "communicator_factory.hpp"
 #include "core/error.hpp"
 
 namespace bolt {

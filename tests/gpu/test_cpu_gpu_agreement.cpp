@@ -27,12 +27,13 @@
 #include "case/case_setup.hpp"
 #include "case/run_options.hpp"
 #include "kernels/cell_moments.hpp"
-#include "models/relaxation_model.hpp"
 #include "solver/explicit/engine.hpp"
 #include "unit_helpers.hpp"
 
 namespace bolt {
 namespace {
+
+using test::RelaxationKind;
 
 enum class Geometry { cavity2d, inflow1d, periodic1d, channel2d, box3d };
 
@@ -45,9 +46,6 @@ const char* name(Geometry g) {
     case Geometry::box3d: return "box3d";
   }
   return "?";
-}
-const char* name(RelaxationKind m) {
-  return m == RelaxationKind::bgk ? "bgk" : (m == RelaxationKind::shakhov ? "shakhov" : "esbgk");
 }
 
 struct Case {
@@ -161,7 +159,7 @@ Built build(const Case& c) {
       steps = 6;
       break;
   }
-  run.model = std::make_shared<RelaxationModel>(name(c.model), c.model, options);
+  run.model = test::relaxation_model(c.model, options);
   return {run, steps};
 }
 

@@ -17,6 +17,8 @@
 namespace bolt {
 namespace {
 
+using test::RelaxationKind;
+
 struct SweepCase {
   SweepConfig config;
   std::vector<double> moments;

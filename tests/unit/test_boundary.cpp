@@ -22,6 +22,7 @@ namespace bolt {
 namespace {
 
 using test::kEps;
+using test::RelaxationKind;
 
 VelocityGrid small_velocity_grid(double ratio) {
   VelocityGridSpec spec;

@@ -25,6 +25,7 @@ namespace bolt {
 namespace {
 
 using test::kEps;
+using test::RelaxationKind;
 
 // A hand-built set of velocities along x (y = z = 0), unit weights.
 VelocityGrid line_velocities(const std::vector<double> &xs) {

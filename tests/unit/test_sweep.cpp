@@ -17,6 +17,8 @@
 namespace bolt {
 namespace {
 
+using test::RelaxationKind;
+
 // x = A^-1 b by Gaussian elimination with partial pivoting (A n x n, row-major).
 std::vector<double> dense_solve(std::vector<double> A, std::vector<double> b) {
   const int n = int(b.size());

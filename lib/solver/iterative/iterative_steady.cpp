@@ -29,9 +29,10 @@ double wall_influx_per_density(const FaceSpec& spec, int a, int s, const Velocit
 }  // namespace
 
 std::string iterative_refusal(const RunOptions& run, const CaseSetup& setup) {
-  if (dynamic_cast<const RelaxationModel*>(run.model.get()) == nullptr)
+  if (sweep_engine_factory(*run.model, run.backend) == nullptr)
     return "-model_type " + std::string(run.model->name()) +
            ": the iterative solver runs the relaxation models (bgk, shakhov, esbgk)";
+  // A model with a sweep engine is a relaxation model (its registry entry names an evaluator).
   const auto* relaxation = static_cast<const RelaxationModel*>(run.model.get());
   const RelaxationOptions& o = relaxation->options();
   if (o.conservative_iterations > 0)
@@ -101,10 +102,7 @@ SyntheticConfig synthetic_config(const CaseSetup& setup) {
   c.gas.frequency = [model = setup.run.model, gas = setup.run.gas](double n, double T) {
     return model->collision_frequency(gas, n, T);
   };
-  const auto* relaxation = dynamic_cast<const RelaxationModel*>(setup.run.model.get());
-  c.gas.prandtl = relaxation && relaxation->kind() != RelaxationKind::bgk
-                      ? relaxation->options().prandtl
-                      : 1.0;
+  c.gas.prandtl = setup.run.model->prandtl();
   return c;
 }
 

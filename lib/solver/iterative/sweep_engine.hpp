@@ -3,11 +3,12 @@
 // iteration (app/iterative_steady.hpp) never sees a backend or a precision: one source iteration
 // from the moments of every cell to the moments of the next, sweeping this rank's velocities in
 // batches (kernels/sweep.hpp). f is never stored whole: the engine holds the moments, the cells'
-// targets, and one slice per velocity of the batch. SweepEngineImpl<Real, Exec> is compiled for
-// the CPU (OpenMP) and for CUDA.
+// targets, and one slice per velocity of the batch. SweepEngineImpl<Real, Exec, Evaluator> is
+// compiled for the CPU (OpenMP) and for CUDA, for every relaxation evaluator of the registry.
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "core/backend.hpp"
@@ -25,7 +26,7 @@ struct SweepConfig {
   PhysicalGrid grid;          // the whole grid (the sweep crosses it)
   VelocityGrid velocities;    // every velocity of the run
   int velocity_lo = 0, velocity_count = 0;  // this rank's; count 0: all
-  std::shared_ptr<const CollisionModel> model;  // a relaxation model
+  std::shared_ptr<const CollisionModel> model;  // a relaxation model (sweep_engine_factory)
   GasParams gas;
   std::array<std::array<FaceSpec, 2>, 3> faces;  // [axis][side], active axes only
   // [cell] 1 inside a solid box (kernels/sweep.hpp, SweepSolids); empty: no solids.
@@ -85,8 +86,16 @@ double sweep_sums_bytes(const PhysicalGrid& grid, bool solids);
 double sweep_fixed_bytes(const PhysicalGrid& grid, int velocity_count, Precision precision,
                          int copies, bool solids);
 
+// Makes the engine of a relaxation model for the config's precision: SweepEngineImpl of the
+// evaluator the model's registry entry names (models/model_registry.hpp).
+using SweepEngineFactory = std::unique_ptr<SweepEngine> (*)(const SweepConfig& config);
+// The factory of `model` on `backend`, or null for a model with no evaluator (the full-Boltzmann
+// models): the sweep relaxes each velocity to a target built from its cell's moments.
+SweepEngineFactory sweep_engine_factory(const CollisionModel& model, Backend backend);
+// The engine of config.model (which must have a factory) on config.backend.
 std::unique_ptr<SweepEngine> make_sweep_engine(const SweepConfig& config);
-std::unique_ptr<SweepEngine> make_cpu_sweep_engine(const SweepConfig& config);
-std::unique_ptr<SweepEngine> make_cuda_sweep_engine(const SweepConfig& config);
+// sweep_engine_factory for one backend (sweep_engine_cpu.cpp, sweep_engine_cuda.cu).
+SweepEngineFactory cpu_sweep_engine_factory(std::string_view model);
+SweepEngineFactory cuda_sweep_engine_factory(std::string_view model);
 
 }  // namespace bolt

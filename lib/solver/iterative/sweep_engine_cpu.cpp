@@ -1,5 +1,6 @@
-// The OpenMP instantiation of SweepEngineImpl: a thread per velocity, each with its own slice and
-// its own moment and face sums, added together when the batch is done.
+// The OpenMP instantiations of SweepEngineImpl, one per relaxation evaluator: a thread per
+// velocity, each with its own slice and its own moment and face sums, added together when the
+// batch is done.
 #include <omp.h>
 
 #include <array>
@@ -74,10 +75,8 @@ inline void sum_copies(CpuExec, double*, std::int64_t, int) {}
 
 namespace bolt {
 
-std::unique_ptr<SweepEngine> make_cpu_sweep_engine(const SweepConfig& config) {
-  if (config.precision == Precision::single)
-    return std::make_unique<SweepEngineImpl<float, CpuExec>>(config);
-  return std::make_unique<SweepEngineImpl<double, CpuExec>>(config);
+SweepEngineFactory cpu_sweep_engine_factory(std::string_view model) {
+  return sweep_engine_factory_on<CpuExec>(model);
 }
 
 }  // namespace bolt

@@ -1,8 +1,8 @@
-// The CUDA instantiation of SweepEngineImpl: a thread per velocity slot, several warps per
-// warp of velocities sweeping successive lines as a wavefront (sweep_kernel), the batch's slices
-// interleaved (element p of slot t at p * batch + t) so that a warp's accesses coalesce, and the
-// sums reduced across the warp (its 32 velocities are at the same cell: they share an octant)
-// before one atomic add per sum (WarpAccumulator).
+// The CUDA instantiations of SweepEngineImpl, one per relaxation evaluator: a thread per velocity
+// slot, several warps per warp of velocities sweeping successive lines as a wavefront
+// (sweep_kernel), the batch's slices interleaved (element p of slot t at p * batch + t) so that
+// a warp's accesses coalesce, and the sums reduced across the warp (its 32 velocities are at the
+// same cell: they share an octant) before one atomic add per sum (WarpAccumulator).
 #include <algorithm>
 #include <array>
 
@@ -179,10 +179,8 @@ inline void sum_copies(CudaExec exec, double* values, std::int64_t size, int cop
 
 namespace bolt {
 
-std::unique_ptr<SweepEngine> make_cuda_sweep_engine(const SweepConfig& config) {
-  if (config.precision == Precision::single)
-    return std::make_unique<SweepEngineImpl<float, CudaExec>>(config);
-  return std::make_unique<SweepEngineImpl<double, CudaExec>>(config);
+SweepEngineFactory cuda_sweep_engine_factory(std::string_view model) {
+  return sweep_engine_factory_on<CudaExec>(model);
 }
 
 }  // namespace bolt

@@ -1,22 +1,26 @@
 #pragma once
-// SweepEngineImpl<Real, Exec>: the one implementation of SweepEngine. Include after the backend's
-// launch header and its sweep_batch (sweep_engine_cpu.cpp, sweep_engine_cuda.cu), which runs the
-// slots [first, first + count) of a Sweep with the backend's slices and moment sums.
+// SweepEngineImpl<Real, Exec, Evaluator>: the one implementation of SweepEngine, for a relaxation
+// evaluator (kernels/relaxation/). Include after the backend's launch header and its sweep_batch
+// (sweep_engine_cpu.cpp, sweep_engine_cuda.cu), which runs the slots [first, first + count) of a
+// Sweep with the backend's slices and moment sums; sweep_engine_factory_on makes the engine of
+// every relaxation model of the registry for the backend.
 #include <algorithm>
 #include <cmath>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "kernels/sweep.hpp"
 #include "models/collision_operator.hpp"
-#include "models/relaxation_model.hpp"
+#include "models/model_registry.hpp"
 #include "solver/iterative/sweep_engine.hpp"
 #include "solver/iterative/sweep_slots.hpp"
 
 namespace bolt {
 
-template <class Real, class Exec>
+template <class Real, class Exec, class Evaluator>
 class SweepEngineImpl final : public SweepEngine {
  public:
   explicit SweepEngineImpl(const SweepConfig& config)
@@ -24,14 +28,9 @@ class SweepEngineImpl final : public SweepEngine {
     const VelocityGrid& vg = config.velocities;
     const int lo = config.velocity_lo;
     const int count = config.velocity_count > 0 ? config.velocity_count : vg.size();
-    const auto* model = dynamic_cast<const RelaxationModel*>(config.model.get());
-    require(model != nullptr, "-solver iterative: -model_type ", config.model->name(),
-            " is not a relaxation model (bgk, shakhov, esbgk)");
-    kind_ = model->kind();
-    const RelaxationOptions& o = model->options();
     params_.delta = config.gas.delta;
     params_.omega = config.gas.omega;
-    params_.prandtl = o.prandtl;
+    params_.prandtl = config.model->prandtl();
     params_.dt = 0.0;  // the target's decay is not used: the sweep takes nu itself
     std::size_t product = 1;
     for (int a = 0; a < 3; ++a) product *= std::size_t(vg.axes[a].cells());
@@ -125,41 +124,7 @@ class SweepEngineImpl final : public SweepEngine {
 
   SweepResult iterate(const std::vector<double>& moments, const FaceArrays& wall_density,
                       const std::vector<double>& solid_density) override {
-    switch (kind_) {
-      case RelaxationKind::bgk: return run<RelaxationKind::bgk>(moments, wall_density, solid_density);
-      case RelaxationKind::shakhov:
-        return run<RelaxationKind::shakhov>(moments, wall_density, solid_density);
-      case RelaxationKind::esbgk:
-        return run<RelaxationKind::esbgk>(moments, wall_density, solid_density);
-    }
-    fail("sweep: unknown relaxation model");
-  }
-
-  std::int64_t slots() const override { return slots_; }
-  std::int64_t batch() const override { return batch_; }
-  int lines() const override { return lines_; }
-  double bytes_per_iteration() const override {
-    const double warps = double(slots_) / 32.0;
-    return double(cells_) * warps * (sizeof(SweepCell<Real>) + kRawMoments * sizeof(double)) +
-           2.0 * double(slots_) * double(cells_) * sizeof(Real);
-  }
-
- private:
-  Velocities<Real> upload_velocities(const VelocityGrid& vg, int lo, int count,
-                                     Buffer<Real> (&store)[4]) {
-    std::vector<Real> c[4];
-    for (int v = lo; v < lo + count; ++v) {
-      for (int a = 0; a < 3; ++a) c[a].push_back(Real(vg.xi[a][v]));
-      c[3].push_back(Real(vg.weight[v]));
-    }
-    for (int k = 0; k < 4; ++k) store[k] = Buffer<Real>(backend_, c[k]);
-    return {store[0].data(), store[1].data(), store[2].data(), store[3].data(), count, count};
-  }
-
-  template <RelaxationKind Kind>
-  SweepResult run(const std::vector<double>& moments, const FaceArrays& wall_density,
-                  const std::vector<double>& solid_density) {
-    using Relax = Relaxation<Real, Kind, false>;
+    using Relax = Relaxation<Real, Evaluator, false>;
     const Relax relax{params_};
     moments_in_.upload(moments);
     SweepTargets<Real, Relax> targets{moments_in_.data(), targets_.data(), all_, relax};
@@ -224,10 +189,30 @@ class SweepEngineImpl final : public SweepEngine {
     return result;
   }
 
+  std::int64_t slots() const override { return slots_; }
+  std::int64_t batch() const override { return batch_; }
+  int lines() const override { return lines_; }
+  double bytes_per_iteration() const override {
+    const double warps = double(slots_) / 32.0;
+    return double(cells_) * warps * (sizeof(SweepCell<Real>) + kRawMoments * sizeof(double)) +
+           2.0 * double(slots_) * double(cells_) * sizeof(Real);
+  }
+
+ private:
+  Velocities<Real> upload_velocities(const VelocityGrid& vg, int lo, int count,
+                                     Buffer<Real> (&store)[4]) {
+    std::vector<Real> c[4];
+    for (int v = lo; v < lo + count; ++v) {
+      for (int a = 0; a < 3; ++a) c[a].push_back(Real(vg.xi[a][v]));
+      c[3].push_back(Real(vg.weight[v]));
+    }
+    for (int k = 0; k < 4; ++k) store[k] = Buffer<Real>(backend_, c[k]);
+    return {store[0].data(), store[1].data(), store[2].data(), store[3].data(), count, count};
+  }
+
   SweepConfig config_;
   Backend backend_;
   Exec exec_{};
-  RelaxationKind kind_ = RelaxationKind::bgk;
   RelaxationParams params_;
   Buffer<double> axis_node_[3], axis_width_[3];
   Buffer<Real> all_store_[4], owned_store_[4];
@@ -258,5 +243,26 @@ class SweepEngineImpl final : public SweepEngine {
   Buffer<double> solid_density_;
   Buffer<Real> solid_ghost_;
 };
+
+// The engine of one evaluator on Exec's backend, in the config's precision.
+template <class Exec, class Evaluator>
+std::unique_ptr<SweepEngine> make_sweep_engine_on(const SweepConfig& config) {
+  if (config.precision == Precision::single)
+    return std::make_unique<SweepEngineImpl<float, Exec, Evaluator>>(config);
+  return std::make_unique<SweepEngineImpl<double, Exec, Evaluator>>(config);
+}
+
+// The factory of the model `name` on Exec's backend: the one of its registry entry's evaluator,
+// or null for a model with none.
+template <class Exec>
+SweepEngineFactory sweep_engine_factory_on(std::string_view name) {
+  SweepEngineFactory made = nullptr;
+  for_each_model([&](const auto& entry) {
+    using Family = typename std::decay_t<decltype(entry)>::Family;
+    if constexpr (RelaxationFamilyType<Family>)
+      if (entry.name == name) made = &make_sweep_engine_on<Exec, typename Family::Evaluator>;
+  });
+  return made;
+}
 
 }  // namespace bolt

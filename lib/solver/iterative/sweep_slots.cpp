@@ -118,13 +118,20 @@ double sweep_fixed_bytes(const PhysicalGrid& grid, int velocity_count, Precision
 
 namespace bolt {
 
-std::unique_ptr<SweepEngine> make_sweep_engine(const SweepConfig& config) {
-  if (config.backend == Backend::cpu) return make_cpu_sweep_engine(config);
+SweepEngineFactory sweep_engine_factory(const CollisionModel& model, Backend backend) {
+  if (backend == Backend::cpu) return cpu_sweep_engine_factory(model.name());
 #ifdef BOLT_HAVE_CUDA
-  return make_cuda_sweep_engine(config);
+  return cuda_sweep_engine_factory(model.name());
 #else
   fail("-backend cuda: this bolt was built without the CUDA backend (no nvcc at build time)");
 #endif
+}
+
+std::unique_ptr<SweepEngine> make_sweep_engine(const SweepConfig& config) {
+  const SweepEngineFactory make = sweep_engine_factory(*config.model, config.backend);
+  require(make != nullptr, "-solver iterative: -model_type ", config.model->name(),
+          " is not a relaxation model (bgk, shakhov, esbgk)");
+  return make(config);
 }
 
 }  // namespace bolt

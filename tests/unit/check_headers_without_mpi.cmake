@@ -1,0 +1,27 @@
+# Compiles each header of HEADERS on its own with bolt's include directories only -- no MPI,
+# PETSc or HDF5 on the path -- so that a header the engines' CUDA translation units reach fails
+# here if it comes to need one (DESIGN.md, "Who may include whom"; STYLE.md practice 4).
+# Arguments (-D, lists separated by |): COMPILER, INCLUDES, HEADERS, WORK.
+string(REPLACE "|" ";" includes "${INCLUDES}")
+string(REPLACE "|" ";" headers "${HEADERS}")
+set(flags -std=c++20 -fsyntax-only)
+foreach(dir IN LISTS includes)
+  list(APPEND flags -I${dir})
+endforeach()
+file(MAKE_DIRECTORY ${WORK})
+set(failed "")
+foreach(header IN LISTS headers)
+  string(MAKE_C_IDENTIFIER ${header} name)
+  set(source ${WORK}/${name}.cpp)
+  file(WRITE ${source} "#include \"${header}\"\n")
+  execute_process(COMMAND ${COMPILER} ${flags} ${source} RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message("${header} does not compile without MPI, PETSc and HDF5:\n${err}")
+    list(APPEND failed ${header})
+  endif()
+endforeach()
+if(failed)
+  message(FATAL_ERROR "headers that need MPI, PETSc or HDF5: ${failed}")
+endif()
+list(LENGTH headers count)
+message("${count} headers compile without MPI, PETSc and HDF5")
