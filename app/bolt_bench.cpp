@@ -209,7 +209,9 @@ RunOptions run_options(const BenchOptions& o) {
   }
   run.velocity_grid.nodes = o.velocities;
   run.velocity_grid.half_width = o.half_width;
-  const auto& relaxation = dynamic_cast<const RelaxationModel&>(*default_model(o.model));
+  // Held while it is used: the registry's default model is a temporary.
+  const std::shared_ptr<const CollisionModel> model = default_model(o.model);
+  const auto& relaxation = dynamic_cast<const RelaxationModel&>(*model);
   RelaxationOptions options = relaxation.options();
   options.conservative_iterations = o.conservative;
   run.model = relaxation.with_options(options);
