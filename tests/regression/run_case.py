@@ -275,8 +275,9 @@ def check_relaxation(bolt, args, tmp):
 def check_mass_kept(bolt, args, tmp):
     """With default options the relaxation keeps the mass of every cell on any velocity grid
     (the discrete target is scaled to the row's mass, the force term centred on the discrete
-    mean velocity: kernels/relaxation.hpp). Before, a closed box on 8^3 velocities lost 2.2 %
-    by t = 100, and equilibrium gas on a stretched grid 10.7 % in 10 collision times. Each run's
+    mean velocity: kernels/relaxation/relaxation.hpp). Without that, a closed box on 8^3
+    velocities loses percents of its mass by t = 100, and equilibrium gas on a stretched grid
+    more in 10 collision times. Each run's
     largest |mass_error| over its monitor rows must stay at round-off: 1e-12 (a step changes the
     mass by a few eps of the cell's terms; thousands of steps add them up as a random walk: the
     runs measure ~1e-14)."""
