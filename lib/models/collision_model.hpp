@@ -33,9 +33,6 @@ class CollisionModel {
   // The Prandtl number the model gives the gas (the iterative solver's synthetic correction).
   // 1, BGK's, unless a model says otherwise; only the relaxation models run in that solver.
   virtual double prandtl() const { return 1.0; }
-  // Picoseconds per phase-space update of a step on one H100/H200, for the pre-run plan's
-  // estimate (docs/benchmarks.md).
-  virtual double gpu_ps_per_update(bool single) const = 0;
   // Bytes the operator keeps beside f for a box of `cells` cells (pre-run memory plan).
   virtual double operator_bytes(std::int64_t /*cells*/) const { return 0.0; }
   // Why the model cannot take the time step dt, naming the options, or empty.

@@ -30,8 +30,6 @@ class RelaxationModel : public CollisionModel {
   std::string whole_rows_reason() const override;
   std::string time_step_refusal(double dt) const override;
   std::string step_failure_hint(double dt) const override;
-  // The BGK 3-D cavity of docs/benchmarks.md, H200: 14.3 ps (float), 29.5 ps (double).
-  double gpu_ps_per_update(bool single) const override { return single ? 14.3 : 29.5; }
 
   const RelaxationOptions& options() const { return options_; }
   // The same model with other options (benchmarks and tests vary them).

@@ -22,8 +22,6 @@ class McModel final : public CollisionModel {
   std::string splitting_refusal(Splitting splitting) const override;
   int sums_per_cell() const override { return 0; }
   double collision_frequency(const GasParams& gas, double n, double T) const override;
-  // The delta = 10 cavity refined to 1568^2 cells, H200: 9.5 ps (float), 21.6 ps (double).
-  double gpu_ps_per_update(bool single) const override { return single ? 9.5 : 21.6; }
   // Per cell its record (and the PETSc correction's system); per sample set (two) about 200 bytes
   // a sample for the samples, their increments and the gather plan.
   double operator_bytes(std::int64_t cells) const override {

@@ -35,9 +35,6 @@ class ProjectionModel final : public CollisionModel {
   }
   int sums_per_cell() const override { return 0; }
   double collision_frequency(const GasParams& gas, double n, double T) const override;
-  // Paper 003's cavity (N0 = 20, 50 021 points), H100: 81 ps (float), 103 ps (double); the
-  // cost grows with the lattice.
-  double gpu_ps_per_update(bool single) const override { return single ? 81.0 : 103.0; }
   // Per cell its record; per lattice set its terms (about a fifth of the points, 32 bytes each).
   double operator_bytes(std::int64_t cells) const override {
     return 8.0 * kProjectionRecord * double(cells) + options_.sets * 0.2 * options_.points * 32.0;
