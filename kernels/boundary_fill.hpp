@@ -126,8 +126,8 @@ struct BoundaryFill {
   double accommodation;     // alpha
   double wall_influx_per_density;  // sum over entering v of w |xi_a| f_M(1, u_w, T_w)
   // Walls: the leaving flux per transverse position from WallOutflux, or nullptr: the team sums
-  // it from the boundary row with the weights of `flux_vel` (one launch per face instead of two;
-  // the two took 4 % of the delta = 10 hs_mc step).
+  // it from the boundary row with the weights of `flux_vel` (one launch per face instead of two:
+  // the launches of small face fills are a visible share of a step).
   const double* wall_outflux;
   Velocities<Real> flux_vel;
   const Real* offset = nullptr;  // [nv] walls where the state is affine in f, else nullptr

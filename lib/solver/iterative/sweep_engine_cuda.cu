@@ -63,8 +63,8 @@ struct WarpAccumulator {
 // the planes without draining, and the lines need not divide a plane's. The warps meet at
 // __syncthreads after each cell; any two are then at different cells along x (their offsets
 // differ by less than the period), so no slice element is written by one warp while another
-// reads it. A thread per velocity walking every cell alone leaves the GPU nearly empty (13 824
-// velocities: under one warp per scheduler of an H100); the lines multiply the warps in flight.
+// reads it. A thread per velocity walking every cell alone leaves the GPU nearly empty (a case's
+// velocities fill less than one warp per scheduler); the lines multiply the warps in flight.
 template <class Real, class Relax>
 __global__ void sweep_kernel(const Sweep<Real, Relax> sweep, std::int64_t first, std::int64_t count,
                              Real* slices) {
