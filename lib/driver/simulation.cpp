@@ -2,6 +2,7 @@
 
 #include <petscsys.h>
 
+#include <cmath>
 #include <filesystem>
 #include <optional>
 
@@ -111,10 +112,12 @@ int run_simulation(MPI_Comm comm) {
     state.step = point.info.step;
     state.start_time = point.info.time - double(point.info.step) * state.dt;
   }
-  if (run.final_time > 0.0 && state.dt > 0.0)
-    state.last_step = std::min<std::int64_t>(
-        state.last_step, static_cast<std::int64_t>(
-                             std::ceil((run.final_time - state.start_time) / state.dt - 1e-9)));
+  if (run.final_time > 0.0 && state.dt > 0.0) {
+    // In double first: a final time far beyond the step limit (run until steady) would overflow
+    // the step count.
+    const double to_final = std::ceil((run.final_time - state.start_time) / state.dt - 1e-9);
+    if (to_final < double(state.last_step)) state.last_step = static_cast<std::int64_t>(to_final);
+  }
 
   Run shared(comm, setup, partition, planned->plan(), *solver, initial, state.step,
              !run.output.restart.empty(), configuration);

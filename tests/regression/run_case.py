@@ -269,6 +269,9 @@ def check_relaxation(bolt, args, tmp):
                                f"{delta} * {n:.10f} * T^{1 - omega:g}: max rel. error {worst:.2e} < 1e-6")
     pxy = max(abs(r["pxy"]) for r in rows)
     ok &= report(pxy < 1e-12, f"P_xy stays zero (max |P_xy| {pxy:.1e} < 1e-12)")
+    # A final time far beyond the step limit ("run until steady") leaves the step limit in charge.
+    far = run(bolt, args + ["-ts_final_time", "1e17", "-ts_max_steps", "7"], os.path.join(tmp, "far"))
+    ok &= report(far["steps"] == 7, f"-ts_final_time 1e17 -ts_max_steps 7: {far['steps']} steps (7)")
     return ok
 
 
