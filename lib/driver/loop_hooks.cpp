@@ -26,14 +26,6 @@ int stop_after_output_failure(Run& run, const LoopState& state) {
   return kOutputFailure;
 }
 
-void stop_on_signal(Run& run, LoopState& state) {
-  if (!stop_signalled(run.comm)) return;
-  run.checkpoints.write("signal", state.step, state.time());
-  PetscPrintf(run.comm, "bolt: stopped by a signal at step %lld; continue with -restart %s\n",
-              static_cast<long long>(state.step), run.setup.run.output.checkpoint.c_str());
-  state.exit_code = kStoppedBySignal;
-}
-
 void write_monitor_row(Run& run, LoopState& state) {
   ScopedEvent scope(log_event("BoltDiagnostics"));
   const CaseSetup& setup = run.setup;
@@ -62,14 +54,14 @@ void write_monitor_row(Run& run, LoopState& state) {
   run.outputs.attempt("monitor row", state.step, [&] { run.monitor.write(row); });
 }
 
-// The fields of a failed unit are written as a diagnostic dump; the last checkpoint stays.
-void guard_the_solution(Run& run, LoopState& state) {
+// The numerical guard: a failed state ends the run with kNumericalFailure, its fields written as
+// a diagnostic dump; the last checkpoint stays as it was. `mass_error` as in monitor.csv.
+void stop_if_unsound(Run& run, LoopState& state, double mass_error) {
   const CaseSetup& setup = run.setup;
   const PhysicalGrid& grid = setup.engine.grid;
-  const std::string failure =
-      numerical_failure(run.fields.global(), {grid.cells(0), grid.cells(1), grid.cells(2)},
-                        setup.geometry, closed_domain(setup.run), run.latest_row.mass_error,
-                        setup.run.guard_mass_drift, run.solver.failure_hint());
+  const std::string failure = numerical_failure(
+      run.fields.global(), {grid.cells(0), grid.cells(1), grid.cells(2)}, setup.geometry,
+      closed_domain(setup.run), mass_error, setup.run.guard_mass_drift, run.solver.failure_hint());
   if (failure.empty()) return;
   const std::string dump =
       run.writer.write(state.step, state.time(), run.written_boxes, run.fields.written());
@@ -79,6 +71,29 @@ void guard_the_solution(Run& run, LoopState& state) {
                static_cast<long long>(state.step), state.time(), failure.c_str(), dump.c_str(),
                run.checkpoints.last_file().c_str());
   state.exit_code = kNumericalFailure;
+}
+
+void guard_the_solution(Run& run, LoopState& state) {
+  stop_if_unsound(run, state, run.latest_row.mass_error);
+}
+
+// A checkpoint replaces the last one: the guard checks the state first (also between monitor
+// rows), so that a run that fails keeps its last sound checkpoint to continue from. True when
+// the checkpoint may be written.
+bool sound_for_checkpoint(Run& run, LoopState& state) {
+  run.fields.update(state.step);
+  const Totals now = totals(run.setup.engine.grid, run.fields.global());
+  stop_if_unsound(run, state, (now.mass - run.initial.mass) / run.initial.mass);
+  return !state.exit_code;
+}
+
+void stop_on_signal(Run& run, LoopState& state) {
+  if (!stop_signalled(run.comm)) return;
+  if (!sound_for_checkpoint(run, state)) return;
+  run.checkpoints.write("signal", state.step, state.time());
+  PetscPrintf(run.comm, "bolt: stopped by a signal at step %lld; continue with -restart %s\n",
+              static_cast<long long>(state.step), run.setup.run.output.checkpoint.c_str());
+  state.exit_code = kStoppedBySignal;
 }
 
 void detect_steady_state(Run& run, LoopState& state) {
@@ -97,6 +112,7 @@ void write_fields(Run& run, LoopState& state) {
 }
 
 void write_periodic_checkpoint(Run& run, LoopState& state) {
+  if (!sound_for_checkpoint(run, state)) return;
   run.outputs.attempt("checkpoint", state.step,
                       [&] { run.checkpoints.write("periodic", state.step, state.time()); });
 }
@@ -107,6 +123,9 @@ void stop_after_failed_output(Run& run, LoopState& state) {
 
 void write_final_outputs(Run& run, LoopState& state) {
   set_run_phase("the final output at step " + std::to_string(state.step));
+  const bool checkpoint =
+      run.setup.run.output.checkpoint_final && run.checkpoints.last() != state.step;
+  if (checkpoint && !sound_for_checkpoint(run, state)) return;  // its dump holds the fields
   run.fields.update(state.step);
   {
     ScopedEvent scope(log_event("BoltFieldIO"));
@@ -115,7 +134,7 @@ void write_final_outputs(Run& run, LoopState& state) {
           run.writer.write(state.step, state.time(), run.written_boxes, run.fields.written());
     });
   }
-  if (run.setup.run.output.checkpoint_final && run.checkpoints.last() != state.step)
+  if (checkpoint)
     run.outputs.attempt("checkpoint", state.step,
                         [&] { run.checkpoints.write("final", state.step, state.time()); });
   stop_after_failed_output(run, state);

@@ -8,7 +8,9 @@
 //   fields        -out_fields_every HDF5 fields
 //   checkpoint    -out_checkpoint_every
 //   output stop   always            -out_on_error stop: a checkpoint, then kOutputFailure
-// and the final hooks: the last fields and checkpoint, then the summary (run_summary.hpp).
+// and the final hooks: the last fields and checkpoint, then the summary (run_summary.hpp). Every
+// checkpoint (periodic, signal, final) is written only after the guard passed its state, so the
+// last checkpoint of a run that fails is a sound one.
 #include "driver/run_state.hpp"
 #include "driver/time_loop.hpp"
 

@@ -202,6 +202,21 @@ def check_guard(bolt, args, tmp):
         ok &= report(float(np.min(f["T"][...])) < 0.0, "the dump shows the negative temperature")
     monitor = open(os.path.join(out, "monitor.csv")).read().lower()
     ok &= report("nan" not in monitor, "no NaN in monitor.csv")
+    # Checkpoints between monitor rows: the guard checks each state before it replaces the last
+    # checkpoint, so the run stops at the first bad step and keeps a sound checkpoint.
+    out = os.path.join(tmp, "guard_checkpoints")
+    status, text = attempt(bolt, args + ["-init_type", "uniform", "-init_temperature", "0.05",
+                                         "-model_force", "0.2,0,0", "-ts_dt", "1.2",
+                                         "-vgrid_half_width", "2", "-out_monitor_every", "10",
+                                         "-out_checkpoint_every", "1", "-ts_max_steps", "20"], out)
+    ok &= report(status == 5, f"checkpoint every step, monitor every 10: exit status {status}")
+    checkpoint = os.path.join(out, "checkpoint.h5")
+    if os.path.exists(checkpoint):
+        f, step = final_f(checkpoint)
+        ok &= report(bool(np.all(np.isfinite(f))) and checkpoint in text,
+                     f"the last checkpoint (step {step}) is finite and named as the last one")
+    else:
+        ok &= report("last checkpoint: none written" in text, "no checkpoint, and the message says so")
     return ok
 
 
