@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -17,9 +18,17 @@ Monitor::Monitor(bool active, const std::string& csv_path, std::int64_t continue
   if (continue_from_step >= 0) {
     std::ifstream previous(csv_path);
     std::string line;
+    // The header, and the rows up to the restart's step. Anything else -- blank lines, a row cut
+    // short by a run that died while writing it -- is no row of this run's history.
     while (std::getline(previous, line)) {
-      const bool header = !line.empty() && !std::isdigit(static_cast<unsigned char>(line[0]));
-      if (header || std::stoll(line) <= continue_from_step) kept.push_back(line);
+      if (line.empty()) continue;
+      if (!std::isdigit(static_cast<unsigned char>(line[0]))) {
+        if (kept.empty()) kept.push_back(line);
+        continue;
+      }
+      char* end = nullptr;
+      const long long step = std::strtoll(line.c_str(), &end, 10);
+      if (*end == ',' && step <= continue_from_step && !kept.empty()) kept.push_back(line);
     }
   }
   csv_.open(csv_path, std::ios::trunc);

@@ -344,6 +344,16 @@ def check_restart(bolt, args, tmp):
     rows = read_monitor(second)
     ok &= report(rows[0]["step"] > 100 and rows[-1]["step"] == 200,
                  f"restarted monitor continues the step count ({rows[0]['step']:g} .. {rows[-1]['step']:g})")
+    # A blank line in monitor.csv (an editor, a copy) does not block a restart in that folder.
+    monitor = os.path.join(first, "monitor.csv")
+    lines = open(monitor).read().splitlines()
+    open(monitor, "w").write("\n".join(lines[:2] + [""] + lines[2:]) + "\n")
+    run(bolt, common + ["-ts_max_steps", "150", "-out_checkpoint", first + ".h5", "-restart",
+                        "latest"], first)
+    rows = read_monitor(first)
+    ok &= report(rows[-1]["step"] == 150 and "\n\n" not in open(monitor).read(),
+                 f"a blank line in monitor.csv: restarted, rows to step {rows[-1]['step']:g}, "
+                 "blank line dropped")
     return ok
 
 
