@@ -4,6 +4,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 #include "core/error.hpp"
 
@@ -12,10 +15,20 @@ namespace bolt {
 void write_summary(const std::string& path, const nlohmann::json& summary) {
   const std::filesystem::path file(path);
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
-  std::ofstream out(path);
+  // Written beside the file under a name of this process, then renamed over it: a failed write
+  // (a full disk) leaves the previous summary as it was.
+  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  std::ofstream out(temporary);
   out << summary.dump(2) << "\n";
   out.flush();
-  require(out.good(), "-summary ", path, ": cannot write the file (", std::strerror(errno), ")");
+  const bool written = out.good();
+  const int error = errno;
+  out.close();
+  std::error_code ignored;
+  if (!written) std::filesystem::remove(temporary, ignored);
+  require(written, "-summary ", path, ": cannot write the file (", std::strerror(error), ")");
+  std::filesystem::rename(temporary, path, ignored);
+  require(!ignored, "-summary ", path, ": cannot replace the file (", ignored.message(), ")");
 }
 
 }  // namespace bolt

@@ -296,6 +296,24 @@ def check_output_faults(bolt, args, tmp):
         run(bolt, base + ["-ts_max_steps", "20", "-restart", path, "-out_checkpoint",
                           os.path.join(tmp, "again.h5")], os.path.join(tmp, "again"))
         ok &= report(True, "-restart verified its checksums and continued from it")
+    with FullDisk(disk, "64k"):
+        # The summary does not fit beside an earlier one: that one stays whole.
+        summary = os.path.join(disk, "summary.json")
+        previous = '{"schema": "bolt-summary-1", "steps": 10}\n'
+        open(summary, "w").write(previous)
+        try:
+            with open(os.path.join(disk, "filler"), "wb") as filler:
+                while True:
+                    filler.write(b"x" * 4096)
+                    filler.flush()
+        except OSError:
+            pass
+        status, text = attempt(bolt, args + ["-ts_max_steps", "10", "-summary", summary],
+                               os.path.join(tmp, "summary_full"))
+        ok &= report(status == 7 and "-summary" in text,
+                     f"the summary does not fit: exit status {status}, the option named")
+        ok &= report(open(summary).read() == previous, "the earlier summary is intact")
+        ok &= report(not [n for n in os.listdir(disk) if ".tmp" in n], "no temporary left")
     return ok
 
 
