@@ -3,8 +3,8 @@
 // summary) goes through OutputGuard::attempt: a failure (disk full, no permission) on any rank
 // is reported with the path and the system's error, the files written before are left as they
 // were (checkpoints, the XDMF index and the summary are written under a temporary name and
-// renamed), and -out_on_error decides: `continue` goes on without that output, `stop` ends the run after a
-// checkpoint with kOutputFailure.
+// renamed), and -out_on_error decides: `continue` goes on without that output, `stop` ends the
+// run after a checkpoint with kOutputFailure.
 #include <mpi.h>
 
 #include <cstdint>
