@@ -365,6 +365,12 @@ RunOptions read_run_options(MPI_Comm comm) {
   read_initial(comm, run);
   read_output(comm, run);
   if (run.case_kind == CaseKind::shock) apply_shock_case(run);
+  // Couette's shear is reported per unit of the plates' velocity difference.
+  require(run.case_kind != CaseKind::couette ||
+              run.faces[1][1].velocity[0] != run.faces[1][0].velocity[0],
+          "-bc_y_high_velocity ", run.faces[1][1].velocity[0],
+          ": -case couette needs plates moving at different speeds along x (-bc_y_low_velocity ",
+          run.faces[1][0].velocity[0], "); its shear is per unit of their difference");
   return run;
 }
 

@@ -594,6 +594,10 @@ def check_bad_input(bolt, args, tmp):
               "-vgrid_n", "8", "-ts_max_steps", "1"]
     cases += [(cavity + bad, "2-D cavity " + " ".join(bad), expect, bug)
               for bad, expect, bug in BAD_CAVITY]
+    # Couette with plates at one speed: its shear, per unit of their difference, is undefined.
+    couette = ["-options_file_yaml", os.path.join(ROOT, "inputs", "couette.yaml"), "-grid_n",
+               "1,8,1", "-ts_max_steps", "1", "-bc_y_high_velocity", "-0.01,0,0"]
+    cases += [(couette, "Couette, equal plate velocities", "-bc_y_high_velocity", None)]
     ok = report(len(cases) >= 40, f"{len(cases)} bad command lines")
     for i, (options, label, expect, bug) in enumerate(cases):
         cmd = [bolt, "-backend", "cpu"] + options
