@@ -3,7 +3,7 @@
 // internal error; and these, each after the run saved what it could.
 namespace bolt {
 
-// Stopped by SIGTERM, SIGINT or SIGUSR1 after writing its checkpoint.
+// Stopped by SIGTERM, SIGINT, SIGUSR1, SIGHUP or SIGQUIT after writing its checkpoint.
 constexpr int kStoppedBySignal = 4;
 // Stopped by the numerical guard (loop_hooks.cpp), its last checkpoint kept.
 constexpr int kNumericalFailure = 5;

@@ -1,7 +1,7 @@
 #pragma once
 // The hooks every run registers on its TimeLoop (time_loop.hpp), in the order they run after a
 // stretch, each with its frequency option:
-//   signal        always            SIGTERM/SIGINT/SIGUSR1: a checkpoint, then kStoppedBySignal
+//   signal        always            a stop signal: a checkpoint, then kStoppedBySignal
 //   monitor       -out_monitor_every a row of monitor.csv (residual, conservation, diagnostics)
 //   guard         with the monitor  the numerical guard: a dump of the fields, kNumericalFailure
 //   steady        with the monitor  the residual against the solver's tolerance ends the loop

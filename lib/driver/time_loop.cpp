@@ -23,7 +23,9 @@ extern "C" void request_stop(int signal) {
 }  // namespace
 
 void catch_stop_signals() {
-  for (int signal : {SIGTERM, SIGINT, SIGUSR1}) std::signal(signal, request_stop);
+  // SIGHUP (a closed terminal or ssh session) and SIGQUIT would otherwise reach PETSc's handler,
+  // which ends the run without a checkpoint.
+  for (int signal : {SIGTERM, SIGINT, SIGUSR1, SIGHUP, SIGQUIT}) std::signal(signal, request_stop);
 }
 
 bool stop_signalled(MPI_Comm comm) {

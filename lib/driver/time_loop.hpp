@@ -93,8 +93,8 @@ class TimeLoop {
   PetscLogEvent step_event_ = 0;
 };
 
-// SIGTERM, SIGINT, SIGUSR1 ask the run to stop after the unit in flight (a second signal before
-// that ends the process at once): installs the handler.
+// SIGTERM, SIGINT, SIGUSR1, SIGHUP and SIGQUIT ask the run to stop after the unit in flight (a
+// second signal before that ends the process at once): installs the handler.
 void catch_stop_signals();
 // Whether a stop signal reached any rank; asked between units, so that every rank stops at the
 // same one (a rank that stopped alone would leave the others waiting for its halos). Collective.

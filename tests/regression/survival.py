@@ -121,7 +121,7 @@ def check_signals(bolt, args, tmp):
     # per-step check, not the end of a stretch.
     base = args + ["-out_monitor_every", "1", "-out_checkpoint_every", "1000"]
     reference = os.path.join(tmp, "reference")
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT):
         out = os.path.join(tmp, sig.name)
         with open(os.path.join(tmp, sig.name + ".log"), "w") as log:
             process = start(bolt, base + ["-ts_max_steps", "100000"], out, log)
