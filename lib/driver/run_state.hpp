@@ -69,14 +69,12 @@ class ResidualHistory {
   double units_left(double residual, std::int64_t step, std::int64_t last_step) const;
   // The row of `step` becomes the one the next residual is measured against.
   void accept(const std::vector<double>& fields, std::int64_t step, double residual);
-  double last() const { return last_; }
 
  private:
   const Solver& solver_;
   std::vector<double> previous_;
   std::int64_t previous_step_;
   double previous_residual_ = 0.0;
-  double last_ = 0.0;
 };
 
 // One run's shared state, made by run_simulation once the solver exists.

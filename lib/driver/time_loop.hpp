@@ -71,7 +71,6 @@ class TimeLoop {
   // status. Collective.
   int run();
 
-  LoopState& state() { return state_; }
 
  private:
   struct Hook {
