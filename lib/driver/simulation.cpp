@@ -12,6 +12,7 @@
 #include "core/option_reader.hpp"
 #include "decomposition/partition.hpp"
 #include "driver/loop_hooks.hpp"
+#include "driver/output_lock.hpp"
 #include "driver/parallel_setup.hpp"
 #include "driver/restart.hpp"
 #include "driver/run_state.hpp"
@@ -100,6 +101,8 @@ int run_simulation(MPI_Comm comm) {
     PetscPrintf(comm, "bolt: dry run (-dry_run): stopping before the phase space is allocated\n");
     return 0;
   }
+  // Before anything is allocated or written: a second run into this directory is refused.
+  const OutputLock lock(comm, run.output.directory);
   const std::unique_ptr<Solver> solver = planned->make();
   const Totals initial =
       totals(setup.engine.grid, solver->domain().gather_fields(solver->domain().local_fields()));

@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "hdf5_support.hpp"
+#include "io/temporary_name.hpp"
 
 namespace bolt {
 namespace {
@@ -304,7 +305,7 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointIn
   }
   const int rounds = write_rounds(comm, boxes);
   const std::int64_t cells = std::int64_t(info.grid[0]) * info.grid[1] * info.grid[2];
-  const std::string temporary = path + ".tmp";
+  const std::string temporary = temporary_name(comm, path);
   info.f_checksum =
       total_checksum(comm, partial_checksum(info.grid, info.nv, boxes, velocities, f));
   const std::uint64_t header = header_checksum(info, cells);

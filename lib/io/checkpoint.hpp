@@ -43,8 +43,8 @@ struct CheckpointInfo {
   std::uint64_t f_checksum = 0;  // set by write_checkpoint and read_checkpoint_info
 };
 
-// Writes atomically: to <path>.tmp, then renamed, so a run killed while writing keeps the
-// previous checkpoint. keep > 1 keeps that many: the one at <path> is renamed to
+// Writes atomically: to temporary_name(path), then renamed, so a run killed while writing keeps
+// the previous checkpoint. keep > 1 keeps that many: the one at <path> is renamed to
 // <path>.<its step, 12 digits> first, and the oldest of those beyond keep - 1 are removed.
 void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointInfo& info,
                       const std::vector<OwnedBox>& boxes, const VelocityRange& velocities,

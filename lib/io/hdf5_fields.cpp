@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "hdf5_support.hpp"
+#include "io/temporary_name.hpp"
 #include "kernels/cell_moments.hpp"
 
 namespace bolt {
@@ -227,7 +228,7 @@ void FieldWriter::write_xdmf() const {
   xml << "  </Grid>\n </Domain>\n</Xdmf>\n";
 
   const std::filesystem::path target = std::filesystem::path(directory_) / "fields.xmf";
-  const std::filesystem::path temporary = target.string() + ".tmp";
+  const std::filesystem::path temporary = temporary_name(target.string());
   {
     std::ofstream out(temporary);
     out << xml.str();

@@ -6,18 +6,17 @@
 #include <fstream>
 #include <string>
 
-#include <unistd.h>
-
 #include "core/error.hpp"
+#include "io/temporary_name.hpp"
 
 namespace bolt {
 
 void write_summary(const std::string& path, const nlohmann::json& summary) {
   const std::filesystem::path file(path);
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
-  // Written beside the file under a name of this process, then renamed over it: a failed write
-  // (a full disk) leaves the previous summary as it was.
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  // Written beside the file, then renamed over it: a failed write (a full disk) leaves the
+  // previous summary as it was.
+  const std::string temporary = temporary_name(path);
   std::ofstream out(temporary);
   out << summary.dump(2) << "\n";
   out.flush();
