@@ -14,10 +14,11 @@ namespace {
 
 volatile std::sig_atomic_t stop_signal = 0;
 
-// _exit is async-signal-safe; the first signal only leaves its number.
+// _exit is async-signal-safe; the first signal only leaves its number (time_loop.hpp: which
+// later ones end the process).
 extern "C" void request_stop(int signal) {
-  if (stop_signal) _exit(128 + signal);
-  stop_signal = signal;
+  if (stop_signal && signal == SIGINT) _exit(128 + signal);
+  if (!stop_signal) stop_signal = signal;
 }
 
 }  // namespace

@@ -92,8 +92,11 @@ class TimeLoop {
   PetscLogEvent step_event_ = 0;
 };
 
-// SIGTERM, SIGINT, SIGUSR1, SIGHUP and SIGQUIT ask the run to stop after the unit in flight (a
-// second signal before that ends the process at once): installs the handler.
+// SIGTERM, SIGINT, SIGUSR1, SIGHUP and SIGQUIT ask the run to stop after the unit in flight, with
+// a checkpoint: installs the handler. A SIGINT after the first signal (Ctrl-C pressed again) ends
+// the process at once; other signals after the first are absorbed, because launchers deliver one
+// request more than once (Slurm signals each task itself and again through srun; srun's double
+// Ctrl-C sends SIGINT, then SIGTERM) and follow with SIGKILL where they must.
 void catch_stop_signals();
 // Whether a stop signal reached any rank; asked between units, so that every rank stops at the
 // same one (a rank that stopped alone would leave the others waiting for its halos). Collective.
