@@ -16,7 +16,13 @@ checks:
   guard        a step too large for the gas stops with status 5 and a dump of the fields
   output_faults  writes into a full device: nothing written before is lost, the failure is
                reported, -out_on_error stop|continue
+  mpi_signals  2 ranks under tools/bolt-mpirun, a state of 262 MB: Ctrl-C to the process group,
+               SIGTERM to the launcher, and SIGTERM to the launcher and every rank at once (as
+               Slurm delivers it) stop within a step with a checkpoint and status 4
+  shared_out_dir  a second run into the -out_dir of a running one is refused (status 2, the
+               directory and the other run's pid named); the first ends with its monitor.csv intact
 """
+import glob
 import os
 import random
 import signal
@@ -46,6 +52,11 @@ def attempt(bolt, args, outdir):
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     print("   " + (done.stderr.strip() or done.stdout.strip().splitlines()[-1])[:300])
     return done.returncode, done.stderr + done.stdout
+
+
+def temporaries(path):
+    """The temporary files of writes of `path` (<path>.tmp.<host>.<pid>) that exist."""
+    return glob.glob(glob.escape(path) + ".tmp.*")
 
 
 def check_checkpoints(bolt, args, tmp):
@@ -166,10 +177,8 @@ def check_kill(bolt, args, tmp):
             process.kill()
             process.wait()
             kills += 1
-            # A kill inside a write leaves the temporary file of this run behind (the next
-            # write replaces it).
-            temporary = path + ".tmp"
-            in_write += os.path.exists(temporary) and os.path.getmtime(temporary) >= started
+            # A kill inside a write leaves the temporary file of that process behind.
+            in_write += any(os.path.getmtime(name) >= started for name in temporaries(path))
     ok = report(kills == 20, f"{kills} SIGKILLs before the run ended")
     ok &= report(in_write > 0, f"{in_write} of them during a checkpoint write")
     run(bolt, base + (["-restart", "latest"] if os.path.exists(path) else []), out)
@@ -290,7 +299,7 @@ def check_output_faults(bolt, args, tmp):
         status, text = attempt(bolt, base + ["-ts_max_steps", "20"], out)
         ok &= report(status == 7 and "checkpoint.h5.tmp" in text,
                      f"the second checkpoint does not fit: exit status {status}, file named")
-        ok &= report(not os.path.lexists(path + ".tmp"), "no temporary checkpoint left")
+        ok &= report(not temporaries(path), "no temporary checkpoint left")
         _, step = final_f(path)
         ok &= report(step == 10, f"the checkpoint of step 10 is intact (step {step})")
         run(bolt, base + ["-ts_max_steps", "20", "-restart", path, "-out_checkpoint",
@@ -317,8 +326,130 @@ def check_output_faults(bolt, args, tmp):
     return ok
 
 
+def checkpoint_step(path):
+    import h5py
+    with h5py.File(path, "r") as f:
+        return int(f.attrs["step"])
+
+
+def monitor_steps(outdir):
+    """The step of each row of monitor.csv; -1 for a row that does not start with one."""
+    with open(os.path.join(outdir, "monitor.csv"), "rb") as f:
+        rows = f.read().split(b"\n")[1:]
+    steps = [row.split(b",")[0] for row in rows if row]
+    return [int(step) if step.isdigit() else -1 for step in steps]
+
+
+def descendants(pid, name=None):
+    """The processes below process `pid` (called `name`, when given: the ranks of a launcher)."""
+    children = {}
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1:stat.rindex(")")]
+        parent = int(stat[stat.rindex(")") + 2:].split()[1])
+        children.setdefault(parent, []).append((int(entry), comm))
+    found, todo = [], [pid]
+    while todo:
+        for child, comm in children.get(todo.pop(), []):
+            todo.append(child)
+            if name in (None, comm):
+                found.append(child)
+    return found
+
+
+def check_mpi_signals(bolt, args, tmp):
+    """Two ranks under tools/bolt-mpirun with a state of 262 MB (f of a 64 x 64 x 20^3 cavity):
+    SIGINT to the launcher's process group (Ctrl-C), SIGTERM to the launcher, and SIGTERM to
+    the launcher and to each rank at once (as Slurm delivers scancel and the time limit: to each
+    task and again through srun) each stop the run with status 4 and a checkpoint of the step
+    that was running or the next, within 60 s."""
+    launcher = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools",
+                            "bolt-mpirun")
+    ok = True
+    for name in ("SIGINT to the process group", "SIGTERM to the launcher",
+                 "SIGTERM to the launcher and the ranks"):
+        out = os.path.join(tmp, name.replace(" ", "_"))
+        cmd = [launcher, "--oversubscribe", "-n", "2", bolt, "-backend", "cpu"] + args + [
+            "-ts_max_steps", "100000", "-out_monitor_every", "1", "-out_dir", out]
+        print("+", " ".join(cmd), flush=True)
+        with open(out + ".log", "w") as log:
+            process = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
+                                       start_new_session=True)
+            try:
+                stepping = wait_for_steps(out, process, least=2)
+                seen = monitor_steps(out)[-1] if stepping else -1
+                signalled = time.time()
+                if name.startswith("SIGINT"):
+                    os.killpg(process.pid, signal.SIGINT)
+                else:
+                    ranks = descendants(process.pid, "bolt")
+                    process.send_signal(signal.SIGTERM)
+                    if name.endswith("ranks"):
+                        for rank in ranks:
+                            os.kill(rank, signal.SIGTERM)
+                status = process.wait(timeout=60)
+            finally:
+                # mpirun and the ranks are in process groups of their own: a launcher that did
+                # not end must not leave them running.
+                if process.poll() is None:
+                    for pid in descendants(process.pid) + [process.pid]:
+                        try:
+                            os.kill(pid, signal.SIGKILL)
+                        except ProcessLookupError:
+                            pass
+                    process.wait()
+        seconds = time.time() - signalled
+        path = os.path.join(out, "checkpoint.h5")
+        step = checkpoint_step(path) if os.path.exists(path) else None
+        ok &= report(stepping and status == 4 and step is not None and seen <= step <= seen + 2,
+                     f"{name}: exit status {status} after {seconds:.1f} s, checkpoint at step "
+                     f"{step} (monitor at step {seen} when signalled)")
+        ok &= report(os.path.getsize(path) >= 200e6 if step is not None else False,
+                     f"{name}: the checkpoint holds at least 200 MB")
+    return ok
+
+
+def check_shared_out_dir(bolt, args, tmp):
+    """Two runs into one -out_dir: the second is refused at its start with status 2 and one line
+    naming the directory and the first run's pid; the first goes on undisturbed (stopped by
+    SIGTERM afterwards: status 4), its monitor.csv intact: its own rows, in order, no NUL bytes."""
+    out = os.path.join(tmp, "shared")
+    every = 10
+    base = args + ["-out_monitor_every", str(every)]
+    with open(os.path.join(tmp, "first.log"), "w") as log:
+        first = start(bolt, base + ["-ts_max_steps", "1000000"], out, log)
+        stepping = wait_for_steps(out, first, least=2)
+        cmd = [bolt, "-backend", "cpu"] + base + ["-ts_max_steps", "20", "-out_dir", out]
+        print("+", " ".join(cmd), flush=True)
+        second = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        time.sleep(1)  # the first run goes on writing
+        still_running = first.poll() is None
+        first.send_signal(signal.SIGTERM)
+        first_status = first.wait(timeout=120)
+    errors = [line for line in second.stderr.splitlines() if line.startswith("bolt: error:")]
+    print("   " + " | ".join(errors))
+    ok = report(stepping and second.returncode == 2 and len(errors) == 1 and
+                f"-out_dir {out}" in errors[0] and f"pid {first.pid}" in errors[0],
+                f"the second run: exit status {second.returncode}, refused naming the directory "
+                f"and the first run's pid")
+    with open(os.path.join(out, "monitor.csv"), "rb") as f:
+        intact = b"\0" not in f.read()
+    rows = monitor_steps(out)
+    last = checkpoint_step(os.path.join(out, "checkpoint.h5"))
+    ok &= report(still_running and first_status == 4 and intact and
+                 rows == list(range(every, last + 1, every))[:len(rows)] and
+                 last - every <= rows[-1] <= last,
+                 f"the first run: exit status {first_status} at step {last}, monitor.csv intact "
+                 f"({len(rows)} rows, NUL bytes: {not intact})")
+    return ok
+
 CHECKS = {"checkpoints": check_checkpoints, "signals": check_signals, "kill": check_kill,
-          "guard": check_guard, "output_faults": check_output_faults}
+          "guard": check_guard, "output_faults": check_output_faults,
+          "mpi_signals": check_mpi_signals, "shared_out_dir": check_shared_out_dir}
 
 
 if __name__ == "__main__":
