@@ -315,6 +315,7 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointIn
     std::error_code error;
     if (!parent.empty()) std::filesystem::create_directories(parent, error);
     if (error) fail(path, ": cannot create the checkpoint directory: ", error.message());
+    remove_stale_temporaries(path);
     require_free_space(temporary, 8.0 * double(cells) * info.nv);
   });
   // A failed write (disk full) leaves the previous checkpoint as it was; its temporary goes.

@@ -228,6 +228,7 @@ void FieldWriter::write_xdmf() const {
   xml << "  </Grid>\n </Domain>\n</Xdmf>\n";
 
   const std::filesystem::path target = std::filesystem::path(directory_) / "fields.xmf";
+  remove_stale_temporaries(target.string());
   const std::filesystem::path temporary = temporary_name(target.string());
   {
     std::ofstream out(temporary);

@@ -16,6 +16,7 @@ void write_summary(const std::string& path, const nlohmann::json& summary) {
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
   // Written beside the file, then renamed over it: a failed write (a full disk) leaves the
   // previous summary as it was.
+  remove_stale_temporaries(path);
   const std::string temporary = temporary_name(path);
   std::ofstream out(temporary);
   out << summary.dump(2) << "\n";

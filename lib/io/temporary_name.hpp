@@ -15,4 +15,9 @@ std::string temporary_name(const std::string& path);
 // The same name on every rank of `comm` (rank 0's), for a file the ranks write together.
 std::string temporary_name(MPI_Comm comm, const std::string& path);
 
+// Removes the temporary files of `path` left by processes of this host that no longer run (a
+// run killed inside a write), with what MPI-IO kept beside them. Those of running processes and
+// of other hosts stay.
+void remove_stale_temporaries(const std::string& path);
+
 }  // namespace bolt

@@ -12,7 +12,7 @@ checks:
                at the next monitor stop), from which the run continues bit-identically
   kill         SIGKILL at 20 random moments (checkpoints every 2 steps, so some land in a write),
                each time continued with -restart latest: the end equals an uninterrupted run bit
-               for bit
+               for bit, and the temporary files of the killed writes are gone
   guard        a step too large for the gas stops with status 5 and a dump of the fields
   output_faults  writes into a full device: nothing written before is lost, the failure is
                reported, -out_on_error stop|continue
@@ -187,6 +187,8 @@ def check_kill(bolt, args, tmp):
     ok &= report(step_a == step_b == steps and bitwise_equal(a, b),
                  f"after {kills} kills the run ends at step {step_a} bit-identical to the "
                  f"uninterrupted one")
+    # Each kill inside a write left a temporary file of its process; the next run removed it.
+    ok &= report(not temporaries(path), f"no temporary checkpoint left: {temporaries(path)}")
     return ok
 
 
