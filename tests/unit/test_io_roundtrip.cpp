@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <mpi.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <bit>
@@ -20,6 +21,7 @@
 #include "decomposition/owned_box.hpp"
 #include "io/checkpoint.hpp"
 #include "io/hdf5_fields.hpp"
+#include "io/temporary_name.hpp"
 #include "kernels/cell_moments.hpp"
 
 namespace bolt {
@@ -108,7 +110,7 @@ TEST_F(IoRoundTrip, CheckpointRestoresStateBitwise) {
   const std::string path = (directory_ / "restart" / "state.h5").string();
   write_checkpoint(MPI_COMM_WORLD, path, info, {owned}, {0, nv}, {box_values(grid, owned, nv, 0.0)});
   EXPECT_TRUE(fs::exists(path));
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_FALSE(fs::exists(temporary_name(path)));
 
   const CheckpointInfo read = read_checkpoint_info(MPI_COMM_WORLD, path);
   EXPECT_EQ(read.step, info.step);
@@ -131,10 +133,32 @@ TEST_F(IoRoundTrip, CheckpointRestoresStateBitwise) {
           << "value " << i;
   }
 
-  // A second checkpoint replaces the first through the .tmp rename.
+  // A second checkpoint replaces the first through the temporary file's rename.
   info.step = 1300;
   write_checkpoint(MPI_COMM_WORLD, path, info, {owned}, {0, nv}, {box_values(grid, owned, nv, 0.5)});
   EXPECT_EQ(read_checkpoint_info(MPI_COMM_WORLD, path).step, 1300);
+}
+
+// A temporary file is named after its writer; those of writers gone (killed inside a write)
+// are removed, those of a running process or of another host stay.
+TEST_F(IoRoundTrip, StaleTemporariesAreRemoved) {
+  if (comm_rank() != 0) return;
+  const std::string path = (directory_ / "stale" / "state.h5").string();
+  fs::create_directories(fs::path(path).parent_path());
+  const pid_t child = fork();
+  if (child == 0) _exit(0);
+  waitpid(child, nullptr, 0);
+  const std::string mine = temporary_name(path);
+  const std::string prefix = mine.substr(0, mine.rfind('.') + 1);
+  const std::string gone = prefix + std::to_string(child);
+  const std::string gone_lock = gone + "-123-456.lock";
+  const std::string other_host = path + ".tmp.another-host." + std::to_string(child);
+  for (const std::string& name : {mine, gone, gone_lock, other_host}) std::ofstream(name) << "x";
+  remove_stale_temporaries(path);
+  EXPECT_TRUE(fs::exists(mine));
+  EXPECT_FALSE(fs::exists(gone));
+  EXPECT_FALSE(fs::exists(gone_lock));
+  EXPECT_TRUE(fs::exists(other_host));
 }
 
 TEST_F(IoRoundTrip, CheckpointErrorsNameTheFile) {
