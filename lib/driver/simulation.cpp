@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "case/case_setup.hpp"
+#include "case/output_paths.hpp"
 #include "case/run_options.hpp"
 #include "core/error.hpp"
 #include "core/option_reader.hpp"
@@ -83,6 +84,7 @@ void print_banner(MPI_Comm comm, const CaseSetup& setup, const Partition& partit
 int run_simulation(MPI_Comm comm) {
   const std::optional<RunOptions> options = read_options(comm);
   if (!options) return 0;
+  check_output_paths(*options);
   const CaseSetup setup = make_case_setup(*options);
   const RunOptions& run = setup.run;
   const SolverType& solver_type = *run.solver;
