@@ -21,6 +21,7 @@ import glob
 import json
 import math
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -47,7 +48,7 @@ def run(bolt, args, outdir, summary=True, ranks=1):
         cmd = ["mpiexec", "--oversubscribe", "-n", str(ranks)] + cmd
     if summary:
         cmd += ["-summary", os.path.join(outdir, "summary.json")]
-    print("+", " ".join(cmd), flush=True)
+    print("+", " ".join(cmd).encode("utf-8", "backslashreplace").decode(), flush=True)
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT)
     except subprocess.TimeoutExpired:
@@ -547,7 +548,37 @@ BAD_INPUTS = [
     # A phase space beyond the host's memory: refused by the pre-run plan, before allocation.
     (["-grid_n", "4000,4000,1", "-ts_dt", "1e-6", "-vgrid_n", "64", "-vgrid_half_width", "5"],
      "-grid_n", None),
+    # Output paths, refused before the first step ({tmp}: the test's folder, with a regular file
+    # a-file and a folder xmf whose fields.xmf is a folder; \udcXX: the byte XX, not UTF-8).
+    (["-case_name", "bad\udcff"], "-case_name", None),
+    (["-case_name", "two\nlines"], "-case_name", None),
+    (["-out_dir", "{tmp}/bad\udcfe"], "-out_dir", None),
+    (["-out_dir", "{tmp}/xmf"], "-out_dir", None),
+    (["-summary", "{tmp}/a-file/summary.json"], "-summary", None),
+    (["-summary", "{tmp}"], "-summary", None),
+    (["-summary", "{tmp}/sub/"], "-summary", None),
+    (["-summary", ""], "-summary", None),
+    (["-out_checkpoint", "{tmp}"], "-out_checkpoint", None),
+    (["-out_checkpoint", "{tmp}/a-file/checkpoint.h5"], "-out_checkpoint", None),
+    (["-out_checkpoint", ""], "-out_checkpoint", None),
+    (["-out_checkpoint", "{tmp}/one.h5", "-summary", "{tmp}/./one.h5"], "-summary", None),
+    (["-out_dir", "{tmp}/out", "-summary", "{tmp}/out/checkpoint.h5.000000000010"], "-summary",
+     None),
+    (["-out_dir", "{tmp}/out", "-summary", "{tmp}/out/monitor.csv"], "-summary", None),
+    (["-out_dir", "{tmp}/out", "-out_checkpoint", "{tmp}/out/fields_000001.h5"],
+     "-out_checkpoint", None),
 ]
+
+# Sizes the plan from the options refuses at once (option_plan.hpp), run with the address space
+# limited to 6 GiB: building the velocity tables or grids first would end in std::bad_alloc (or
+# take minutes). Same rules as BAD_INPUTS.
+BAD_SIZES = [
+    (["-vgrid_n", "400", "-dry_run"], "-vgrid_n", None),
+    (["-vgrid_n", "2000,2000,1000", "-dry_run"], "-vgrid_n", None),
+    (["-grid_n", "100000000,1,1", "-dry_run"], "-grid_n", None),
+    (["-grid_n", "2000000000,2000000000,2000000000", "-dry_run"], "-grid_n", None),
+]
+SIZES_MEMORY_LIMIT = 6 << 30
 
 # Bad command lines on a 2-D cavity (walls and a lid): the velocity grid against the walls'
 # Maxwellians, and Courant numbers. Same rules as BAD_INPUTS.
@@ -566,11 +597,17 @@ BAD_CAVITY = [
 ]
 
 
-def bad_input_row(bolt, cmd, expect):
-    """Runs one bad command line; returns the list of problems (empty when it behaves)."""
-    print("+", " ".join(cmd), flush=True)
+def bad_input_row(bolt, cmd, expect, memory_limit=None):
+    """Runs one bad command line (its address space limited to memory_limit bytes, if given);
+    returns the list of problems (empty when it behaves)."""
+    print("+", " ".join(cmd).encode("utf-8", "backslashreplace").decode(), flush=True)
+    limit = None
+    if memory_limit is not None:
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        done = subprocess.run(cmd, capture_output=True, text=True, errors="backslashreplace",
+                              timeout=60, preexec_fn=limit)
     except subprocess.TimeoutExpired:
         return ["hung (no exit within 60 s)"]
     err = done.stderr.strip().splitlines()
@@ -588,7 +625,11 @@ def bad_input_row(bolt, cmd, expect):
 
 
 def check_bad_input(bolt, args, tmp):
-    cases = [(args + bad, " ".join(bad), expect, bug) for bad, expect, bug in BAD_INPUTS]
+    open(os.path.join(tmp, "a-file"), "w").close()
+    os.makedirs(os.path.join(tmp, "xmf", "fields.xmf"), exist_ok=True)
+    cases = [(args + [b.replace("{tmp}", tmp) for b in bad],
+              " ".join(bad).encode("utf-8", "backslashreplace").decode(), expect, bug)
+             for bad, expect, bug in BAD_INPUTS]
     # A Courant number above one is allowed on 1-D uniform grids only: a 2-D cavity with 2.
     cavity = ["-options_file_yaml", os.path.join(ROOT, "inputs", "cavity.yaml"), "-grid_n", "8,8,1",
               "-vgrid_n", "8", "-ts_max_steps", "1"]
@@ -598,12 +639,15 @@ def check_bad_input(bolt, args, tmp):
     couette = ["-options_file_yaml", os.path.join(ROOT, "inputs", "couette.yaml"), "-grid_n",
                "1,8,1", "-ts_max_steps", "1", "-bc_y_high_velocity", "-0.01,0,0"]
     cases += [(couette, "Couette, equal plate velocities", "-bc_y_high_velocity", None)]
+    sizes = len(cases)
+    cases += [(args + bad, " ".join(bad) + " (6 GiB address space)", expect, bug)
+              for bad, expect, bug in BAD_SIZES]
     ok = report(len(cases) >= 40, f"{len(cases)} bad command lines")
     for i, (options, label, expect, bug) in enumerate(cases):
         cmd = [bolt, "-backend", "cpu"] + options
         if "-out_dir" not in options:
             cmd += ["-out_dir", os.path.join(tmp, f"bad{i}")]
-        problems = bad_input_row(bolt, cmd, expect)
+        problems = bad_input_row(bolt, cmd, expect, SIZES_MEMORY_LIMIT if i >= sizes else None)
         if bug is None:
             ok &= report(not problems, label + (": " + "; ".join(problems) if problems else ""))
         elif problems:
