@@ -284,7 +284,9 @@ def check_mass_kept(bolt, args, tmp):
     more in 10 collision times. Each run's
     largest |mass_error| over its monitor rows must stay at round-off: 1e-12 (a step changes the
     mass by a few eps of the cell's terms; thousands of steps add them up as a random walk: the
-    runs measure ~1e-14)."""
+    runs measure ~1e-14). On the stretched grid the default target's energy drifts by 3 % in
+    the 10 collision times (docs/physics.md): -vgrid_tolerance 0.04 accepts it, as the energy is
+    not what these runs measure."""
     cases = [
         ("closed box, 8x8 cells, 8^3 velocities, t = 100",
          ["-options_file_yaml", os.path.join(ROOT, "inputs", "cavity.yaml"), "-grid_n", "8,8,1",
@@ -293,12 +295,12 @@ def check_mass_kept(bolt, args, tmp):
         ("equilibrium on a stretched velocity grid, 10 collision times",
          ["-options_file_yaml", os.path.join(ROOT, "inputs", "relaxation.yaml"),
           "-init_type", "uniform", "-vgrid_n", "16", "-vgrid_stretch", "0.9",
-          "-vgrid_tolerance", "0.02",
+          "-vgrid_tolerance", "0.04",
           "-ts_final_time", "10", "-ts_max_steps", "100000", "-out_monitor_every", "50"]),
         ("the same with a body force g = 0.05 c0^2/L",
          ["-options_file_yaml", os.path.join(ROOT, "inputs", "relaxation.yaml"),
           "-init_type", "uniform", "-vgrid_n", "16", "-vgrid_stretch", "0.9",
-          "-vgrid_tolerance", "0.02",
+          "-vgrid_tolerance", "0.04",
           "-model_force", "0.05,0,0", "-ts_final_time", "10", "-ts_max_steps", "100000",
           "-out_monitor_every", "50"]),
     ]
@@ -567,6 +569,13 @@ BAD_INPUTS = [
     (["-out_dir", "{tmp}/out", "-summary", "{tmp}/out/monitor.csv"], "-summary", None),
     (["-out_dir", "{tmp}/out", "-out_checkpoint", "{tmp}/out/fields_000001.h5"],
      "-out_checkpoint", None),
+    # Collision steps a method cannot take accurately (docs/physics.md): the default relaxation
+    # target's energy drift at delta = 1e6 on 8^3 velocities (T +13 % in 200 steps), and the
+    # projection method's loss per step beyond 1 (nu dt = 12), which hs_mc refuses as well.
+    (["-init_type", "uniform", "-vgrid_n", "8", "-vgrid_half_width", "4", "-model_delta", "1e6",
+      "-ts_dt", "1e-6", "-ts_max_steps", "200"], "-model_conservative", None),
+    (["-model_type", "projection", "-vgrid_type", "sphere", "-vgrid_n", "16",
+      "-model_delta", "1200", "-ts_collision_fraction", "0"], "-ts_collision_fraction", None),
 ]
 
 # Sizes the plan from the options refuses at once (option_plan.hpp), run with the address space
@@ -594,6 +603,9 @@ BAD_CAVITY = [
     (["-solver", "iterative", "-decomp", "space"], "-decomp", None),
     (["-solver", "iterative", "-iter_tol", "0"], "-iter_tol", None),
     (["-solver", "iterative", "-iter_accel", "newton"], "-iter_accel", None),
+    # Issue 38's case: default BGK at delta = 1e6 heats the gas by 14 % in t = 2e-4.
+    (["-model_delta", "1e6", "-ts_max_steps", "1000", "-ts_final_time", "2e-4"],
+     "-model_conservative", None),
 ]
 
 
@@ -628,7 +640,7 @@ def check_bad_input(bolt, args, tmp):
     open(os.path.join(tmp, "a-file"), "w").close()
     os.makedirs(os.path.join(tmp, "xmf", "fields.xmf"), exist_ok=True)
     cases = [(args + [b.replace("{tmp}", tmp) for b in bad],
-              " ".join(bad).encode("utf-8", "backslashreplace").decode(), expect, bug)
+              " ".join(bad).encode("unicode_escape").decode(), expect, bug)
              for bad, expect, bug in BAD_INPUTS]
     # A Courant number above one is allowed on 1-D uniform grids only: a 2-D cavity with 2.
     cavity = ["-options_file_yaml", os.path.join(ROOT, "inputs", "cavity.yaml"), "-grid_n", "8,8,1",
