@@ -64,6 +64,45 @@ void fit_initial_fields(const PhysicalGrid& grid, const Geometry& geometry, Init
   init.fields_scale = file.mass() / mass;
 }
 
+// The time the errors of a collision step accumulate over: the run's (its steps, or its final
+// time), but at most the time the gas keeps them: walls and open faces take its heat away within
+// the flight time l or conduction's delta l^2 over the domain's smallest extent l, and inflows
+// replace it within l / |u_n| along their axis.
+double accumulation_span(const RunOptions& run, double dt) {
+  double span = double(run.max_steps) * dt;
+  if (run.final_time > 0.0) span = std::min(span, run.final_time);
+  double extent = 0.0;
+  bool open = !run.geometry_solids.empty();
+  for (int a = 0; a < 3; ++a) {
+    if (run.axes[a].cells <= 1) continue;
+    const double l = run.axes[a].hi - run.axes[a].lo;
+    extent = extent > 0.0 ? std::min(extent, l) : l;
+    double slowest = 0.0;  // the slowest inflow's normal speed on this axis
+    for (const FaceSpec& face : run.faces[a]) {
+      open = open || face.kind == FaceKind::wall || face.kind == FaceKind::inflow ||
+             face.kind == FaceKind::outflow;
+      const double speed = std::abs(face.velocity[a]);
+      if (face.kind == FaceKind::inflow && speed > 0.0)
+        slowest = slowest > 0.0 ? std::min(slowest, speed) : speed;
+    }
+    if (slowest > 0.0) span = std::min(span, l / slowest);
+  }
+  if (open && extent > 0.0) span = std::min(span, extent * std::max(1.0, run.gas.delta * extent));
+  return span;
+}
+
+StepAccuracy step_accuracy(const CaseSetup& setup) {
+  StepAccuracy step;
+  step.gas = setup.run.gas;
+  step.dt = setup.time_step.dt;
+  step.max_frequency = max_collision_frequency(setup.run);
+  step.span = accumulation_span(setup.run, step.dt);
+  step.energy_error = equilibrium_energy_error(setup.run, setup.engine.velocities);
+  step.tolerance = setup.run.velocity_tolerance;
+  step.velocities = &setup.engine.velocities;
+  return step;
+}
+
 }  // namespace
 
 CaseSetup make_case_setup(const RunOptions& options) {
@@ -107,6 +146,8 @@ CaseSetup make_case_setup(const RunOptions& options) {
       }
   const std::string refusal = run.model->time_step_refusal(setup.time_step.dt);
   require(refusal.empty(), refusal);
+  const std::string inaccurate = run.model->accuracy_refusal(step_accuracy(setup));
+  require(inaccurate.empty(), inaccurate);
   e.grid = make_physical_grid(run.axes, setup.time_step.ghost);
   e.model = run.model;
   e.gas = run.gas;

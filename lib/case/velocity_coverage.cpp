@@ -25,9 +25,8 @@ std::string vector_text(const double u[3]) {
   return text;
 }
 
-}  // namespace
-
-void check_velocity_coverage(const RunOptions& run, const VelocityGrid& vg) {
+// The Maxwellians a run starts from or lets in.
+std::vector<GasOf> coverage_states(const RunOptions& run) {
   std::vector<GasOf> states;
   const InitialState& init = run.initial;
   const double rest[3] = {0.0, 0.0, 0.0};
@@ -85,20 +84,43 @@ void check_velocity_coverage(const RunOptions& run, const VelocityGrid& vg) {
   if (!run.geometry_solids.empty())
     states.push_back({"the solid walls (-geometry_solid_temperature)", {rest[0], rest[1], rest[2]},
                       run.solid_temperature});
+  return states;
+}
 
+struct Held {
+  double mass, energy;  // shares of the exact ones
+};
+
+// The mass and (thermal) energy of the Maxwellian of n = 1 at `state` summed on the grid.
+Held held_by_grid(const GasOf& state, const VelocityGrid& vg) {
+  const double prefactor = maxwellian_prefactor(1.0, state.T);
+  double mass = 0.0, energy = 0.0;
+  for (int v = 0; v < vg.size(); ++v) {
+    const double f = maxwellian<double>(prefactor, 1.0 / state.T, state.u, vg.xi[0][v],
+                                        vg.xi[1][v], vg.xi[2][v]);
+    double c2 = 0.0;
+    for (int k = 0; k < 3; ++k) c2 += (vg.xi[k][v] - state.u[k]) * (vg.xi[k][v] - state.u[k]);
+    mass += vg.weight[v] * f;
+    energy += vg.weight[v] * f * c2;
+  }
+  return {mass, energy / (1.5 * state.T)};  // of n = 1: int f |c|^2 = (3/2) n T (physics.md)
+}
+
+}  // namespace
+
+double equilibrium_energy_error(const RunOptions& run, const VelocityGrid& vg) {
+  double worst = 0.0;
+  for (const GasOf& state : coverage_states(run)) {
+    const Held held = held_by_grid(state, vg);
+    if (held.mass > 0.0) worst = std::max(worst, std::abs(held.energy / held.mass - 1.0));
+  }
+  return worst;
+}
+
+void check_velocity_coverage(const RunOptions& run, const VelocityGrid& vg) {
   const double tolerance = run.velocity_tolerance;
-  for (const GasOf& state : states) {
-    const double prefactor = maxwellian_prefactor(1.0, state.T);
-    double mass = 0.0, energy = 0.0;
-    for (int v = 0; v < vg.size(); ++v) {
-      const double f = maxwellian<double>(prefactor, 1.0 / state.T, state.u, vg.xi[0][v],
-                                          vg.xi[1][v], vg.xi[2][v]);
-      double c2 = 0.0;
-      for (int k = 0; k < 3; ++k) c2 += (vg.xi[k][v] - state.u[k]) * (vg.xi[k][v] - state.u[k]);
-      mass += vg.weight[v] * f;
-      energy += vg.weight[v] * f * c2;
-    }
-    energy /= 1.5 * state.T;  // of n = 1: int f |c|^2 = (3/2) n T (docs/physics.md)
+  for (const GasOf& state : coverage_states(run)) {
+    const auto [mass, energy] = held_by_grid(state, vg);
     if (std::abs(mass - 1.0) <= tolerance && std::abs(energy - 1.0) <= tolerance) continue;
     // The midpoint rule on exp(-x^2 / T) errs by 2 exp(-pi^2 T / h^2): nodes wider than where
     // that reaches the tolerance make the grid too coarse; narrower ones leave the box too small.

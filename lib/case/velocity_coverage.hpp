@@ -12,4 +12,8 @@ namespace bolt {
 // holds, when either is off by more than run.velocity_tolerance for any of those states.
 void check_velocity_coverage(const RunOptions& run, const VelocityGrid& velocities);
 
+// The largest |(energy / mass) - 1| of those Maxwellians summed on the grid: what a relaxation
+// whose target keeps only the mass adds to the gas's energy per relaxation (StepAccuracy).
+double equilibrium_energy_error(const RunOptions& run, const VelocityGrid& velocities);
+
 }  // namespace bolt

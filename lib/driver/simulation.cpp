@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "case/case_setup.hpp"
+#include "case/output_paths.hpp"
 #include "case/run_options.hpp"
 #include "core/error.hpp"
 #include "core/option_reader.hpp"
@@ -17,6 +18,7 @@
 #include "driver/restart.hpp"
 #include "driver/run_state.hpp"
 #include "driver/time_loop.hpp"
+#include "solver/option_plan.hpp"
 #include "solver/solver_type.hpp"
 
 namespace bolt {
@@ -84,10 +86,12 @@ void print_banner(MPI_Comm comm, const CaseSetup& setup, const Partition& partit
 int run_simulation(MPI_Comm comm) {
   const std::optional<RunOptions> options = read_options(comm);
   if (!options) return 0;
+  check_output_paths(*options);
+  bind_ranks_to_gpus(comm, *options);
+  check_option_plan(comm, *options, ranks_per_node(comm));
   const CaseSetup setup = make_case_setup(*options);
   const RunOptions& run = setup.run;
   const SolverType& solver_type = *run.solver;
-  bind_ranks_to_gpus(comm, run);
   const std::string refusal = solver_type.refusal(setup);
   require(refusal.empty(), refusal);
   const OwnedPartition owned{make_partition(comm, solver_type.partition_request(setup))};

@@ -3,16 +3,17 @@
 #include <algorithm>
 #include <string>
 
+#include "core/checked.hpp"
 #include "core/error.hpp"
 
 namespace bolt {
 
 std::int64_t PhysicalGrid::interior_cells() const {
-  return std::int64_t(cells(0)) * cells(1) * cells(2);
+  return checked_product({cells(0), cells(1), cells(2)}, "-grid_n");
 }
 
 std::int64_t PhysicalGrid::padded_cells() const {
-  return std::int64_t(padded(0)) * padded(1) * padded(2);
+  return checked_product({padded(0), padded(1), padded(2)}, "-grid_n with its ghost layers");
 }
 
 std::array<std::int64_t, 3> PhysicalGrid::strides() const {

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <numeric>
-#include <tuple>
 
+#include "core/checked.hpp"
 #include "core/error.hpp"
+#include "grid/velocity_grid_size.hpp"
 
 namespace bolt {
 
@@ -76,7 +76,12 @@ VelocityGrid grid_of_nodes(const std::array<Axis, 3>& axes, Keep keep) {
     grid.reflect[a].assign(n, -1);
   }
   grid.weight.resize(n);
-  std::map<std::tuple<int, int, int>, int> index_of;
+  // index_of[box node] = v, or -1 where the set lacks the node: an array of the box, not a map,
+  // whose nodes would cost some 70 bytes a velocity more.
+  const auto box_index = [&](int i, int j, int k) {
+    return i + std::size_t(ax[0].cells()) * (j + std::size_t(ax[1].cells()) * k);
+  };
+  std::vector<int> index_of(std::size_t(ax[0].cells()) * ax[1].cells() * ax[2].cells(), -1);
   for (int v = 0; v < n; ++v) {
     const int idx[3] = {nodes[v].i, nodes[v].j, nodes[v].k};
     grid.weight[v] = 1.0;
@@ -85,7 +90,7 @@ VelocityGrid grid_of_nodes(const std::array<Axis, 3>& axes, Keep keep) {
       grid.node[a][v] = idx[a];
       grid.weight[v] *= ax[a].widths[idx[a]];
     }
-    index_of[{idx[0], idx[1], idx[2]}] = v;
+    index_of[box_index(idx[0], idx[1], idx[2])] = v;
   }
   // Reflection across xi_a = 0 exists when the axis nodes are symmetric about zero and the
   // mirrored node is in the set.
@@ -100,8 +105,7 @@ VelocityGrid grid_of_nodes(const std::array<Axis, 3>& axes, Keep keep) {
     for (int v = 0; v < n; ++v) {
       int idx[3] = {grid.node[0][v], grid.node[1][v], grid.node[2][v]};
       idx[a] = m - 1 - idx[a];
-      const auto mirror = index_of.find({idx[0], idx[1], idx[2]});
-      if (mirror != index_of.end()) grid.reflect[a][v] = mirror->second;
+      grid.reflect[a][v] = index_of[box_index(idx[0], idx[1], idx[2])];
     }
   }
   return grid;
@@ -113,20 +117,70 @@ VelocityGrid make_cartesian_velocity_grid(const VelocityGridSpec& spec) {
   return grid_of_nodes(box_axes(spec), [](int, int, int) { return true; });
 }
 
-VelocityGrid make_sphere_velocity_grid(const VelocityGridSpec& spec) {
-  require(spec.ratio == 1.0, "-vgrid_stretch ", spec.ratio, ": -vgrid_type sphere is a cut of ",
-          "the uniform box (1 only)");
-  require(spec.nodes[0] == spec.nodes[1] && spec.nodes[1] == spec.nodes[2], "-vgrid_n ",
-          spec.nodes[0], ",", spec.nodes[1], ",", spec.nodes[2],
-          ": -vgrid_type sphere needs the same number of nodes N0 on every axis");
-  const std::array<Axis, 3> axes = box_axes(spec);
-  // Inside the ball (a node on the sphere counts as inside, to round-off of the radius).
-  const double r2 = spec.half_width * spec.half_width * (1.0 + 1e-12);
-  return grid_of_nodes(axes, [&](int i, int j, int k) {
+namespace {
+
+// The sphere's box and its test of a node: inside the ball (a node on the sphere counts as
+// inside, to round-off of the radius).
+struct SphereCut {
+  std::array<Axis, 3> axes;
+  VelocityGridSpec spec;
+  double r2;
+
+  explicit SphereCut(const VelocityGridSpec& s) : spec(s) {
+    require(spec.ratio == 1.0, "-vgrid_stretch ", spec.ratio,
+            ": -vgrid_type sphere is a cut of the uniform box (1 only)");
+    require(spec.nodes[0] == spec.nodes[1] && spec.nodes[1] == spec.nodes[2], "-vgrid_n ",
+            spec.nodes[0], ",", spec.nodes[1], ",", spec.nodes[2],
+            ": -vgrid_type sphere needs the same number of nodes N0 on every axis");
+    axes = box_axes(spec);
+    r2 = spec.half_width * spec.half_width * (1.0 + 1e-12);
+  }
+  bool operator()(int i, int j, int k) const {
     const double d[3] = {axes[0].centres[i] - spec.centre[0], axes[1].centres[j] - spec.centre[1],
                          axes[2].centres[k] - spec.centre[2]};
     return d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= r2;
-  });
+  }
+  // Nodes inside: along z those of a column (i, j) are one run about the centre (the ball is
+  // convex), its ends found by bisection, so the count costs N0^2 log N0 rather than the box.
+  std::int64_t count() const {
+    const int n = axes[2].cells();
+    const auto& z = axes[2].centres;
+    const int middle = int(std::lower_bound(z.begin(), z.end(), spec.centre[2]) - z.begin());
+    // The first k of [lo, hi) where test(k) holds, test false then true along the range.
+    const auto first = [](int lo, int hi, auto test) {
+      while (lo < hi) {
+        const int m = lo + (hi - lo) / 2;
+        if (test(m)) hi = m;
+        else lo = m + 1;
+      }
+      return lo;
+    };
+    std::int64_t inside = 0;
+    for (int j = 0; j < axes[1].cells(); ++j)
+      for (int i = 0; i < axes[0].cells(); ++i) {
+        const int below = first(0, middle, [&](int k) { return (*this)(i, j, k); });
+        const int above = first(middle, n, [&](int k) { return !(*this)(i, j, k); });
+        inside += above - below;
+      }
+    return inside;
+  }
+};
+
+}  // namespace
+
+VelocityGrid make_sphere_velocity_grid(const VelocityGridSpec& spec) {
+  const SphereCut cut(spec);
+  return grid_of_nodes(cut.axes, cut);
+}
+
+std::int64_t velocity_grid_size(const VelocityGridSpec& spec) {
+  const std::int64_t box = checked_product(
+      {spec.nodes[0], spec.nodes[1], spec.nodes[2]},
+      "-vgrid_n " + std::to_string(spec.nodes[0]) + "," + std::to_string(spec.nodes[1]) + "," +
+          std::to_string(spec.nodes[2]));
+  // Counting a cut costs its columns: a box beyond any memory is its own answer.
+  if (spec.type != "sphere" || box > (std::int64_t(1) << 40)) return box;
+  return SphereCut(spec).count();
 }
 
 namespace {

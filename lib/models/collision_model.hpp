@@ -17,6 +17,23 @@ struct GasParams {
 
 enum class Splitting { lie, strang };
 
+struct VelocityGrid;
+
+// What the accuracy of a model's step depends on beyond dt (case_setup.cpp fills it).
+struct StepAccuracy {
+  GasParams gas;
+  double dt = 0.0;
+  // Largest collision frequency of the states the run starts from or lets in.
+  double max_frequency = 0.0;
+  // The time over which an error of the collision step accumulates: the run's, or, where walls
+  // or open faces carry the gas's heat away, the time heat takes to reach them.
+  double span = 0.0;
+  // Largest |(energy / mass) - 1| of the Maxwellians of those states summed on the velocity grid.
+  double energy_error = 0.0;
+  double tolerance = 0.0;  // -vgrid_tolerance
+  const VelocityGrid* velocities = nullptr;
+};
+
 class CollisionModel {
  public:
   virtual ~CollisionModel() = default;
@@ -37,6 +54,10 @@ class CollisionModel {
   virtual double operator_bytes(std::int64_t /*cells*/) const { return 0.0; }
   // Why the model cannot take the time step dt, naming the options, or empty.
   virtual std::string time_step_refusal(double /*dt*/) const { return {}; }
+  // Why the model's step would be inaccurate beyond repair for this run (the collision step too
+  // large for the method, an error that accumulates past -vgrid_tolerance), naming the options,
+  // or empty.
+  virtual std::string accuracy_refusal(const StepAccuracy& /*step*/) const { return {}; }
   // A term of the model that a too large step breaks first, for the numerical guard's message
   // (e.g. "the body force's explicit term (-model_force: |g| dt = 2 c0)"), or empty.
   virtual std::string step_failure_hint(double /*dt*/) const { return {}; }

@@ -29,6 +29,7 @@ class RelaxationModel : public CollisionModel {
   std::string_view name() const override { return name_; }
   std::string whole_rows_reason() const override;
   std::string time_step_refusal(double dt) const override;
+  std::string accuracy_refusal(const StepAccuracy& step) const override;
   std::string step_failure_hint(double dt) const override;
 
   const RelaxationOptions& options() const { return options_; }

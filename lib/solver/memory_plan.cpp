@@ -2,21 +2,40 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 namespace bolt {
 
-double host_available_bytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  double kib = 0.0;
-  while (meminfo >> key >> kib) {
-    if (key == "MemAvailable:") return kib * 1024.0;
-    meminfo.ignore(256, '\n');
+namespace {
+
+// The value of `key` (in kB) in a /proc file of "key: value kB" lines, in bytes; 0 when absent.
+double proc_kib(const char* file, const std::string& key) {
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string name;
+    double kib = 0.0;
+    if (fields >> name >> kib && name == key) return kib * 1024.0;
   }
   return 0.0;
+}
+
+}  // namespace
+
+double host_available_bytes(int ranks_per_node) {
+  double available = proc_kib("/proc/meminfo", "MemAvailable:") / std::max(ranks_per_node, 1);
+  // A limit on the address space (ulimit -v) bounds this process whatever the node has free.
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    const double room =
+        std::max(0.0, double(limit.rlim_cur) - proc_kib("/proc/self/status", "VmSize:"));
+    available = available > 0.0 ? std::min(available, room) : room;
+  }
+  return available;
 }
 
 std::string gib(double bytes) {

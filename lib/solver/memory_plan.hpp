@@ -25,8 +25,10 @@ constexpr int kFieldsPerCell = 14;  // n, u, T, P, q (kernels/cell_moments.hpp)
 
 // The peak resident set of this process so far, in bytes.
 double host_peak_bytes();
-// The node's available memory (MemAvailable of /proc/meminfo), 0 when unknown.
-double host_available_bytes();
+// The host memory one of `ranks_per_node` ranks may take: its share of the node's available
+// memory (MemAvailable of /proc/meminfo), at most what a limit of the address space (ulimit -v)
+// leaves this process; 0 when unknown.
+double host_available_bytes(int ranks_per_node);
 // "1.23 GiB".
 std::string gib(double bytes);
 

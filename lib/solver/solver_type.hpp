@@ -14,6 +14,7 @@
 #include "decomposition/partition.hpp"
 #include "parallel/communicator.hpp"
 #include "solver/memory_plan.hpp"
+#include "solver/option_plan.hpp"
 #include "solver/solver.hpp"
 
 namespace bolt {
@@ -39,6 +40,10 @@ class SolverType {
   virtual PartitionRequest partition_request(const CaseSetup& setup) const = 0;
   // The last step or iteration the options allow.
   virtual std::int64_t last_unit(const RunOptions& run) const = 0;
+  // The least bytes per rank it holds of the phase space on `ranks` ranks, whatever the
+  // decomposition (the plan from the options, option_plan.hpp).
+  virtual double least_bytes(const RunOptions& run, const PhaseSpaceSize& size,
+                             int ranks) const = 0;
   // "key=value" lines a checkpoint's configuration adds for the solver (its state's meaning).
   virtual std::string configuration() const = 0;
   // This rank's plan, printed and checked against the free memory of every rank (throws

@@ -21,6 +21,7 @@ import glob
 import json
 import math
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -47,7 +48,7 @@ def run(bolt, args, outdir, summary=True, ranks=1):
         cmd = ["mpiexec", "--oversubscribe", "-n", str(ranks)] + cmd
     if summary:
         cmd += ["-summary", os.path.join(outdir, "summary.json")]
-    print("+", " ".join(cmd), flush=True)
+    print("+", " ".join(cmd).encode("utf-8", "backslashreplace").decode(), flush=True)
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT)
     except subprocess.TimeoutExpired:
@@ -283,7 +284,9 @@ def check_mass_kept(bolt, args, tmp):
     more in 10 collision times. Each run's
     largest |mass_error| over its monitor rows must stay at round-off: 1e-12 (a step changes the
     mass by a few eps of the cell's terms; thousands of steps add them up as a random walk: the
-    runs measure ~1e-14)."""
+    runs measure ~1e-14). On the stretched grid the default target's energy drifts by 3 % in
+    the 10 collision times (docs/physics.md): -vgrid_tolerance 0.04 accepts it, as the energy is
+    not what these runs measure."""
     cases = [
         ("closed box, 8x8 cells, 8^3 velocities, t = 100",
          ["-options_file_yaml", os.path.join(ROOT, "inputs", "cavity.yaml"), "-grid_n", "8,8,1",
@@ -292,12 +295,12 @@ def check_mass_kept(bolt, args, tmp):
         ("equilibrium on a stretched velocity grid, 10 collision times",
          ["-options_file_yaml", os.path.join(ROOT, "inputs", "relaxation.yaml"),
           "-init_type", "uniform", "-vgrid_n", "16", "-vgrid_stretch", "0.9",
-          "-vgrid_tolerance", "0.02",
+          "-vgrid_tolerance", "0.04",
           "-ts_final_time", "10", "-ts_max_steps", "100000", "-out_monitor_every", "50"]),
         ("the same with a body force g = 0.05 c0^2/L",
          ["-options_file_yaml", os.path.join(ROOT, "inputs", "relaxation.yaml"),
           "-init_type", "uniform", "-vgrid_n", "16", "-vgrid_stretch", "0.9",
-          "-vgrid_tolerance", "0.02",
+          "-vgrid_tolerance", "0.04",
           "-model_force", "0.05,0,0", "-ts_final_time", "10", "-ts_max_steps", "100000",
           "-out_monitor_every", "50"]),
     ]
@@ -547,7 +550,44 @@ BAD_INPUTS = [
     # A phase space beyond the host's memory: refused by the pre-run plan, before allocation.
     (["-grid_n", "4000,4000,1", "-ts_dt", "1e-6", "-vgrid_n", "64", "-vgrid_half_width", "5"],
      "-grid_n", None),
+    # Output paths, refused before the first step ({tmp}: the test's folder, with a regular file
+    # a-file and a folder xmf whose fields.xmf is a folder; \udcXX: the byte XX, not UTF-8).
+    (["-case_name", "bad\udcff"], "-case_name", None),
+    (["-case_name", "two\nlines"], "-case_name", None),
+    (["-out_dir", "{tmp}/bad\udcfe"], "-out_dir", None),
+    (["-out_dir", "{tmp}/xmf"], "-out_dir", None),
+    (["-summary", "{tmp}/a-file/summary.json"], "-summary", None),
+    (["-summary", "{tmp}"], "-summary", None),
+    (["-summary", "{tmp}/sub/"], "-summary", None),
+    (["-summary", ""], "-summary", None),
+    (["-out_checkpoint", "{tmp}"], "-out_checkpoint", None),
+    (["-out_checkpoint", "{tmp}/a-file/checkpoint.h5"], "-out_checkpoint", None),
+    (["-out_checkpoint", ""], "-out_checkpoint", None),
+    (["-out_checkpoint", "{tmp}/one.h5", "-summary", "{tmp}/./one.h5"], "-summary", None),
+    (["-out_dir", "{tmp}/out", "-summary", "{tmp}/out/checkpoint.h5.000000000010"], "-summary",
+     None),
+    (["-out_dir", "{tmp}/out", "-summary", "{tmp}/out/monitor.csv"], "-summary", None),
+    (["-out_dir", "{tmp}/out", "-out_checkpoint", "{tmp}/out/fields_000001.h5"],
+     "-out_checkpoint", None),
+    # Collision steps a method cannot take accurately (docs/physics.md): the default relaxation
+    # target's energy drift at delta = 1e6 on 8^3 velocities (T +13 % in 200 steps), and the
+    # projection method's loss per step beyond 1 (nu dt = 12), which hs_mc refuses as well.
+    (["-init_type", "uniform", "-vgrid_n", "8", "-vgrid_half_width", "4", "-model_delta", "1e6",
+      "-ts_dt", "1e-6", "-ts_max_steps", "200"], "-model_conservative", None),
+    (["-model_type", "projection", "-vgrid_type", "sphere", "-vgrid_n", "16",
+      "-model_delta", "1200", "-ts_collision_fraction", "0"], "-ts_collision_fraction", None),
 ]
+
+# Sizes the plan from the options refuses at once (option_plan.hpp), run with the address space
+# limited to 6 GiB: building the velocity tables or grids first would end in std::bad_alloc (or
+# take minutes). Same rules as BAD_INPUTS.
+BAD_SIZES = [
+    (["-vgrid_n", "400", "-dry_run"], "-vgrid_n", None),
+    (["-vgrid_n", "2000,2000,1000", "-dry_run"], "-vgrid_n", None),
+    (["-grid_n", "100000000,1,1", "-dry_run"], "-grid_n", None),
+    (["-grid_n", "2000000000,2000000000,2000000000", "-dry_run"], "-grid_n", None),
+]
+SIZES_MEMORY_LIMIT = 6 << 30
 
 # Bad command lines on a 2-D cavity (walls and a lid): the velocity grid against the walls'
 # Maxwellians, and Courant numbers. Same rules as BAD_INPUTS.
@@ -563,14 +603,23 @@ BAD_CAVITY = [
     (["-solver", "iterative", "-decomp", "space"], "-decomp", None),
     (["-solver", "iterative", "-iter_tol", "0"], "-iter_tol", None),
     (["-solver", "iterative", "-iter_accel", "newton"], "-iter_accel", None),
+    # Issue 38's case: default BGK at delta = 1e6 heats the gas by 14 % in t = 2e-4.
+    (["-model_delta", "1e6", "-ts_max_steps", "1000", "-ts_final_time", "2e-4"],
+     "-model_conservative", None),
 ]
 
 
-def bad_input_row(bolt, cmd, expect):
-    """Runs one bad command line; returns the list of problems (empty when it behaves)."""
-    print("+", " ".join(cmd), flush=True)
+def bad_input_row(bolt, cmd, expect, memory_limit=None):
+    """Runs one bad command line (its address space limited to memory_limit bytes, if given);
+    returns the list of problems (empty when it behaves)."""
+    print("+", " ".join(cmd).encode("utf-8", "backslashreplace").decode(), flush=True)
+    limit = None
+    if memory_limit is not None:
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        done = subprocess.run(cmd, capture_output=True, text=True, errors="backslashreplace",
+                              timeout=60, preexec_fn=limit)
     except subprocess.TimeoutExpired:
         return ["hung (no exit within 60 s)"]
     err = done.stderr.strip().splitlines()
@@ -588,7 +637,11 @@ def bad_input_row(bolt, cmd, expect):
 
 
 def check_bad_input(bolt, args, tmp):
-    cases = [(args + bad, " ".join(bad), expect, bug) for bad, expect, bug in BAD_INPUTS]
+    open(os.path.join(tmp, "a-file"), "w").close()
+    os.makedirs(os.path.join(tmp, "xmf", "fields.xmf"), exist_ok=True)
+    cases = [(args + [b.replace("{tmp}", tmp) for b in bad],
+              " ".join(bad).encode("unicode_escape").decode(), expect, bug)
+             for bad, expect, bug in BAD_INPUTS]
     # A Courant number above one is allowed on 1-D uniform grids only: a 2-D cavity with 2.
     cavity = ["-options_file_yaml", os.path.join(ROOT, "inputs", "cavity.yaml"), "-grid_n", "8,8,1",
               "-vgrid_n", "8", "-ts_max_steps", "1"]
@@ -598,12 +651,15 @@ def check_bad_input(bolt, args, tmp):
     couette = ["-options_file_yaml", os.path.join(ROOT, "inputs", "couette.yaml"), "-grid_n",
                "1,8,1", "-ts_max_steps", "1", "-bc_y_high_velocity", "-0.01,0,0"]
     cases += [(couette, "Couette, equal plate velocities", "-bc_y_high_velocity", None)]
+    sizes = len(cases)
+    cases += [(args + bad, " ".join(bad) + " (6 GiB address space)", expect, bug)
+              for bad, expect, bug in BAD_SIZES]
     ok = report(len(cases) >= 40, f"{len(cases)} bad command lines")
     for i, (options, label, expect, bug) in enumerate(cases):
         cmd = [bolt, "-backend", "cpu"] + options
         if "-out_dir" not in options:
             cmd += ["-out_dir", os.path.join(tmp, f"bad{i}")]
-        problems = bad_input_row(bolt, cmd, expect)
+        problems = bad_input_row(bolt, cmd, expect, SIZES_MEMORY_LIMIT if i >= sizes else None)
         if bug is None:
             ok &= report(not problems, label + (": " + "; ".join(problems) if problems else ""))
         elif problems:

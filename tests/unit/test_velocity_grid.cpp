@@ -13,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "grid/velocity_grid.hpp"
+#include "grid/velocity_grid_size.hpp"
 #include "unit_helpers.hpp"
 
 namespace bolt {
@@ -272,6 +273,31 @@ TEST(VelocityGrid, SphereCutOfTheUniformBox) {
     std::printf("  sphere N0 = %d: %d nodes, mass error %.3e (outside the ball %.3e)\n", n0,
                 vg.size(), e.n, outside);
     EXPECT_LE(e.n, 1.5 * outside);
+  }
+}
+
+// The plan's count (velocity_grid_size) is the size of the grid built, without building it; a
+// product of -vgrid_n beyond 64 bits is refused by name.
+TEST(VelocityGrid, SizeWithoutBuilding) {
+  for (const std::string type : {"cartesian", "sphere"})
+    for (int n0 : {1, 2, 7, 18, 20, 33})
+      for (const double centre : {0.0, 0.37}) {
+        VelocityGridSpec spec;
+        spec.type = type;
+        spec.nodes = {n0, n0, n0};
+        spec.centre = {centre, -centre, 0.5 * centre};
+        spec.half_width = 3.3;
+        if (type == "cartesian") spec.nodes = {n0, n0 + 1, n0 + 2};
+        EXPECT_EQ(velocity_grid_size(spec), make_velocity_grid(spec).size())
+            << type << " N0 = " << n0 << ", centre " << centre;
+      }
+  VelocityGridSpec huge;
+  huge.nodes = {2000000000, 2000000000, 2000000000};
+  try {
+    velocity_grid_size(huge);
+    FAIL() << "a product beyond 64 bits was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("-vgrid_n"), std::string::npos) << e.what();
   }
 }
 

@@ -74,7 +74,7 @@ MemoryPlan check_plan(MPI_Comm comm, const CaseSetup& setup,
   double total_f = plan.f_bytes;
   MPI_Allreduce(MPI_IN_PLACE, &total_f, 1, MPI_DOUBLE, MPI_SUM, comm);
   double device_free = gpu ? cuda_device_memory().free_bytes : 0.0;
-  double host_free = host_available_bytes() / std::max(ranks_per_node, 1);
+  double host_free = host_available_bytes(ranks_per_node);
   MPI_Allreduce(MPI_IN_PLACE, &device_free, 1, MPI_DOUBLE, MPI_MIN, comm);
   MPI_Allreduce(MPI_IN_PLACE, &host_free, 1, MPI_DOUBLE, MPI_MIN, comm);
   int ranks = 1;

@@ -47,6 +47,12 @@ class ExplicitType : public SolverType {
     return case_partition_request(setup);
   }
   std::int64_t last_unit(const RunOptions& run) const override { return run.max_steps; }
+  // The two copies of f, shared by the ranks.
+  double least_bytes(const RunOptions& run, const PhaseSpaceSize& size,
+                     int ranks) const override {
+    const double real = run.precision == Precision::single ? 4.0 : 8.0;
+    return 2.0 * double(size.phase_space) * real / ranks;
+  }
   // Explicit checkpoints, older ones included, hold f and add nothing.
   std::string configuration() const override { return {}; }
   std::unique_ptr<PlannedSolver> plan(MPI_Comm comm, const CaseSetup& setup,

@@ -33,7 +33,7 @@ MemoryPlan check_iterative_plan(MPI_Comm comm, const CaseSetup& setup,
                         !setup.geometry.solids.empty());
   const double per_slot = sweep_slice_bytes(grid, run.precision);
   double device_free =
-      gpu ? device.free_bytes : host_available_bytes() / std::max(ranks_per_node, 1);
+      gpu ? device.free_bytes : host_available_bytes(ranks_per_node);
   MPI_Allreduce(MPI_IN_PLACE, &device_free, 1, MPI_DOUBLE, MPI_MIN, comm);
   // A batch of every slot where it fits in 90 % of what is free beside the fixed arrays; else
   // as many whole warps as do (-iter_batch sets it).

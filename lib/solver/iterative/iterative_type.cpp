@@ -63,6 +63,9 @@ class IterativeType : public SolverType {
     return request;
   }
   std::int64_t last_unit(const RunOptions&) const override { return options_.max_iterations; }
+  // Its state is moments: the phase space is swept in batches of velocities sized to the free
+  // memory (iterative_plan.cpp), so none of it has to fit at once.
+  double least_bytes(const RunOptions&, const PhaseSpaceSize&, int) const override { return 0.0; }
   // The state is moments, not f.
   std::string configuration() const override { return "solver=iterative\n"; }
   std::unique_ptr<PlannedSolver> plan(MPI_Comm comm, const CaseSetup& setup,
