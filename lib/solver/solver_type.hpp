@@ -39,8 +39,6 @@ class SolverType {
   virtual PartitionRequest partition_request(const CaseSetup& setup) const = 0;
   // The last step or iteration the options allow.
   virtual std::int64_t last_unit(const RunOptions& run) const = 0;
-  // "key=value" lines a checkpoint's configuration adds for the solver (its state's meaning).
-  virtual std::string configuration() const = 0;
   // This rank's plan, printed and checked against the free memory of every rank (throws
   // bolt::Error with what would fit when it does not). Collective.
   virtual std::unique_ptr<PlannedSolver> plan(MPI_Comm comm, const CaseSetup& setup,

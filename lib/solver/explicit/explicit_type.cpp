@@ -47,8 +47,6 @@ class ExplicitType : public SolverType {
     return case_partition_request(setup);
   }
   std::int64_t last_unit(const RunOptions& run) const override { return run.max_steps; }
-  // Explicit checkpoints, older ones included, hold f and add nothing.
-  std::string configuration() const override { return {}; }
   std::unique_ptr<PlannedSolver> plan(MPI_Comm comm, const CaseSetup& setup,
                                       const Partition& partition,
                                       std::shared_ptr<Communicator> communicator,

@@ -63,8 +63,6 @@ class IterativeType : public SolverType {
     return request;
   }
   std::int64_t last_unit(const RunOptions&) const override { return options_.max_iterations; }
-  // The state is moments, not f.
-  std::string configuration() const override { return "solver=iterative\n"; }
   std::unique_ptr<PlannedSolver> plan(MPI_Comm comm, const CaseSetup& setup,
                                       const Partition& partition,
                                       std::shared_ptr<Communicator> communicator,
