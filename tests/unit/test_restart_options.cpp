@@ -22,12 +22,21 @@ namespace {
 [[maybe_unused]] ::testing::Environment* const kPetsc =
     ::testing::AddGlobalTestEnvironment(new test::PetscEnvironment);
 
+// "\nname=": a line of the configuration starts with it (configuration_with starts with "\n").
+std::string line_of(std::string_view name) {
+  std::string line = "\n";
+  line += name;
+  line += '=';
+  return line;
+}
+
 // The configuration of a run with `options` ("-name", "value" pairs) on top of the defaults.
 std::string configuration_with(const std::vector<std::pair<const char*, const char*>>& options) {
   PetscOptionsClear(nullptr);
   for (const auto& [name, value] : options) PetscOptionsSetValue(nullptr, name, value);
   read_run_options(PETSC_COMM_WORLD);
-  const std::string configuration = "\n" + state_configuration(0.01);
+  std::string configuration = "\n";
+  configuration += state_configuration(0.01);
   PetscOptionsClear(nullptr);
   return configuration;
 }
@@ -42,7 +51,7 @@ TEST(RestartOptions, FreeOptionsExistAndAreDocumented) {
     const bool read = std::any_of(options_read().begin(), options_read().end(),
                                   [&](const ReadOption& option) { return option.name == name; });
     EXPECT_TRUE(read) << "-" << name << " is listed free on a restart but no reader reads it";
-    EXPECT_NE(doc.str().find("`-" + std::string(name) + "`"), std::string::npos)
+    EXPECT_NE(doc.str().find("`-" + std::string(name) + '`'), std::string::npos)
         << "-" << name << " is free on a restart but docs/output.md does not name it";
   }
 }
@@ -54,9 +63,9 @@ TEST(RestartOptions, ConfigurationHoldsWhatChangesThePhysics) {
                            "stream_order", "ts_splitting", "solver", "bc_y_high_velocity",
                            "bc_x_low_temperature", "bc_x_low", "geometry_boxes",
                            "geometry_solids", "geometry_solid_temperature", "dt"})
-    EXPECT_NE(configuration.find("\n" + std::string(name) + "="), std::string::npos) << name;
+    EXPECT_NE(configuration.find(line_of(name)), std::string::npos) << name;
   for (std::string_view name : options_free_on_restart())
-    EXPECT_EQ(configuration.find("\n" + std::string(name) + "="), std::string::npos) << name;
+    EXPECT_EQ(configuration.find(line_of(name)), std::string::npos) << name;
   // Options of a model the run does not use (the default is BGK) are not part of it.
   EXPECT_EQ(configuration.find("\nmc_samples="), std::string::npos);
   EXPECT_EQ(configuration.find("\nprojection_points="), std::string::npos);
