@@ -5,11 +5,12 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/error.hpp"
+#include "core/option_files.hpp"
 #include "core/run_context.hpp"
 #include "driver/simulation.hpp"
 
@@ -17,20 +18,6 @@ static const char help[] =
     "bolt: rarefied gas flows by the model equations (BGK, Shakhov, ES-BGK) and the Boltzmann\n"
     "equation (-model_type hs_mc, projection).\n"
     "Run a case with -options_file_yaml inputs/<case>.yaml; -help lists every option.\n";
-
-// PETSc reads the YAML file inside PetscInitialize and answers a missing one with a traceback;
-// check it first so the user gets one line.
-static bool case_files_readable(int argc, char** argv) {
-  for (int i = 1; i + 1 < argc; ++i) {
-    const std::string option = argv[i];
-    if (option != "-options_file_yaml" && option != "-options_file") continue;
-    if (!std::ifstream(argv[i + 1]).good()) {
-      std::fprintf(stderr, "bolt: error: %s %s: cannot open the file\n", argv[i], argv[i + 1]);
-      return false;
-    }
-  }
-  return true;
-}
 
 // An error may be raised on every rank (a bad option) or on one (a file it cannot write). With
 // several ranks, the others would wait forever in their next collective call, so the run is
@@ -51,8 +38,21 @@ static int report_and_stop(const char* kind, const char* message, int status) {
   return status;
 }
 
+// bolt reads the case file and other files of options itself (lib/core/option_files.hpp), before
+// PetscInitialize so that the command line, which PetscInitialize adds, overrides them. A fault
+// is reported once MPI is up, by rank 0 alone.
+static std::string insert_option_files(int& argc, char** argv) {
+  const std::vector<bolt::OptionFileArgument> files = bolt::take_option_file_arguments(argc, argv);
+  try {
+    bolt::insert_file_options(bolt::read_option_files(files));
+  } catch (const bolt::Error& error) {
+    return error.what();
+  }
+  return {};
+}
+
 int main(int argc, char** argv) {
-  if (!case_files_readable(argc, argv)) return 2;
+  const std::string file_error = insert_option_files(argc, argv);
   // Open MPI's MPI-IO keeps, in its default "sm" shared-file-pointer component, a named
   // semaphore per file name in /dev/shm while a file is open. A rank killed during a checkpoint
   // write (a hard time limit, SIGKILL) leaves it locked, and every later open of a file of that
@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
   }
   int status = 0;
   try {
+    if (!file_error.empty()) throw bolt::Error(file_error);
     status = bolt::run_simulation(PETSC_COMM_WORLD);
   } catch (const bolt::DeviceFault& fault) {
     const std::string where = " (" + bolt::run_context() + ")";

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/option_files.hpp"
 #include "case/case_setup.hpp"
 #include "case/run_options.hpp"
 #include "kernels/cell_moments.hpp"
@@ -183,14 +184,16 @@ BenchOptions parse(int argc, char** argv) {
   return o;
 }
 
-// The run options of a bolt case file, read through PETSc's options database as bolt does.
+// The run options of a bolt case file, read as bolt reads it (lib/core/option_files.hpp) into
+// PETSc's options database.
 RunOptions case_run_options(const BenchOptions& o) {
-  std::string program = "bolt_bench", flag = "-options_file_yaml", file = o.case_file;
-  char* arguments[] = {program.data(), flag.data(), file.data(), nullptr};
+  insert_file_options(read_option_files({{"-options_file_yaml", o.case_file}}));
+  std::string program = "bolt_bench";
+  char* arguments[] = {program.data(), nullptr};
   char** argv = arguments;
-  int argc = 3;
-  require(PetscInitialize(&argc, &argv, nullptr, nullptr) == 0, "--case ", o.case_file,
-          ": PETSc could not read it");
+  int argc = 1;
+  require(PetscInitialize(&argc, &argv, nullptr, nullptr) == 0,
+          "PETSc (or MPI) could not be initialised");
   RunOptions run = read_run_options(PETSC_COMM_WORLD);
   run.backend = o.backend;
   run.precision = o.precision;

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ pkg-config libopenmpi-dev openmpi-bin libpetsc-real3.18-dev
-          libhdf5-openmpi-dev librandom123-dev libgtest-dev nlohmann-json3-dev
+          libhdf5-openmpi-dev libyaml-dev librandom123-dev libgtest-dev nlohmann-json3-dev
           python3 python3-numpy python3-h5py python3-matplotlib
           slurmctld slurmd slurm-client munge)  # Slurm: tests/slurm starts a local cluster
 missing=()

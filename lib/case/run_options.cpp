@@ -86,6 +86,7 @@ void read_case(MPI_Comm comm, RunOptions& run) {
   for (CaseKind k : kinds)
     if (kind == to_string(k)) run.case_kind = k;
   run.case_name = o.text("case_name", "name of the case in outputs", kind);
+  const OptionUseScope shock({"case", {"shock"}});
   run.shock_mach = o.real("shock_mach", "upstream Mach number of the normal shock (case shock)", 1.5);
 }
 
@@ -220,6 +221,20 @@ void read_faces(MPI_Comm comm, RunOptions& run) {
   }
 }
 
+// Boxes as "x,y,z,nx,ny,nz; ...": the recorded value of a geometry option, so that the same
+// boxes written with other blanks are the same configuration.
+std::string boxes_text(const std::vector<OwnedBox>& boxes) {
+  std::string text;
+  for (const OwnedBox& box : boxes) {
+    if (!text.empty()) text += "; ";
+    for (int i = 0; i < 6; ++i) {
+      if (i) text += ',';
+      text += std::to_string(i < 3 ? box.lo[i] : box.size[i - 3]);
+    }
+  }
+  return text;
+}
+
 void read_geometry(MPI_Comm comm, RunOptions& run) {
   OptionReader o(comm, "Geometry: boxes in the index space of -grid_n (-geometry_)");
   run.geometry_boxes = o.text(
@@ -235,8 +250,11 @@ void read_geometry(MPI_Comm comm, RunOptions& run) {
       o.positive_real("geometry_solid_temperature", "temperature of the solids' walls (T0)", 1.0);
   // Per-box conditions on the faces (or their parts) that connect to nothing, where they differ
   // from the side's -bc_: -geometry_box<i>_bc_<axis>_<side> (boxes numbered from 0).
-  const std::size_t boxes = std::max<std::size_t>(
-      1, parse_boxes(run.geometry_boxes, "-geometry_boxes").size());
+  const std::vector<OwnedBox> parsed = parse_boxes(run.geometry_boxes, "-geometry_boxes");
+  record_canonical_value("geometry_boxes", boxes_text(parsed));
+  record_canonical_value("geometry_solids",
+                         boxes_text(parse_boxes(run.geometry_solids, "-geometry_solids")));
+  const std::size_t boxes = std::max<std::size_t>(1, parsed.size());
   run.box_faces.assign(boxes, {});
   const char* axis_names[3] = {"x", "y", "z"};
   const char* side_names[2] = {"low", "high"};

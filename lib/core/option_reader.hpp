@@ -35,11 +35,54 @@ class OptionReader {
 
  private:
   std::optional<std::string> raw(const std::string& name) const;
+  std::vector<double> reals_as_given(const std::string& name, const std::string& help,
+                                     const std::vector<double>& fallback, bool broadcast);
+  std::vector<int> integers_as_given(const std::string& name, const std::string& help,
+                                     const std::vector<int>& fallback, bool broadcast);
   MPI_Comm comm_;
   PetscOptionItems items_{};
 };
 
 // Fails with a list of the options nobody read (misspelled or not meaningful for this run).
 void reject_unused_options();
+
+// Which runs use an option: those whose `selector` option (model_type, solver, case) is one of
+// `choices`. An option without one is used by every run.
+struct OptionUse {
+  std::string selector;
+  std::vector<std::string> choices;
+};
+
+// While alive, the options read belong to `use` (the registries read every model's and every
+// solver's options, so that -help lists them all).
+class OptionUseScope {
+ public:
+  explicit OptionUseScope(OptionUse use);
+  ~OptionUseScope();
+  OptionUseScope(const OptionUseScope&) = delete;
+  OptionUseScope& operator=(const OptionUseScope&) = delete;
+};
+
+// An option as read: the value it took (given or default), written canonically (numbers as
+// parsed, lists in full, so "1.0" and "1" are one value), whether it was given, and its use.
+struct ReadOption {
+  std::string name, value;
+  bool set = false;
+  std::optional<OptionUse> use;
+};
+
+// Every option a reader asked for, in reading order.
+const std::vector<ReadOption>& options_read();
+
+// The recorded value of `name` when a reader parsed the text itself (the geometry's boxes).
+void record_canonical_value(const std::string& name, const std::string& value);
+
+// Whether the run uses `option` (its selector's value among its choices).
+bool option_in_use(const ReadOption& option);
+
+// Fails naming an option that was given for a choice this run did not make (-mc_samples with
+// -model_type bgk), and which choice uses it. A case file's option is let pass when the file
+// made that choice itself and the command line changed it (-model_type bgk on an hs_mc case).
+void reject_options_of_other_choices();
 
 }  // namespace bolt

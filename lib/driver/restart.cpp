@@ -2,38 +2,76 @@
 
 #include <petscsys.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/error.hpp"
-#include "solver/solver_type.hpp"
+#include "core/option_reader.hpp"
 
 namespace bolt {
 
-std::string state_configuration(const RunOptions& run, double dt) {
+const std::vector<std::string_view>& options_free_on_restart() {
+  static const std::vector<std::string_view> options = {
+      // Where and how the run is computed: the same state on other hardware or ranks.
+      "backend", "precision", "team_size", "decomp", "decomp_velocity_ranks", "gpu_share",
+      "halo_overlap", "mc_team_size", "mc_cells_per_team", "dry_run",
+      // How long it runs and what it checks on the way.
+      "ts_max_steps", "ts_final_time", "ts_steady_tol", "guard_mass_drift", "vgrid_tolerance",
+      // How the time step is chosen: the step itself is compared (dt).
+      "ts_dt", "ts_max_courant", "ts_collision_fraction",
+      // The path of the iterative solver to its fixed point, not the fixed point.
+      "iter_tol", "iter_max", "iter_accel", "iter_accel_history", "iter_synthetic", "iter_batch",
+      "iter_lines",
+      // The initial state, which the checkpoint replaces.
+      "init_type", "init_fields", "init_density", "init_velocity", "init_temperature",
+      "init_temperature_axes", "init_second_density", "init_second_velocity",
+      "init_second_temperature", "init_left", "init_right", "init_interface",
+      // Outputs.
+      "case_name", "out_dir", "out_monitor_every", "out_fields_every", "out_checkpoint_every",
+      "out_checkpoint", "out_checkpoint_final", "out_checkpoint_keep", "restart", "summary",
+      "out_on_error",
+      // Another model continues with a note (restart_solver); its own options go with it.
+      "model_type"};
+  return options;
+}
+
+std::string state_configuration(double dt) {
+  const std::vector<std::string_view>& free = options_free_on_restart();
   std::ostringstream out;
-  out.precision(17);
-  const char* axis = "xyz";
-  for (int a = 0; a < 3; ++a) {
-    const AxisSpec& s = run.axes[a];
-    out << "grid_" << axis[a] << '=' << s.cells << ' ' << s.lo << ' ' << s.hi << ' ' << s.ratio
-        << ' ' << int(s.fine_at) << '\n';
+  for (const ReadOption& option : options_read()) {
+    if (!option_in_use(option) || std::find(free.begin(), free.end(), option.name) != free.end())
+      continue;
+    out << option.name << '=' << option.value << '\n';
   }
-  out << "geometry_boxes=" << run.geometry_boxes << '\n'
-      << "geometry_solids=" << run.geometry_solids << '\n';
-  const VelocityGridSpec& v = run.velocity_grid;
-  out << "vgrid=" << v.type << ' ' << v.nodes[0] << ',' << v.nodes[1] << ',' << v.nodes[2] << ' '
-      << v.half_width << ' ' << v.centre[0] << ',' << v.centre[1] << ',' << v.centre[2] << ' '
-      << v.ratio << '\n';
+  out.precision(17);
   out << "dt=" << dt << '\n';
-  out << run.solver->configuration();
   return out.str();
 }
 
 namespace {
 
+// The lines of `configuration` but those of the models' own options: a checkpoint of another
+// model is continued with a note, and the options of the one model do not apply to the other.
+std::string without_model_options(const std::string& configuration) {
+  std::istringstream in(configuration);
+  std::string kept, line;
+  while (std::getline(in, line)) {
+    const std::string name = line.substr(0, line.find('='));
+    bool model_own = false;
+    for (const ReadOption& option : options_read())
+      model_own |= option.name == name && option.use && option.use->selector == "model_type";
+    if (!model_own) kept += line + '\n';
+  }
+  return kept;
+}
+
 void check_configuration(const std::string& option, const std::string& file,
-                         const CheckpointInfo& info, const std::string& configuration) {
-  const std::string difference = configuration_difference(info.configuration, configuration);
+                         const CheckpointInfo& info, const RunOptions& run,
+                         const std::string& configuration) {
+  const bool same_model = info.model == run.model->name();
+  const std::string difference = configuration_difference(
+      same_model ? info.configuration : without_model_options(info.configuration),
+      same_model ? configuration : without_model_options(configuration));
   require(difference.empty(), option, " ", file,
           ": the checkpoint belongs to another "
           "configuration (",
@@ -57,7 +95,7 @@ RestartPoint read_restart(MPI_Comm comm, const RunOptions& run, const std::strin
   const std::string& restart = run.output.restart;
   if (restart != "latest") {
     RestartPoint point{restart, read_checkpoint_info(comm, restart), {}};
-    check_configuration("-restart", restart, point.info, configuration);
+    check_configuration("-restart", restart, point.info, run, configuration);
     point.f = read_verified(comm, restart, point.info, owned, velocities);
     return point;
   }
@@ -75,7 +113,7 @@ RestartPoint read_restart(MPI_Comm comm, const RunOptions& run, const std::strin
       PetscPrintf(comm, "bolt: note: %s; trying the checkpoint before it\n", error.what());
       continue;
     }
-    check_configuration("-restart latest", file, point.info, configuration);
+    check_configuration("-restart latest", file, point.info, run, configuration);
     try {
       point.f = read_verified(comm, file, point.info, owned, velocities);
       return point;

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/checkpoint.hpp"
@@ -15,9 +16,16 @@
 
 namespace bolt {
 
-// The options a checkpoint's f belongs to, as "key=value" lines: the grids and the time step.
-// (A model or precision change is a legitimate continuation, reported with a note instead.)
-std::string state_configuration(const RunOptions& run, double dt);
+// The options a run may change when it continues a checkpoint (docs/output.md names them): they
+// steer the run, its outputs or the hardware, choose the initial state the checkpoint replaces,
+// or choose the time step, which is compared itself. Every other option is part of the state.
+const std::vector<std::string_view>& options_free_on_restart();
+
+// The options a checkpoint's f belongs to, as "name=value" lines: every option the run uses
+// (options_read) but those free on a restart, with its value as read (so "1.0" is "1"), and the
+// time step. A model or precision change is a legitimate continuation, reported with a note;
+// the models' own options are then not compared.
+std::string state_configuration(double dt);
 
 struct RestartPoint {
   std::string file;

@@ -33,6 +33,7 @@ std::optional<RunOptions> read_options(MPI_Comm comm) {
   PetscOptionsHasName(nullptr, nullptr, "-help", &help);
   if (help) return std::nullopt;
   reject_unused_options();
+  reject_options_of_other_choices();
   return options;
 }
 
@@ -110,7 +111,7 @@ int run_simulation(MPI_Comm comm) {
   const std::unique_ptr<Solver> solver = planned->make();
   const Totals initial =
       totals(setup.engine.grid, solver->domain().gather_fields(solver->domain().local_fields()));
-  const std::string configuration = state_configuration(run, solver->time_step());
+  const std::string configuration = state_configuration(solver->time_step());
   LoopState state;
   state.dt = solver->time_step();
   state.last_step = solver_type.last_unit(run);

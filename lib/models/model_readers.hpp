@@ -11,10 +11,11 @@
 namespace bolt {
 
 // The model `name` with its options from PETSc's options database. The options of the other
-// families are read as well (once each, unchecked): -help lists them all, and a case file made
-// for one model runs with another given on the command line (-model_type bgk on an hs_mc case).
-// A model refuses another family's options that would change what it computes (hs_mc: a body
-// force).
+// families are read as well (once each, each family's under an OptionUseScope naming its
+// models): -help lists them all, and reject_options_of_other_choices refuses one that was given
+// for another model, except from a case file made for that model that the command line switched
+// (-model_type bgk on an hs_mc case). hs_mc names the relaxation options that would change what
+// it computes (a body force) itself.
 std::shared_ptr<const CollisionModel> read_collision_model(MPI_Comm comm, std::string_view name);
 
 }  // namespace bolt

@@ -5,6 +5,7 @@
 #include <typeindex>
 
 #include "core/error.hpp"
+#include "core/option_reader.hpp"
 #include "model_readers.hpp"
 #include "models/hs_mc/model.hpp"
 #include "models/hs_mc/options.hpp"
@@ -50,6 +51,16 @@ std::shared_ptr<const CollisionModel> read_family(MPI_Comm comm, ProjectionFamil
 }
 std::type_index options_group(ProjectionFamily) { return typeid(ProjectionFamily); }
 
+// The models that read the option group `group`: the runs its options are for.
+OptionUse group_use(std::type_index group) {
+  OptionUse use{"model_type", {}};
+  for_each_model([&](const auto& entry) {
+    using Family = typename std::decay_t<decltype(entry)>::Family;
+    if (options_group(Family{}) == group) use.choices.emplace_back(entry.name);
+  });
+  return use;
+}
+
 }  // namespace
 
 std::vector<std::string> model_names() {
@@ -74,6 +85,7 @@ std::shared_ptr<const CollisionModel> read_collision_model(MPI_Comm comm, std::s
   for_each_model([&](const auto& entry) {
     using Family = typename std::decay_t<decltype(entry)>::Family;
     if (entry.name != name) return;
+    const OptionUseScope use(group_use(options_group(Family{})));
     chosen = read_family(comm, Family{}, entry.name, true);
     read_groups.push_back(options_group(Family{}));
   });
@@ -84,6 +96,7 @@ std::shared_ptr<const CollisionModel> read_collision_model(MPI_Comm comm, std::s
     if (std::find(read_groups.begin(), read_groups.end(), family) !=
         read_groups.end())
       return;
+    const OptionUseScope use(group_use(family));
     read_family(comm, Family{}, entry.name, false);
     read_groups.push_back(family);
   });

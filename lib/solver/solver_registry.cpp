@@ -38,6 +38,7 @@ std::shared_ptr<const SolverType> read_solver_type(MPI_Comm comm) {
   }
   std::shared_ptr<const SolverType> solver;
   for (const SolverEntry& entry : kSolvers) {
+    const OptionUseScope use({"solver", {entry.name}});
     std::shared_ptr<const SolverType> type = entry.read(comm);
     if (chosen == entry.name) solver = std::move(type);
   }

@@ -10,8 +10,10 @@
 
 namespace bolt {
 
-// The solver chosen by -solver, with its options. Every solver's options are read (once each),
-// so -help lists them all and a case file made for one solver runs with another.
+// The solver chosen by -solver, with its options. Every solver's options are read (once each,
+// under an OptionUseScope naming the solver), so -help lists them all; one given for another
+// solver is refused (reject_options_of_other_choices), except from a case file made for that
+// solver that the command line switched.
 std::shared_ptr<const SolverType> read_solver_type(MPI_Comm comm);
 
 }  // namespace bolt

@@ -44,8 +44,6 @@ class SolverType {
   // decomposition (the plan from the options, option_plan.hpp).
   virtual double least_bytes(const RunOptions& run, const PhaseSpaceSize& size,
                              int ranks) const = 0;
-  // "key=value" lines a checkpoint's configuration adds for the solver (its state's meaning).
-  virtual std::string configuration() const = 0;
   // This rank's plan, printed and checked against the free memory of every rank (throws
   // bolt::Error with what would fit when it does not). Collective.
   virtual std::unique_ptr<PlannedSolver> plan(MPI_Comm comm, const CaseSetup& setup,

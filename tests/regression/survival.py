@@ -21,6 +21,10 @@ checks:
                Slurm delivers it) stop within a step with a checkpoint and status 4
   shared_out_dir  a second run into the -out_dir of a running one is refused (status 2, the
                directory and the other run's pid named); the first ends with its monitor.csv intact
+  configuration  -restart latest refuses a run whose physics differs from the checkpoint's (the
+               rarefaction, a wall's velocity or temperature, the case, the scheme, ...), naming
+               the option, and continues one that changes only what may change on a restart or
+               writes the same values otherwise (boxes with other blanks, 1.0 for 1)
 """
 import glob
 import os
@@ -449,9 +453,56 @@ def check_shared_out_dir(bolt, args, tmp):
                  f"({len(rows)} rows, NUL bytes: {not intact})")
     return ok
 
+
+# Options that change the physics, each a restart must refuse, naming it (issue 38, item 5).
+PHYSICS_CHANGES = [
+    ["-model_delta", "0.5"],
+    ["-model_omega", "0.7"],
+    ["-bc_y_high_velocity", "0.02,0,0"],
+    ["-bc_x_low_temperature", "1.1"],
+    ["-bc_x_high_accommodation", "0.9"],
+    ["-bc_y_low", "specular"],
+    ["-case", "generic"],
+    ["-ts_splitting", "strang"],
+    ["-stream_order", "2"],
+    ["-model_force", "0.001,0,0"],
+    ["-model_conservative", "true"],
+    ["-geometry_solid_temperature", "1.1"],
+    ["-geometry_solids", "2,2,0,2,3,1"],
+]
+
+
+def check_configuration(bolt, args, tmp):
+    """A run of 20 steps with a solid block in the cavity, then continuations with -restart
+    latest: one with each option of PHYSICS_CHANGES is refused (status 2, one line naming the
+    option; bolt once continued them silently), one that changes only options free on a restart
+    (docs/output.md) and writes the geometry and delta otherwise continues from step 20."""
+    outdir = os.path.join(tmp, "run")
+    base = args + ["-geometry_solids", "2,2,0,2,2,1"]
+    run(bolt, base + ["-ts_max_steps", "20"], outdir)
+    ok = True
+    for change in PHYSICS_CHANGES:
+        status, text = attempt(bolt, base + change + ["-ts_max_steps", "40", "-restart", "latest"],
+                               outdir)
+        errors = [line for line in text.splitlines() if line.startswith("bolt: error:")]
+        named = change[0][1:] + ":"
+        ok &= report(status == 2 and len(errors) == 1 and "another configuration" in errors[0] and
+                     named in errors[0], f"restart with {' '.join(change)}: status {status}, "
+                     f"{'named' if errors and named in errors[0] else 'not named'}")
+    same = ["-geometry_solids", " 2, 2,0,2,2,1 ;", "-model_delta", "1.0", "-ts_max_steps", "40",
+            "-out_monitor_every", "7", "-init_temperature", "1.01", "-case_name", "renamed",
+            "-decomp", "space", "-ts_max_courant", "0.5", "-restart", "latest"]
+    status, text = attempt(bolt, args + same, outdir)
+    ok &= report(status == 0 and "at step 20" in text,
+                 f"restart changing only free options, the boxes written with other blanks: "
+                 f"status {status}")
+    return ok
+
+
 CHECKS = {"checkpoints": check_checkpoints, "signals": check_signals, "kill": check_kill,
           "guard": check_guard, "output_faults": check_output_faults,
-          "mpi_signals": check_mpi_signals, "shared_out_dir": check_shared_out_dir}
+          "mpi_signals": check_mpi_signals, "shared_out_dir": check_shared_out_dir,
+          "configuration": check_configuration}
 
 
 if __name__ == "__main__":

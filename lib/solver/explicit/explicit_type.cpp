@@ -53,8 +53,6 @@ class ExplicitType : public SolverType {
     const double real = run.precision == Precision::single ? 4.0 : 8.0;
     return 2.0 * double(size.phase_space) * real / ranks;
   }
-  // Explicit checkpoints, older ones included, hold f and add nothing.
-  std::string configuration() const override { return {}; }
   std::unique_ptr<PlannedSolver> plan(MPI_Comm comm, const CaseSetup& setup,
                                       const Partition& partition,
                                       std::shared_ptr<Communicator> communicator,

@@ -66,8 +66,6 @@ class IterativeType : public SolverType {
   // Its state is moments: the phase space is swept in batches of velocities sized to the free
   // memory (iterative_plan.cpp), so none of it has to fit at once.
   double least_bytes(const RunOptions&, const PhaseSpaceSize&, int) const override { return 0.0; }
-  // The state is moments, not f.
-  std::string configuration() const override { return "solver=iterative\n"; }
   std::unique_ptr<PlannedSolver> plan(MPI_Comm comm, const CaseSetup& setup,
                                       const Partition& partition,
                                       std::shared_ptr<Communicator> communicator,
