@@ -18,7 +18,7 @@ namespace {
 int stop_after_output_failure(Run& run, const LoopState& state) {
   if (run.outputs.last_failed() != "checkpoint" && run.checkpoints.last() != state.step)
     run.outputs.attempt("checkpoint", state.step,
-                        [&] { run.checkpoints.write("output failure", state.step, state.time()); });
+                        [&] { run.write_checkpoint("output failure", state); });
   PetscFPrintf(run.comm, stderr,
                "bolt: error: stopped at step %lld because an output could not be written "
                "(-out_on_error stop); last checkpoint: %s\n",
@@ -90,7 +90,7 @@ bool sound_for_checkpoint(Run& run, LoopState& state) {
 void stop_on_signal(Run& run, LoopState& state) {
   if (!stop_signalled(run.comm)) return;
   if (!sound_for_checkpoint(run, state)) return;
-  run.checkpoints.write("signal", state.step, state.time());
+  run.write_checkpoint("signal", state);
   PetscPrintf(run.comm, "bolt: stopped by a signal at step %lld; continue with -restart %s\n",
               static_cast<long long>(state.step), run.setup.run.output.checkpoint.c_str());
   state.exit_code = kStoppedBySignal;
@@ -98,7 +98,12 @@ void stop_on_signal(Run& run, LoopState& state) {
 
 void detect_steady_state(Run& run, LoopState& state) {
   const double residual = run.latest_row.residual;
-  run.residuals.accept(run.fields.global(), state.step, residual);
+  // Only a regular row is a baseline and a sample a checkpoint carries: the rows of a run's last
+  // step or of a stop are ones the uninterrupted run does not have.
+  if (state.step % run.setup.run.output.monitor_every == 0) {
+    run.residuals.accept(run.fields.global(), state.step, residual);
+    run.history.regular = run.history.time.size();
+  }
   state.steady = state.step > 0 && run.solver.converged(residual);
 }
 
@@ -114,7 +119,7 @@ void write_fields(Run& run, LoopState& state) {
 void write_periodic_checkpoint(Run& run, LoopState& state) {
   if (!sound_for_checkpoint(run, state)) return;
   run.outputs.attempt("checkpoint", state.step,
-                      [&] { run.checkpoints.write("periodic", state.step, state.time()); });
+                      [&] { run.write_checkpoint("periodic", state); });
 }
 
 void stop_after_failed_output(Run& run, LoopState& state) {
@@ -136,7 +141,7 @@ void write_final_outputs(Run& run, LoopState& state) {
   }
   if (checkpoint)
     run.outputs.attempt("checkpoint", state.step,
-                        [&] { run.checkpoints.write("final", state.step, state.time()); });
+                        [&] { run.write_checkpoint("final", state); });
   stop_after_failed_output(run, state);
 }
 

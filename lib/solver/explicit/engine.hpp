@@ -67,6 +67,10 @@ class Engine {
   // a GPU-sized state on the host.
   virtual void set_state(const StateRows& rows) = 0;
   virtual std::vector<double> state() const = 0;
+  // The stored state itself (f, or a model's own variable such as hs_mc's h) in the layout of
+  // state(), exactly: what a restart of the same model and precision continues from.
+  virtual std::vector<double> stored_state() const = 0;
+  virtual void set_stored_state(const std::vector<double>& values) = 0;
   // `count` steps of a box without halo segments (tests, benchmarks); a rank's boxes with halos
   // step together through Subdomains.
   virtual void step(int count) = 0;

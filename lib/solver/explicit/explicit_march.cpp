@@ -43,6 +43,7 @@ ExplicitMarch::ExplicitMarch(const CaseSetup& setup, const Partition& partition,
       dt_(setup.time_step.dt),
       steady_tolerance_(setup.run.steady_tolerance),
       updates_per_step_(double(setup.engine.grid.interior_cells()) * nv_),
+      stored_variable_(setup.run.model->stored_variable()),
       failure_hint_(time_step_failure_hint(setup.run, dt_)),
       boxes_(make_engines(setup, partition, locals), std::move(communicator),
              setup.run.halo_overlap),
@@ -82,6 +83,21 @@ std::vector<std::vector<double>> ExplicitMarch::saved_state() {
 void ExplicitMarch::restore(const std::vector<std::vector<double>>& state, std::int64_t unit) {
   for (int i = 0; i < boxes_.size(); ++i) {
     boxes_[i].set_state(state[i]);
+    boxes_[i].set_step(unit);
+  }
+}
+
+std::string ExplicitMarch::stored_variable() const { return stored_variable_; }
+
+BoxValues ExplicitMarch::saved_stored_state() {
+  BoxValues state;
+  for (int i = 0; i < boxes_.size(); ++i) state.push_back(boxes_[i].stored_state());
+  return state;
+}
+
+void ExplicitMarch::restore_stored(const BoxValues& state, std::int64_t unit) {
+  for (int i = 0; i < boxes_.size(); ++i) {
+    boxes_[i].set_stored_state(state[i]);
     boxes_[i].set_step(unit);
   }
 }
