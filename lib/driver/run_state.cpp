@@ -159,12 +159,14 @@ CheckpointHistory Run::saved_history() const {
   CheckpointHistory saved;
   residuals.save(saved);
   save_case_history(history, saved);
+  saved.emplace_back("model_counters", solver.model_counters());
   return saved;
 }
 
 void Run::continue_history(const CheckpointHistory& saved, const std::string& file) {
   residuals.restore(saved, file);
   history = restore_case_history(saved, file);
+  solver.restore_model_counters(history_entry(saved, "model_counters", file));
 }
 
 void Run::write_checkpoint(const char* why, const LoopState& state) {

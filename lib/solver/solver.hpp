@@ -70,6 +70,11 @@ class Solver {
   virtual BoxValues saved_stored_state() { return {}; }
   virtual void restore_stored(const BoxValues& state, std::int64_t unit) { restore(state, unit); }
 
+  // The collision model's running totals a checkpoint carries (the same on every rank;
+  // collective), and their restoring.
+  virtual std::vector<double> model_counters() { return {}; }
+  virtual void restore_model_counters(const std::vector<double>& /*values*/) {}
+
   // Phase-space updates of one unit (all ranks), and the bytes this rank moves per unit (the
   // bandwidth the benchmark counts).
   virtual double updates_per_unit() const = 0;

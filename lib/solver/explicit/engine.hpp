@@ -96,6 +96,9 @@ class Engine {
   // Numbers of the collision model for the monitor (name, value; this rank), e.g. the size of
   // the Monte Carlo conservation correction.
   virtual std::vector<std::pair<std::string, double>> model_diagnostics() { return {}; }
+  // The collision model's running totals (CollisionOperator::counters), and their restoring.
+  virtual std::vector<double> model_counters() { return {}; }
+  virtual void set_model_counters(const std::vector<double>& /*values*/) {}
   // The step number the state belongs to (a restart sets it): random samples are keyed by it.
   virtual void set_step(std::int64_t /*step*/) {}
 };

@@ -268,6 +268,11 @@ class ExplicitEngine final : public Engine {
 
   void set_step(std::int64_t step) override { step_count_ = step; }
 
+  std::vector<double> model_counters() override { return collision_->counters(); }
+  void set_model_counters(const std::vector<double>& values) override {
+    collision_->set_counters(values);
+  }
+
   std::vector<double> fields() override {
     CellRawMoments<Real> kernel{f_[current_].data(), raw_.data(), moment_view(), indexer()};
     for_each_team<kRawMoments>(exec_, config_.grid.interior_cells(), config_.team_size, 0, kernel,

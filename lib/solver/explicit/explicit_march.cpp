@@ -102,6 +102,21 @@ void ExplicitMarch::restore_stored(const BoxValues& state, std::int64_t unit) {
   }
 }
 
+std::vector<double> ExplicitMarch::model_counters() {
+  // Every box draws the same samples, so their totals agree; a rank without boxes takes them
+  // from the others.
+  std::vector<double> values = boxes_.size() > 0 ? boxes_[0].model_counters() : std::vector<double>{};
+  int count = static_cast<int>(values.size());
+  MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT, MPI_MAX, partition_.world);
+  values.resize(count, 0.0);
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), count, MPI_DOUBLE, MPI_MAX, partition_.world);
+  return values;
+}
+
+void ExplicitMarch::restore_model_counters(const std::vector<double>& values) {
+  for (int i = 0; i < boxes_.size(); ++i) boxes_[i].set_model_counters(values);
+}
+
 std::vector<std::pair<std::string, double>> ExplicitMarch::model_diagnostics() {
   std::vector<std::pair<std::string, double>> values;
   for (int i = 0; i < boxes_.size(); ++i)

@@ -34,6 +34,8 @@ class ExplicitMarch : public Solver {
   std::string stored_variable() const override;
   BoxValues saved_stored_state() override;
   void restore_stored(const BoxValues& state, std::int64_t unit) override;
+  std::vector<double> model_counters() override;
+  void restore_model_counters(const std::vector<double>& values) override;
   double updates_per_unit() const override { return updates_per_step_; }
   double bytes_per_unit() const override { return boxes_.bytes_per_step(); }
   CommunicationTimes take_communication_times() override {
