@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/run_context.hpp"
+#include "diagnostics/field_access.hpp"
 #include "driver/time_loop.hpp"
 #include "io/checkpoint.hpp"
 
@@ -101,20 +102,32 @@ void ResidualHistory::accept(const std::vector<double>& fields, std::int64_t ste
   previous_residual_ = residual;
 }
 
+// The baseline's fields a checkpoint keeps: those the residual compares (conservation.hpp).
+constexpr int kComparedFields = kT - kN + 1;
+
 void ResidualHistory::save(CheckpointHistory& history) const {
   history.emplace_back("residual_baseline", std::vector<double>{double(previous_step_),
                                                                 previous_residual_});
-  history.emplace_back("residual_baseline_fields", previous_);
+  const std::size_t cells = previous_.size() / kFieldCount;
+  std::vector<double> compared(cells * kComparedFields);
+  for (std::size_t c = 0; c < cells; ++c)
+    std::copy_n(previous_.data() + c * kFieldCount + kN, kComparedFields,
+                compared.data() + c * kComparedFields);
+  history.emplace_back("residual_baseline_fields", std::move(compared));
 }
 
 void ResidualHistory::restore(const CheckpointHistory& history, const std::string& file) {
   const std::vector<double>& baseline = history_entry(history, "residual_baseline", file);
-  const std::vector<double>& fields = history_entry(history, "residual_baseline_fields", file);
-  require(baseline.size() == 2 && fields.size() == previous_.size(), file,
+  const std::vector<double>& compared = history_entry(history, "residual_baseline_fields", file);
+  const std::size_t cells = previous_.size() / kFieldCount;
+  require(baseline.size() == 2 && compared.size() == cells * kComparedFields, file,
           ": the residual's baseline in /history does not fit this grid");
   previous_step_ = std::int64_t(baseline[0]);
   previous_residual_ = baseline[1];
-  previous_ = fields;
+  std::fill(previous_.begin(), previous_.end(), 0.0);  // the fields the residual does not read
+  for (std::size_t c = 0; c < cells; ++c)
+    std::copy_n(compared.data() + c * kComparedFields, kComparedFields,
+                previous_.data() + c * kFieldCount + kN);
 }
 
 Run::Run(MPI_Comm comm_, const CaseSetup& setup_, const Partition& partition_,
