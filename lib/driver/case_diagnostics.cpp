@@ -1,5 +1,6 @@
 #include "driver/case_diagnostics.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -7,6 +8,7 @@
 #include "diagnostics/field_access.hpp"
 #include "diagnostics/shock.hpp"
 #include "diagnostics/shock_tube.hpp"
+#include "core/error.hpp"
 #include "physics/rankine_hugoniot.hpp"
 #include "physics/riemann.hpp"
 
@@ -64,7 +66,37 @@ std::pair<double, double> mean_and_deviation(const std::vector<double>& values) 
   return {mean, std::sqrt(sum2 / double(values.size() - 1))};
 }
 
+// The case history's series with their names in a checkpoint.
+std::vector<std::pair<const char*, std::vector<double> CaseHistory::*>> case_series() {
+  return {{"case_time", &CaseHistory::time},
+          {"case_shock_x", &CaseHistory::shock_x},
+          {"case_drag", &CaseHistory::drag},
+          {"case_drag_top_row", &CaseHistory::drag_top_row},
+          {"case_flow_rate", &CaseHistory::flow_rate}};
+}
+
 }  // namespace
+
+void save_case_history(const CaseHistory& history, CheckpointHistory& saved) {
+  for (const auto& [name, series] : case_series()) {
+    const std::vector<double>& values = history.*series;
+    const std::size_t kept = std::min(history.regular, values.size());
+    saved.emplace_back(name, std::vector<double>(values.begin(), values.begin() + kept));
+  }
+}
+
+CaseHistory restore_case_history(const CheckpointHistory& saved, const std::string& file) {
+  CaseHistory history;
+  for (const auto& [name, series] : case_series())
+    history.*series = history_entry(saved, name, file);
+  history.regular = history.time.size();
+  for (const auto& [name, series] : case_series()) {
+    const std::size_t size = (history.*series).size();
+    require(size == 0 || size == history.regular, file, ": /history/", name, " has ", size,
+            " samples, /history/case_time ", history.regular);
+  }
+  return history;
+}
 
 NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid,
                                 const Geometry& geometry, DomainView& domain,

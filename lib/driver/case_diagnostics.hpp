@@ -11,16 +11,26 @@
 #include "decomposition/geometry.hpp"
 #include "solver/domain_view.hpp"
 #include "case/run_options.hpp"
+#include "io/checkpoint.hpp"
 
 namespace bolt {
 
 using NamedValues = std::vector<std::pair<std::string, double>>;
 
-// What the diagnostics remember between monitor lines (of this run, not before a restart): the
-// shock tube's shock positions, the cavity's drag and flow rate.
+// What the diagnostics remember between monitor lines: the shock tube's shock positions, the
+// cavity's drag and flow rate. A checkpoint carries the samples of the regular rows (multiples of
+// -out_monitor_every; not those of a run's last step or of a stop, which an uninterrupted run
+// does not have), so that the summary of a continued run averages what the uninterrupted one's
+// does.
 struct CaseHistory {
   std::vector<double> time, shock_x, drag, drag_top_row, flow_rate;
+  std::size_t regular = 0;  // the samples up to the last regular row
 };
+
+// The samples of the regular rows as a checkpoint's history entries, and back (throws
+// bolt::Error naming `file` when they are missing or of unequal lengths).
+void save_case_history(const CaseHistory& history, CheckpointHistory& saved);
+CaseHistory restore_case_history(const CheckpointHistory& saved, const std::string& file);
 
 // Cheap numbers for every monitor line.
 NamedValues monitor_diagnostics(const RunOptions& run, const PhysicalGrid& grid,

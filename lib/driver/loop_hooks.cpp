@@ -18,7 +18,7 @@ namespace {
 int stop_after_output_failure(Run& run, const LoopState& state) {
   if (run.outputs.last_failed() != "checkpoint" && run.checkpoints.last() != state.step)
     run.outputs.attempt("checkpoint", state.step,
-                        [&] { run.checkpoints.write("output failure", state.step, state.time()); });
+                        [&] { run.write_checkpoint("output failure", state); });
   PetscFPrintf(run.comm, stderr,
                "bolt: error: stopped at step %lld because an output could not be written "
                "(-out_on_error stop); last checkpoint: %s\n",
@@ -90,15 +90,32 @@ bool sound_for_checkpoint(Run& run, LoopState& state) {
 void stop_on_signal(Run& run, LoopState& state) {
   if (!stop_signalled(run.comm)) return;
   if (!sound_for_checkpoint(run, state)) return;
-  run.checkpoints.write("signal", state.step, state.time());
+  run.write_checkpoint("signal", state);
   PetscPrintf(run.comm, "bolt: stopped by a signal at step %lld; continue with -restart %s\n",
               static_cast<long long>(state.step), run.setup.run.output.checkpoint.c_str());
   state.exit_code = kStoppedBySignal;
 }
 
+// A unit of a regular monitor row (a multiple of -out_monitor_every): the row a continued run
+// measures against and a checkpoint carries the samples up to.
+bool regular_row(const Run& run, const LoopState& state) {
+  return state.step % run.setup.run.output.monitor_every == 0;
+}
+
+// A stop at a regular row checkpoints after the row (the hook "signal after a row"), so that the
+// continued run has it as the uninterrupted one does; elsewhere at once.
+void stop_on_signal_between_rows(Run& run, LoopState& state) {
+  if (!regular_row(run, state)) stop_on_signal(run, state);
+}
+
 void detect_steady_state(Run& run, LoopState& state) {
   const double residual = run.latest_row.residual;
-  run.residuals.accept(run.fields.global(), state.step, residual);
+  // Only a regular row is a baseline and a sample a checkpoint carries: the rows of a run's last
+  // step or of a stop are ones the uninterrupted run does not have.
+  if (regular_row(run, state)) {
+    run.residuals.accept(run.fields.global(), state.step, residual);
+    run.history.regular = run.history.time.size();
+  }
   state.steady = state.step > 0 && run.solver.converged(residual);
 }
 
@@ -114,7 +131,7 @@ void write_fields(Run& run, LoopState& state) {
 void write_periodic_checkpoint(Run& run, LoopState& state) {
   if (!sound_for_checkpoint(run, state)) return;
   run.outputs.attempt("checkpoint", state.step,
-                      [&] { run.checkpoints.write("periodic", state.step, state.time()); });
+                      [&] { run.write_checkpoint("periodic", state); });
 }
 
 void stop_after_failed_output(Run& run, LoopState& state) {
@@ -136,7 +153,7 @@ void write_final_outputs(Run& run, LoopState& state) {
   }
   if (checkpoint)
     run.outputs.attempt("checkpoint", state.step,
-                        [&] { run.checkpoints.write("final", state.step, state.time()); });
+                        [&] { run.write_checkpoint("final", state); });
   stop_after_failed_output(run, state);
 }
 
@@ -154,10 +171,11 @@ void add_run_hooks(TimeLoop& loop, Run& run) {
     return [&run, hook](LoopState& state) { hook(run, state); };
   };
   const Schedule monitor{output.monitor_every, true, false};
-  loop.add_hook("signal", {0, false, true}, bind(stop_on_signal));
+  loop.add_hook("signal", {0, false, true}, bind(stop_on_signal_between_rows));
   loop.add_hook("monitor", monitor, bind(write_monitor_row));
   loop.add_hook("numerical guard", monitor, bind(guard_the_solution));
   loop.add_hook("steady state", monitor, bind(detect_steady_state));
+  loop.add_hook("signal after a row", {output.monitor_every, false, false}, bind(stop_on_signal));
   if (output.fields_every > 0)
     loop.add_hook("fields", {output.fields_every, false, false}, bind(write_fields));
   if (output.checkpoint_every > 0)

@@ -78,25 +78,29 @@ void check_configuration(const std::string& option, const std::string& file,
           difference, ")");
 }
 
-// The values of `file` for this run's boxes, checked against the file's checksum.
-std::vector<std::vector<double>> read_verified(MPI_Comm comm, const std::string& file,
-                                               const CheckpointInfo& info,
-                                               const std::vector<OwnedBox>& owned,
-                                               const VelocityRange& velocities) {
-  std::vector<std::vector<double>> f = read_checkpoint_state(comm, file, info, owned, velocities);
-  verify_checkpoint_state(comm, file, info, owned, velocities, f);
-  return f;
+// The state of `point.file` for this run's boxes, checked against the file's checksum: the
+// solver's stored state where the checkpoint holds it from a run of the same model and precision
+// (the bit-identical continuation), else f.
+void read_verified(MPI_Comm comm, const RunOptions& run, RestartPoint& point,
+                   const std::vector<OwnedBox>& owned, const VelocityRange& velocities,
+                   const std::string& stored_variable) {
+  const CheckpointInfo& info = point.info;
+  point.stored = !stored_variable.empty() && info.state_variable == stored_variable &&
+                 info.model == run.model->name() && info.precision == to_string(run.precision);
+  point.f = read_checkpoint_state(comm, point.file, info, owned, velocities, point.stored);
+  verify_checkpoint_state(comm, point.file, info, owned, velocities, point.f, point.stored);
 }
 
 }  // namespace
 
 RestartPoint read_restart(MPI_Comm comm, const RunOptions& run, const std::string& configuration,
-                          const std::vector<OwnedBox>& owned, const VelocityRange& velocities) {
+                          const std::vector<OwnedBox>& owned, const VelocityRange& velocities,
+                          const std::string& stored_variable) {
   const std::string& restart = run.output.restart;
   if (restart != "latest") {
     RestartPoint point{restart, read_checkpoint_info(comm, restart), {}};
     check_configuration("-restart", restart, point.info, run, configuration);
-    point.f = read_verified(comm, restart, point.info, owned, velocities);
+    read_verified(comm, run, point, owned, velocities, stored_variable);
     return point;
   }
   const std::string& path = run.output.checkpoint;
@@ -115,7 +119,7 @@ RestartPoint read_restart(MPI_Comm comm, const RunOptions& run, const std::strin
     }
     check_configuration("-restart latest", file, point.info, run, configuration);
     try {
-      point.f = read_verified(comm, file, point.info, owned, velocities);
+      read_verified(comm, run, point, owned, velocities, stored_variable);
       return point;
     } catch (const Error& error) {
       PetscPrintf(comm, "bolt: note: %s; trying the checkpoint before it\n", error.what());
@@ -128,7 +132,8 @@ RestartPoint read_restart(MPI_Comm comm, const RunOptions& run, const std::strin
 RestartPoint restart_solver(MPI_Comm comm, const RunOptions& run, const std::string& configuration,
                             Solver& solver) {
   const StateLayout layout = solver.state_layout();
-  RestartPoint point = read_restart(comm, run, configuration, layout.boxes, layout.columns);
+  RestartPoint point = read_restart(comm, run, configuration, layout.boxes, layout.columns,
+                                    solver.stored_variable());
   const CheckpointInfo& info = point.info;
   const std::string model(run.model->name()), precision(to_string(run.precision));
   // A different model or precision is a legitimate continuation (e.g. BGK to Shakhov, or a
@@ -137,7 +142,10 @@ RestartPoint restart_solver(MPI_Comm comm, const RunOptions& run, const std::str
     PetscPrintf(comm,
                 "bolt: note: the checkpoint was written by a %s %s run; continuing with %s %s\n",
                 info.model.c_str(), info.precision.c_str(), model.c_str(), precision.c_str());
-  solver.restore(point.f, info.step);
+  if (point.stored)
+    solver.restore_stored(point.f, info.step);
+  else
+    solver.restore(point.f, info.step);
   PetscPrintf(comm, "bolt: restarted from %s at %s %lld\n", point.file.c_str(), solver.unit(),
               static_cast<long long>(info.step));
   point.f.clear();

@@ -30,15 +30,21 @@ std::string state_configuration(double dt);
 struct RestartPoint {
   std::string file;
   CheckpointInfo info;
-  std::vector<std::vector<double>> f;  // per owned box, its cells x the owned velocities
+  // Per owned box, its cells x the owned velocities: f, or where `stored` the solver's stored
+  // state (/state: a checkpoint of the same model and precision that holds it).
+  std::vector<std::vector<double>> f;
+  bool stored = false;
 };
 
-// Collective. Throws bolt::Error naming the option and the file when nothing valid is found.
+// Collective. `stored_variable`: the solver's (Solver::stored_variable). Throws bolt::Error
+// naming the option and the file when nothing valid is found.
 RestartPoint read_restart(MPI_Comm comm, const RunOptions& run, const std::string& configuration,
-                          const std::vector<OwnedBox>& owned, const VelocityRange& velocities);
+                          const std::vector<OwnedBox>& owned, const VelocityRange& velocities,
+                          const std::string& stored_variable = {});
 
-// Reads the restart point for the solver's state layout and restores the solver from it; the
-// point's values are released once restored. Collective.
+// Reads the restart point for the solver's state layout and restores the solver from it (its
+// stored state where the checkpoint holds it, else f); the point's values are released once
+// restored. The caller takes the run's history from point.info.history. Collective.
 RestartPoint restart_solver(MPI_Comm comm, const RunOptions& run, const std::string& configuration,
                             Solver& solver);
 

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/error.hpp"
 #include "core/run_context.hpp"
+#include "diagnostics/field_access.hpp"
 #include "driver/time_loop.hpp"
 #include "io/checkpoint.hpp"
 
@@ -47,7 +49,8 @@ Checkpointer::Checkpointer(MPI_Comm comm, const CaseSetup& setup, Solver& solver
       configuration_(std::move(configuration)),
       layout_(solver.state_layout()) {}
 
-void Checkpointer::write(const char* why, std::int64_t step, double time) {
+void Checkpointer::write(const char* why, std::int64_t step, double time,
+                         CheckpointHistory history) {
   ScopedEvent scope(log_event("BoltCheckpoint"));
   set_run_phase("the checkpoint write at step " + std::to_string(step));
   const RunOptions& run = setup_.run;
@@ -61,8 +64,12 @@ void Checkpointer::write(const char* why, std::int64_t step, double time) {
   info.model = std::string(run.model->name());
   info.precision = std::string(to_string(run.precision));
   info.configuration = configuration_;
+  info.state_variable = solver_.stored_variable();
+  info.history = std::move(history);
   write_checkpoint(comm_, run.output.checkpoint, info, layout_.boxes, layout_.columns,
-                   solver_.saved_state(), run.output.checkpoint_keep);
+                   solver_.saved_state(),
+                   info.state_variable.empty() ? BoxValues{} : solver_.saved_stored_state(),
+                   run.output.checkpoint_keep);
   last_ = step;
   PetscPrintf(comm_, "bolt: checkpoint (%s) at step %lld: %s\n", why, static_cast<long long>(step),
               run.output.checkpoint.c_str());
@@ -93,6 +100,34 @@ void ResidualHistory::accept(const std::vector<double>& fields, std::int64_t ste
   previous_ = fields;
   previous_step_ = step;
   previous_residual_ = residual;
+}
+
+// The baseline's fields a checkpoint keeps: those the residual compares (conservation.hpp).
+constexpr int kComparedFields = kT - kN + 1;
+
+void ResidualHistory::save(CheckpointHistory& history) const {
+  history.emplace_back("residual_baseline", std::vector<double>{double(previous_step_),
+                                                                previous_residual_});
+  const std::size_t cells = previous_.size() / kFieldCount;
+  std::vector<double> compared(cells * kComparedFields);
+  for (std::size_t c = 0; c < cells; ++c)
+    std::copy_n(previous_.data() + c * kFieldCount + kN, kComparedFields,
+                compared.data() + c * kComparedFields);
+  history.emplace_back("residual_baseline_fields", std::move(compared));
+}
+
+void ResidualHistory::restore(const CheckpointHistory& history, const std::string& file) {
+  const std::vector<double>& baseline = history_entry(history, "residual_baseline", file);
+  const std::vector<double>& compared = history_entry(history, "residual_baseline_fields", file);
+  const std::size_t cells = previous_.size() / kFieldCount;
+  require(baseline.size() == 2 && compared.size() == cells * kComparedFields, file,
+          ": the residual's baseline in /history does not fit this grid");
+  previous_step_ = std::int64_t(baseline[0]);
+  previous_residual_ = baseline[1];
+  std::fill(previous_.begin(), previous_.end(), 0.0);  // the fields the residual does not read
+  for (std::size_t c = 0; c < cells; ++c)
+    std::copy_n(compared.data() + c * kComparedFields, kComparedFields,
+                previous_.data() + c * kFieldCount + kN);
 }
 
 Run::Run(MPI_Comm comm_, const CaseSetup& setup_, const Partition& partition_,
@@ -127,6 +162,28 @@ std::vector<std::pair<std::string, double>> Run::model_diagnostics() const {
   MPI_Allreduce(MPI_IN_PLACE, numbers.data(), count, MPI_DOUBLE, MPI_MAX, comm);
   for (int k = 0; k < count; ++k) values[k].second = numbers[k];
   return values;
+}
+
+}  // namespace bolt
+
+namespace bolt {
+
+CheckpointHistory Run::saved_history() const {
+  CheckpointHistory saved;
+  residuals.save(saved);
+  save_case_history(history, saved);
+  saved.emplace_back("model_counters", solver.model_counters());
+  return saved;
+}
+
+void Run::continue_history(const CheckpointHistory& saved, const std::string& file) {
+  residuals.restore(saved, file);
+  history = restore_case_history(saved, file);
+  solver.restore_model_counters(history_entry(saved, "model_counters", file));
+}
+
+void Run::write_checkpoint(const char* why, const LoopState& state) {
+  checkpoints.write(why, state.step, state.time(), saved_history());
 }
 
 }  // namespace bolt

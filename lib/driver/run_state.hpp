@@ -1,7 +1,7 @@
 #pragma once
 // What the hooks of one run share (loop_hooks.hpp): the fields of the current unit, computed
 // once however many hooks read them; the checkpoint writer; the outputs' failure guard; the
-// residual's history; the case diagnostics' history.
+// residual's history; the case diagnostics' history; what of both a checkpoint carries.
 #include <mpi.h>
 
 #include <cstdint>
@@ -19,6 +19,8 @@
 #include "solver/solver.hpp"
 
 namespace bolt {
+
+struct LoopState;
 
 // The fields of one unit: of this rank's boxes (output) and of the whole grid (diagnostics).
 class FieldCache {
@@ -43,7 +45,8 @@ class FieldCache {
 class Checkpointer {
  public:
   Checkpointer(MPI_Comm comm, const CaseSetup& setup, Solver& solver, std::string configuration);
-  void write(const char* why, std::int64_t step, double time);
+  // `history`: the run's, carried for the continued run (Run::saved_history).
+  void write(const char* why, std::int64_t step, double time, CheckpointHistory history);
   std::int64_t last() const { return last_; }
   // The checkpoint's path, or "none written" (for error messages).
   std::string last_file() const;
@@ -58,6 +61,8 @@ class Checkpointer {
 };
 
 // The convergence measure between monitor rows, and the units left to the stopping residual.
+// Residuals are measured against the last regular row (a multiple of -out_monitor_every), which a
+// checkpoint carries: a continued run measures against the rows the uninterrupted one does.
 class ResidualHistory {
  public:
   ResidualHistory(const Solver& solver, std::vector<double> fields, std::int64_t step)
@@ -69,6 +74,10 @@ class ResidualHistory {
   double units_left(double residual, std::int64_t step, std::int64_t last_step) const;
   // The row of `step` becomes the one the next residual is measured against.
   void accept(const std::vector<double>& fields, std::int64_t step, double residual);
+  // The baseline as a checkpoint's history entries, and back (throws bolt::Error naming `file`
+  // when they do not fit this grid).
+  void save(CheckpointHistory& history) const;
+  void restore(const CheckpointHistory& history, const std::string& file);
 
  private:
   const Solver& solver_;
@@ -104,6 +113,12 @@ struct Run {
 
   // The collision model's own numbers (hs_mc: correction size), largest over boxes and ranks.
   std::vector<std::pair<std::string, double>> model_diagnostics() const;
+  // What a checkpoint carries besides the state: the residual's baseline and the diagnostics'
+  // samples of the regular rows; and a restart's taking them back (`file`: for messages).
+  CheckpointHistory saved_history() const;
+  void continue_history(const CheckpointHistory& history, const std::string& file);
+  // A checkpoint of this unit with the run's history.
+  void write_checkpoint(const char* why, const LoopState& state);
 };
 
 }  // namespace bolt

@@ -115,8 +115,12 @@ int run_simulation(MPI_Comm comm) {
   LoopState state;
   state.dt = solver->time_step();
   state.last_step = solver_type.last_unit(run);
+  CheckpointInfo restarted;  // a restart's header: the run's history
+  std::string restarted_file;
   if (!run.output.restart.empty()) {
     const RestartPoint point = restart_solver(comm, run, configuration, *solver);
+    restarted = point.info;
+    restarted_file = point.file;
     state.step = point.info.step;
     state.start_time = point.info.time - double(point.info.step) * state.dt;
   }
@@ -129,6 +133,7 @@ int run_simulation(MPI_Comm comm) {
 
   Run shared(comm, setup, partition, planned->plan(), *solver, initial, state.step,
              !run.output.restart.empty(), configuration);
+  if (!run.output.restart.empty()) shared.continue_history(restarted.history, restarted_file);
   catch_stop_signals();
   TimeLoop loop(comm, *solver, state);
   add_run_hooks(loop, shared);

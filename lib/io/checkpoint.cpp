@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 
+#include "checkpoint_history.hpp"
 #include "core/error.hpp"
 #include "hdf5_support.hpp"
 #include "io/temporary_name.hpp"
@@ -16,8 +17,9 @@ namespace bolt {
 namespace {
 
 // Bumped when the layout changes so an old file is refused with a message, not misread.
-// 2: configuration and checksums.
-constexpr int kFormatVersion = 2;
+// 2: configuration and checksums; 3: the run's history (/history) and the solver's own state
+// (/state), without which a continued run is not the uninterrupted one.
+constexpr int kFormatVersion = 3;
 
 // splitmix64's finaliser: every input bit moves every output bit.
 std::uint64_t mix(std::uint64_t x) {
@@ -70,7 +72,9 @@ std::uint64_t header_checksum(const CheckpointInfo& info, std::int64_t cells) {
   add(info.nv);
   add(info.grid);
   add(info.f_checksum);
-  bytes += info.model + '\0' + info.precision + '\0' + info.configuration;
+  add(info.state_checksum);
+  bytes += info.model + '\0' + info.precision + '\0' + info.configuration + '\0' +
+           info.state_variable + '\0' + history_bytes(info.history);
   std::uint64_t h = mix(bytes.size());
   for (std::size_t at = 0; at < bytes.size(); at += 8) {
     std::uint64_t word = 0;
@@ -225,6 +229,44 @@ void keep_previous(const std::string& path, int keep) {
   for (std::size_t i = 0; i + (keep - 1) < kept.size(); ++i) fs::remove(kept[i], error);
 }
 
+void check_values(const std::string& path, const char* what, const std::vector<OwnedBox>& boxes,
+                  const VelocityRange& velocities, const BoxValues& values) {
+  require(boxes.size() == values.size(), path, ": ", values.size(), " ", what, " for ",
+          boxes.size(), " boxes");
+  for (std::size_t b = 0; b < boxes.size(); ++b)
+    require(values[b].size() == std::size_t(boxes[b].cells()) * velocities.count, path, ": ",
+            values[b].size(), " values given for ", boxes[b].cells(), " owned cells, expected ",
+            velocities.count, " per cell");
+}
+
+// The [cells][nv] dataset `name` of the owned boxes' values: one collective write per box; a
+// rank with fewer boxes joins with an empty selection.
+void write_boxes(hid_t file, const std::string& path, const char* name,
+                 const std::array<int, 3>& grid, int nv, int rounds,
+                 const std::vector<OwnedBox>& boxes, const VelocityRange& velocities,
+                 const BoxValues& values) {
+  Handle xfer = collective_transfer(path);
+  const hsize_t dims[2] = {hsize_t(std::int64_t(grid[0]) * grid[1] * grid[2]), hsize_t(nv)};
+  Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose, path, "dataspace");
+  Handle create = zero_filled(path);
+  Handle set(H5Dcreate2(file, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, create, H5P_DEFAULT),
+             H5Dclose, path, name);
+  for (int round = 0; round < rounds; ++round) {
+    const bool mine = round < int(boxes.size());
+    const OwnedBox none_box{{0, 0, 0}, {0, 0, 0}};
+    const OwnedBox& owned = mine ? boxes[round] : none_box;
+    const std::int64_t count = owned.cells() * velocities.count;
+    select_box(space, owned, grid, velocities, path);
+    const hsize_t memory_size = count > 0 ? hsize_t(count) : 1;
+    Handle memory(H5Screate_simple(1, &memory_size, nullptr), H5Sclose, path, "dataspace");
+    if (count == 0) check(H5Sselect_none(memory), path, "select none");
+    const double none = 0.0;
+    check(H5Dwrite(set, H5T_NATIVE_DOUBLE, memory, space, xfer,
+                   count > 0 ? values[round].data() : &none),
+          path, name);
+  }
+}
+
 }  // namespace
 
 std::string configuration_difference(const std::string& checkpoint, const std::string& run) {
@@ -282,32 +324,32 @@ std::vector<std::string> kept_checkpoints(MPI_Comm comm, const std::string& path
 
 void verify_checkpoint_state(MPI_Comm comm, const std::string& path, const CheckpointInfo& info,
                              const std::vector<OwnedBox>& boxes, const VelocityRange& velocities,
-                             const std::vector<std::vector<double>>& f) {
+                             const BoxValues& values, bool stored) {
   const std::uint64_t sum =
-      total_checksum(comm, partial_checksum(info.grid, info.nv, boxes, velocities, f));
-  if (sum != info.f_checksum)
-    fail(path, ": the values of /f do not match the file's checksum (the file is corrupted)");
+      total_checksum(comm, partial_checksum(info.grid, info.nv, boxes, velocities, values));
+  if (sum != (stored ? info.state_checksum : info.f_checksum))
+    fail(path, ": the values of ", stored ? "/state" : "/f",
+         " do not match the file's checksum (the file is corrupted)");
 }
 
 void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointInfo& given,
                       const std::vector<OwnedBox>& boxes, const VelocityRange& velocities,
-                      const std::vector<std::vector<double>>& f, int keep) {
+                      const BoxValues& f, const BoxValues& state, int keep) {
   CheckpointInfo info = given;
   require(info.nv > 0, path, ": checkpoint with nv = ", info.nv, ", must be positive");
   check_velocities(velocities, info.nv, path);
-  require(boxes.size() == f.size(), path, ": ", f.size(), " state arrays for ", boxes.size(),
-          " boxes");
-  for (std::size_t b = 0; b < boxes.size(); ++b) {
-    check_box(boxes[b], info.grid, path);
-    require(f[b].size() == std::size_t(boxes[b].cells()) * velocities.count, path, ": ",
-            f[b].size(), " values given for ", boxes[b].cells(), " owned cells, expected ",
-            velocities.count, " per cell");
-  }
+  const bool stored = !info.state_variable.empty();
+  check_values(path, "state arrays", boxes, velocities, f);
+  if (stored) check_values(path, "arrays of the stored state", boxes, velocities, state);
+  for (const OwnedBox& box : boxes) check_box(box, info.grid, path);
   const int rounds = write_rounds(comm, boxes);
   const std::int64_t cells = std::int64_t(info.grid[0]) * info.grid[1] * info.grid[2];
   const std::string temporary = temporary_name(comm, path);
   info.f_checksum =
       total_checksum(comm, partial_checksum(info.grid, info.nv, boxes, velocities, f));
+  info.state_checksum =
+      stored ? total_checksum(comm, partial_checksum(info.grid, info.nv, boxes, velocities, state))
+             : 0;
   const std::uint64_t header = header_checksum(info, cells);
 
   on_rank0(comm, [&] {
@@ -316,7 +358,7 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointIn
     if (!parent.empty()) std::filesystem::create_directories(parent, error);
     if (error) fail(path, ": cannot create the checkpoint directory: ", error.message());
     remove_stale_temporaries(path);
-    require_free_space(temporary, 8.0 * double(cells) * info.nv);
+    require_free_space(temporary, (stored ? 16.0 : 8.0) * double(cells) * info.nv);
   });
   // A failed write (disk full) leaves the previous checkpoint as it was; its temporary goes.
   const QuietHdf5 quiet;
@@ -324,28 +366,10 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointIn
     Handle access = mpio_access(comm, temporary);
     Handle file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), H5Fclose,
                 temporary, "file create");
-    Handle xfer = collective_transfer(temporary);
-
-    const hsize_t dims[2] = {hsize_t(cells), hsize_t(info.nv)};
-    Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose, temporary, "dataspace");
-    Handle create = zero_filled(temporary);
-    Handle set(H5Dcreate2(file, "f", H5T_IEEE_F64LE, space, H5P_DEFAULT, create, H5P_DEFAULT),
-               H5Dclose, temporary, "create /f");
-    // One collective write per box; a rank with fewer boxes joins with an empty selection.
-    for (int round = 0; round < rounds; ++round) {
-      const bool mine = round < int(boxes.size());
-      const OwnedBox none_box{{0, 0, 0}, {0, 0, 0}};
-      const OwnedBox& owned = mine ? boxes[round] : none_box;
-      const std::int64_t values = owned.cells() * velocities.count;
-      select_box(space, owned, info.grid, velocities, temporary);
-      const hsize_t memory_size = values > 0 ? hsize_t(values) : 1;
-      Handle memory(H5Screate_simple(1, &memory_size, nullptr), H5Sclose, temporary, "dataspace");
-      if (values == 0) check(H5Sselect_none(memory), temporary, "select none");
-      const double none = 0.0;
-      check(H5Dwrite(set, H5T_NATIVE_DOUBLE, memory, space, xfer,
-                     values > 0 ? f[round].data() : &none),
-            temporary, "write /f");
-    }
+    write_boxes(file, temporary, "f", info.grid, info.nv, rounds, boxes, velocities, f);
+    if (stored)
+      write_boxes(file, temporary, "state", info.grid, info.nv, rounds, boxes, velocities, state);
+    write_checkpoint_history(comm, file, temporary, info.history);
 
     // Attributes are metadata: every rank passes the same values, the library writes them once.
     write_attribute(file, temporary, "step", H5T_STD_I64LE, H5T_NATIVE_INT64, &info.step);
@@ -359,8 +383,11 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointIn
     write_string_attribute(file, temporary, "model", info.model);
     write_string_attribute(file, temporary, "precision", info.precision);
     write_string_attribute(file, temporary, "configuration", info.configuration);
+    write_string_attribute(file, temporary, "state_variable", info.state_variable);
     write_attribute(file, temporary, "f_checksum", H5T_STD_U64LE, H5T_NATIVE_UINT64,
                     &info.f_checksum);
+    write_attribute(file, temporary, "state_checksum", H5T_STD_U64LE, H5T_NATIVE_UINT64,
+                    &info.state_checksum);
     write_attribute(file, temporary, "header_checksum", H5T_STD_U64LE, H5T_NATIVE_UINT64,
                     &header);
     // Buffered data reaches the disk here, where a full disk is reported, not in the close.
@@ -401,7 +428,10 @@ CheckpointInfo read_checkpoint_info(MPI_Comm comm, const std::string& path) {
   info.model = read_string_attribute(file, path, "model");
   info.precision = read_string_attribute(file, path, "precision");
   info.configuration = read_string_attribute(file, path, "configuration");
+  info.state_variable = read_string_attribute(file, path, "state_variable");
+  info.history = read_checkpoint_history(file, path);
   read_attribute(file, path, "f_checksum", H5T_NATIVE_UINT64, &info.f_checksum);
+  read_attribute(file, path, "state_checksum", H5T_NATIVE_UINT64, &info.state_checksum);
   std::uint64_t header = 0;
   read_attribute(file, path, "header_checksum", H5T_NATIVE_UINT64, &header);
   if (header != header_checksum(info, cells))
@@ -409,10 +439,9 @@ CheckpointInfo read_checkpoint_info(MPI_Comm comm, const std::string& path) {
   return info;
 }
 
-std::vector<std::vector<double>> read_checkpoint_state(MPI_Comm comm, const std::string& path,
-                                                       const CheckpointInfo& info,
-                                                       const std::vector<OwnedBox>& boxes,
-                                                       const VelocityRange& velocities) {
+BoxValues read_checkpoint_state(MPI_Comm comm, const std::string& path, const CheckpointInfo& info,
+                                const std::vector<OwnedBox>& boxes,
+                                const VelocityRange& velocities, bool stored) {
   for (const OwnedBox& owned : boxes) check_box(owned, info.grid, path);
   check_velocities(velocities, info.nv, path);
   const int rounds = write_rounds(comm, boxes);
@@ -421,34 +450,37 @@ std::vector<std::vector<double>> read_checkpoint_state(MPI_Comm comm, const std:
   Handle file = open_checkpoint(comm, path);
   Handle xfer = collective_transfer(path);
 
-  const htri_t exists = H5Lexists(file, "f", H5P_DEFAULT);
+  const char* name = stored ? "state" : "f";
+  const htri_t exists = H5Lexists(file, name, H5P_DEFAULT);
   check(exists, path, "dataset lookup");
-  if (exists == 0) fail(path, ": not a bolt checkpoint (dataset /f is missing)");
-  Handle set(H5Dopen2(file, "f", H5P_DEFAULT), H5Dclose, path, "open /f");
-  Handle space(H5Dget_space(set), H5Sclose, path, "dataspace of /f");
+  if (exists == 0) fail(path, ": not a bolt checkpoint (dataset /", name, " is missing)");
+  Handle set(H5Dopen2(file, name, H5P_DEFAULT), H5Dclose, path, name);
+  Handle space(H5Dget_space(set), H5Sclose, path, name);
   hsize_t dims[2] = {0, 0};
   if (H5Sget_simple_extent_ndims(space) != 2 || H5Sget_simple_extent_dims(space, dims, nullptr) < 0)
-    fail(path, ": dataset /f is not two-dimensional");
+    fail(path, ": dataset /", name, " is not two-dimensional");
   const std::int64_t cells = std::int64_t(info.grid[0]) * info.grid[1] * info.grid[2];
   if (dims[0] != hsize_t(cells) || dims[1] != hsize_t(info.nv))
-    fail(path, ": dataset /f is ", dims[0], " x ", dims[1], ", expected ", cells, " x ", info.nv);
+    fail(path, ": dataset /", name, " is ", dims[0], " x ", dims[1], ", expected ", cells, " x ",
+         info.nv);
 
-  std::vector<std::vector<double>> f(boxes.size());
+  BoxValues values(boxes.size());
   for (int round = 0; round < rounds; ++round) {
     const bool mine = round < int(boxes.size());
     const OwnedBox none_box{{0, 0, 0}, {0, 0, 0}};
     const OwnedBox& owned = mine ? boxes[round] : none_box;
-    const std::int64_t values = owned.cells() * velocities.count;
+    const std::int64_t count = owned.cells() * velocities.count;
     select_box(space, owned, info.grid, velocities, path);
-    if (mine) f[round].resize(values);
-    const hsize_t memory_size = values > 0 ? hsize_t(values) : 1;
+    if (mine) values[round].resize(count);
+    const hsize_t memory_size = count > 0 ? hsize_t(count) : 1;
     Handle memory(H5Screate_simple(1, &memory_size, nullptr), H5Sclose, path, "dataspace");
-    if (values == 0) check(H5Sselect_none(memory), path, "select none");
+    if (count == 0) check(H5Sselect_none(memory), path, "select none");
     double none = 0.0;  // a rank with fewer boxes still joins the collective read
-    check(H5Dread(set, H5T_NATIVE_DOUBLE, memory, space, xfer, values > 0 ? f[round].data() : &none),
-          path, "read /f");
+    check(H5Dread(set, H5T_NATIVE_DOUBLE, memory, space, xfer,
+                  count > 0 ? values[round].data() : &none),
+          path, name);
   }
-  return f;
+  return values;
 }
 
 }  // namespace bolt

@@ -39,6 +39,9 @@ class CollisionModel {
   virtual ~CollisionModel() = default;
   // The registered name (-model_type).
   virtual std::string_view name() const = 0;
+  // The variable the engine stores where it is not f (a checkpoint then holds it beside f, for
+  // a bit-identical restart), else empty.
+  virtual std::string stored_variable() const { return {}; }
   // Why every velocity of a cell must be on one rank (no velocity decomposition), or empty.
   virtual std::string whole_rows_reason() const { return {}; }
   // Why the model cannot run with this splitting of streaming and collision, or empty.

@@ -95,6 +95,10 @@ class CollisionOperator {
   virtual bool passes_in_parts() const { return true; }
   // Streaming and collision of the pass's cells.
   virtual void pass(const CellPass<Real>& cells) = 0;
+  // Running totals the monitor numbers are taken from, which a checkpoint carries (hs_mc: the
+  // samples drawn and rejected), and their restoring.
+  virtual std::vector<double> counters() { return {}; }
+  virtual void set_counters(const std::vector<double>& /*values*/) {}
   // Numbers for the monitor (name, value; over this engine's cells).
   virtual std::vector<std::pair<std::string, double>> diagnostics() const { return {}; }
 };

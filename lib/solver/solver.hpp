@@ -62,6 +62,18 @@ class Solver {
   virtual StateLayout state_layout() const = 0;
   virtual std::vector<std::vector<double>> saved_state() = 0;
   virtual void restore(const std::vector<std::vector<double>>& state, std::int64_t unit) = 0;
+  // Where the state is stored as another variable than f (hs_mc's deviation h, which f rounds):
+  // its name (empty: f itself), its values in the layout of saved_state, and their restoring. A
+  // checkpoint holds both; a restart of the same model and precision continues from these
+  // bit-identically.
+  virtual std::string stored_variable() const { return {}; }
+  virtual BoxValues saved_stored_state() { return {}; }
+  virtual void restore_stored(const BoxValues& state, std::int64_t unit) { restore(state, unit); }
+
+  // The collision model's running totals a checkpoint carries (the same on every rank;
+  // collective), and their restoring.
+  virtual std::vector<double> model_counters() { return {}; }
+  virtual void restore_model_counters(const std::vector<double>& /*values*/) {}
 
   // Phase-space updates of one unit (all ranks), and the bytes this rank moves per unit (the
   // bandwidth the benchmark counts).

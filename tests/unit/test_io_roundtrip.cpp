@@ -161,6 +161,58 @@ TEST_F(IoRoundTrip, StaleTemporariesAreRemoved) {
   EXPECT_TRUE(fs::exists(other_host));
 }
 
+// The run's history and a model's own stored state come back bit for bit, and a changed
+// history value is refused like a changed header (docs/output.md, format 3).
+TEST_F(IoRoundTrip, CheckpointCarriesHistoryAndStoredState) {
+  const PhysicalGrid grid = small_grid();
+  const OwnedBox owned = slab(grid);
+  constexpr int nv = 4;
+  CheckpointInfo info;
+  info.step = 57;
+  info.dt = 0.1;
+  info.grid = {grid.cells(0), grid.cells(1), grid.cells(2)};
+  info.nv = nv;
+  info.model = "hs_mc";
+  info.precision = "double";
+  info.state_variable = "h";
+  info.history = {{"residual_baseline", {50.0, 0.1 + 0.2}}, {"case_drag", {}},
+                  {"case_time", {1.0 / 3.0, 2.0 / 3.0}}};
+  const std::string path = (directory_ / "history.h5").string();
+  write_checkpoint(MPI_COMM_WORLD, path, info, {owned}, {0, nv}, {box_values(grid, owned, nv, 0.0)},
+                   {box_values(grid, owned, nv, 0.25)});
+
+  const CheckpointInfo read = read_checkpoint_info(MPI_COMM_WORLD, path);
+  EXPECT_EQ(read.state_variable, "h");
+  for (const auto& [name, values] : info.history) {
+    const std::vector<double>& got = history_entry(read.history, name, path);
+    ASSERT_EQ(got.size(), values.size()) << name;
+    for (std::size_t i = 0; i < got.size(); ++i)
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(got[i]), std::bit_cast<std::uint64_t>(values[i]));
+  }
+  const std::vector<std::vector<double>> stored =
+      read_checkpoint_state(MPI_COMM_WORLD, path, read, {owned}, {0, nv}, true);
+  EXPECT_EQ(stored[0], box_values(grid, owned, nv, 0.25));
+  EXPECT_NO_THROW(verify_checkpoint_state(MPI_COMM_WORLD, path, read, {owned}, {0, nv}, stored, true));
+
+  // One history value changed: the header's checksum no longer matches.
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (comm_rank() == 0) {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t set = H5Dopen2(file, "history/case_time", H5P_DEFAULT);
+    const double changed[2] = {1.0 / 3.0, 0.7};
+    EXPECT_GE(H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, changed), 0);
+    H5Dclose(set);
+    H5Fclose(file);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  try {
+    read_checkpoint_info(MPI_COMM_WORLD, path);
+    FAIL() << "no error for a changed history";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("checksum"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(IoRoundTrip, CheckpointErrorsNameTheFile) {
   const std::string missing = (directory_ / "no_such_checkpoint.h5").string();
   try {

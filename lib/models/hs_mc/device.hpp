@@ -127,6 +127,13 @@ class McDevice {
       for (int r : rejected_.to_host()) s.rejected += r;
     return s;
   }
+  // Takes the totals of earlier draws (a restart's) as its own.
+  void set_totals(const McSampleStats& totals) {
+    draws_ = totals.drawn / config_.options.samples;
+    std::vector<std::int64_t> rejected(std::size_t(chunks_), 0);
+    if (!rejected.empty()) rejected[0] = totals.rejected;
+    rejected_total_.upload(rejected);
+  }
   McSampleStats all_draws() const {
     McSampleStats s{draws_ * config_.options.samples, 0};
     for (std::int64_t r : rejected_total_.to_host()) s.rejected += r;

@@ -20,6 +20,8 @@ class McModel final : public CollisionModel {
     return "-model_type hs_mc collides every velocity of a cell with the others";
   }
   std::string splitting_refusal(Splitting splitting) const override;
+  // h of f = Phi0 (1 + eps h): f keeps fewer of its bits the smaller eps h is.
+  std::string stored_variable() const override { return "h"; }
   int sums_per_cell() const override { return 0; }
   double collision_frequency(const GasParams& gas, double n, double T) const override;
   // Per cell its record (and the PETSc correction's system); per sample set (two) about 200 bytes

@@ -195,6 +195,26 @@ class McOperator final : public CollisionOperator<Real, Exec> {
             {"mc_energy_drift", config_.options.epsilon * s.max_drift[2]}};
   }
 
+  // The draws of the steps taken (drawn and rejected samples), and back: mc_rejected continues
+  // over a restart. Not the step prepared ahead, which the continued run draws again.
+  std::vector<double> counters() override {
+    McSampleStats drawn = all_draws();
+    if (is_prepared_) {
+      side_.join(exec_);
+      const McSampleStats ahead = device_of(prepared_).last_draw();
+      drawn.drawn -= ahead.drawn;
+      drawn.rejected -= ahead.rejected;
+    }
+    return {double(drawn.drawn), double(drawn.rejected)};
+  }
+  void set_counters(const std::vector<double>& values) override {
+    if (values.empty()) return;  // a checkpoint of another model: counted from here
+    require(values.size() == 2, "-model_type hs_mc: ", values.size(),
+            " sample counters in the checkpoint, expected 2");
+    devices_[0].set_totals({std::int64_t(values[0]), std::int64_t(values[1])});
+    devices_[1].set_totals({0, 0});
+  }
+
   // What the tests reach (McCollisionOperator): the samples of a step, drawn now.
   McDevice<Real, Exec>& draw(std::uint32_t step) {
     device_of(step).draw(exec_, step);

@@ -67,6 +67,10 @@ class Engine {
   // a GPU-sized state on the host.
   virtual void set_state(const StateRows& rows) = 0;
   virtual std::vector<double> state() const = 0;
+  // The stored state itself (f, or a model's own variable such as hs_mc's h) in the layout of
+  // state(), exactly: what a restart of the same model and precision continues from.
+  virtual std::vector<double> stored_state() const = 0;
+  virtual void set_stored_state(const std::vector<double>& values) = 0;
   // `count` steps of a box without halo segments (tests, benchmarks); a rank's boxes with halos
   // step together through Subdomains.
   virtual void step(int count) = 0;
@@ -92,6 +96,9 @@ class Engine {
   // Numbers of the collision model for the monitor (name, value; this rank), e.g. the size of
   // the Monte Carlo conservation correction.
   virtual std::vector<std::pair<std::string, double>> model_diagnostics() { return {}; }
+  // The collision model's running totals (CollisionOperator::counters), and their restoring.
+  virtual std::vector<double> model_counters() { return {}; }
+  virtual void set_model_counters(const std::vector<double>& /*values*/) {}
   // The step number the state belongs to (a restart sets it): random samples are keyed by it.
   virtual void set_step(std::int64_t /*step*/) {}
 };

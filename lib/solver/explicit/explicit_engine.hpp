@@ -149,7 +149,21 @@ class ExplicitEngine final : public Engine {
     });
   }
 
-  void set_state(const StateRows& rows) override {
+  void set_state(const StateRows& rows) override { fill_state(rows, false); }
+
+  void set_stored_state(const std::vector<double>& values) override {
+    const PhysicalGrid& grid = config_.grid;
+    require(values.size() == std::size_t(grid.interior_cells()) * nv_, "stored state size ",
+            values.size(), " does not match the grid (", grid.interior_cells(), " cells x ", nv_,
+            " velocities)");
+    fill_state([&](std::int64_t cell, double* row) {
+      std::copy_n(values.data() + cell * nv_, nv_, row);
+    }, true);
+  }
+
+  // The stored state of each interior cell from `rows`: f converted by the operator, or
+  // (`stored`) the stored values themselves.
+  void fill_state(const StateRows& rows, bool stored) {
     const PhysicalGrid& grid = config_.grid;
     const std::int64_t padded_cells = grid.padded_cells();
     // On the host f itself is written; for the GPU a staging copy, not value-initialised: the
@@ -170,7 +184,11 @@ class ExplicitEngine final : public Engine {
 #pragma omp for schedule(static)
       for (std::int64_t item = 0; item < cells; ++item) {
         rows(item, row.data());
-        collision_->stored_of_f(row.data(), padded + padded_index(item) * row_, 0, nv_);
+        Real* to = padded + padded_index(item) * row_;
+        if (stored)
+          for (int v = 0; v < nv_; ++v) to[v] = Real(row[v]);
+        else
+          collision_->stored_of_f(row.data(), to, 0, nv_);
       }
     }
     if (staging) f_[current_].upload(staging.get());
@@ -186,6 +204,16 @@ class ExplicitEngine final : public Engine {
       collision_->f_of_stored(padded.data() + padded_index(item) * row_, f.data() + item * nv_, 0,
                               nv_);
     return f;
+  }
+
+  std::vector<double> stored_state() const override {
+    const std::vector<Real> padded = f_[current_].to_host();
+    const std::int64_t cells = config_.grid.interior_cells();
+    std::vector<double> values(std::size_t(cells) * nv_);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t item = 0; item < cells; ++item)
+      std::copy_n(padded.data() + padded_index(item) * row_, nv_, values.data() + item * nv_);
+    return values;
   }
 
   // A box alone. Halo messages must be exchanged with those of every other box of the rank,
@@ -239,6 +267,11 @@ class ExplicitEngine final : public Engine {
   }
 
   void set_step(std::int64_t step) override { step_count_ = step; }
+
+  std::vector<double> model_counters() override { return collision_->counters(); }
+  void set_model_counters(const std::vector<double>& values) override {
+    collision_->set_counters(values);
+  }
 
   std::vector<double> fields() override {
     CellRawMoments<Real> kernel{f_[current_].data(), raw_.data(), moment_view(), indexer()};

@@ -43,6 +43,7 @@ ExplicitMarch::ExplicitMarch(const CaseSetup& setup, const Partition& partition,
       dt_(setup.time_step.dt),
       steady_tolerance_(setup.run.steady_tolerance),
       updates_per_step_(double(setup.engine.grid.interior_cells()) * nv_),
+      stored_variable_(setup.run.model->stored_variable()),
       failure_hint_(time_step_failure_hint(setup.run, dt_)),
       boxes_(make_engines(setup, partition, locals), std::move(communicator),
              setup.run.halo_overlap),
@@ -84,6 +85,36 @@ void ExplicitMarch::restore(const std::vector<std::vector<double>>& state, std::
     boxes_[i].set_state(state[i]);
     boxes_[i].set_step(unit);
   }
+}
+
+std::string ExplicitMarch::stored_variable() const { return stored_variable_; }
+
+BoxValues ExplicitMarch::saved_stored_state() {
+  BoxValues state;
+  for (int i = 0; i < boxes_.size(); ++i) state.push_back(boxes_[i].stored_state());
+  return state;
+}
+
+void ExplicitMarch::restore_stored(const BoxValues& state, std::int64_t unit) {
+  for (int i = 0; i < boxes_.size(); ++i) {
+    boxes_[i].set_stored_state(state[i]);
+    boxes_[i].set_step(unit);
+  }
+}
+
+std::vector<double> ExplicitMarch::model_counters() {
+  // Every box draws the same samples, so their totals agree; a rank without boxes takes them
+  // from the others.
+  std::vector<double> values = boxes_.size() > 0 ? boxes_[0].model_counters() : std::vector<double>{};
+  int count = static_cast<int>(values.size());
+  MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT, MPI_MAX, partition_.world);
+  values.resize(count, 0.0);
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), count, MPI_DOUBLE, MPI_MAX, partition_.world);
+  return values;
+}
+
+void ExplicitMarch::restore_model_counters(const std::vector<double>& values) {
+  for (int i = 0; i < boxes_.size(); ++i) boxes_[i].set_model_counters(values);
 }
 
 std::vector<std::pair<std::string, double>> ExplicitMarch::model_diagnostics() {

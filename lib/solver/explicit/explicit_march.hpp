@@ -31,6 +31,11 @@ class ExplicitMarch : public Solver {
   StateLayout state_layout() const override;
   std::vector<std::vector<double>> saved_state() override;
   void restore(const std::vector<std::vector<double>>& state, std::int64_t unit) override;
+  std::string stored_variable() const override;
+  BoxValues saved_stored_state() override;
+  void restore_stored(const BoxValues& state, std::int64_t unit) override;
+  std::vector<double> model_counters() override;
+  void restore_model_counters(const std::vector<double>& values) override;
   double updates_per_unit() const override { return updates_per_step_; }
   double bytes_per_unit() const override { return boxes_.bytes_per_step(); }
   CommunicationTimes take_communication_times() override {
@@ -45,6 +50,7 @@ class ExplicitMarch : public Solver {
   double dt_;
   double steady_tolerance_;
   double updates_per_step_;
+  std::string stored_variable_;  // the model's (CollisionModel::stored_variable)
   std::string failure_hint_;  // a term of the model the step breaks first, else the time step
   Subdomains boxes_;
   BoxesView view_;

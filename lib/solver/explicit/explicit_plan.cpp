@@ -42,7 +42,9 @@ MemoryPlan plan_memory(const CaseSetup& setup, const std::vector<EngineConfig>& 
     plan.device_bytes += f + cells * double(kRawMoments) * 8.0 + sums + halos + tables +
                          e.model->operator_bytes(e.grid.interior_cells());
     largest_box = std::max(largest_box, padded * row * real);
-    state += cells * nv * 8.0;  // a checkpoint's f of the boxes, in double
+    // A checkpoint's f of the boxes, in double, and the stored state beside it where the model's
+    // is not f (CollisionModel::stored_variable).
+    state += cells * nv * 8.0 * (e.model->stored_variable().empty() ? 1.0 : 2.0);
   }
   // The fields of the rank's boxes and of the whole grid (every rank gathers them).
   const double fields = (double(setup.engine.grid.interior_cells()) +

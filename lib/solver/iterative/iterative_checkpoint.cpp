@@ -1,5 +1,7 @@
 // The iterative solver's checkpoint: per cell the moments and the walls' and solids' densities,
 // every rank holding the whole state and writing a share of the columns.
+#include <petscsys.h>
+
 #include <algorithm>
 
 #include "solver/iterative/iterative_steady.hpp"
@@ -62,6 +64,13 @@ void IterativeSteady::restore(const std::vector<std::vector<double>>& state, std
       }
   }
   sweeps_ = unit;
+  // PETSc's SNES keeps the accelerator's history in private data that no public call saves or
+  // sets: the continued run reaches the same fixed point, but in other sweeps (docs/output.md).
+  if (accelerator_ != Accelerator::none)
+    PetscPrintf(partition_.world,
+                "bolt: note: -iter_accel %s starts its history anew at a restart: the continued "
+                "run is not bit-identical to one that never stopped\n",
+                accelerator_ == Accelerator::anderson ? "anderson" : "ngmres");
 }
 
 }  // namespace bolt
