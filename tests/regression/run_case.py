@@ -15,6 +15,8 @@ Environment:
   BOLT_UPDATE_GOLD  when 1, write the gold values of this check into gold.json instead of
                     comparing (after a deliberate change of the numerics; review the diff)
   BOLT_RUN_TIMEOUT  seconds one bolt run may take before it counts as hung (default 300)
+  BOLT_TEST_BACKEND the backend of the checks' runs (default cpu; gpu on the device: the restart
+                    checks there; bad command lines always run on the CPU)
 """
 import csv
 import glob
@@ -34,16 +36,17 @@ GOLD_PATH = os.path.join(HERE, "gold.json")
 GOLD = json.load(open(GOLD_PATH)) if os.path.exists(GOLD_PATH) else {}
 UPDATE_GOLD = os.environ.get("BOLT_UPDATE_GOLD") == "1"
 RUN_TIMEOUT = float(os.environ.get("BOLT_RUN_TIMEOUT", "300"))
+BACKEND = os.environ.get("BOLT_TEST_BACKEND", "cpu")
 
 
 # --------------------------------------------------------------------------------------------
 # helpers
 
 def run(bolt, args, outdir, summary=True, ranks=1):
-    """Runs bolt on the CPU backend with its outputs in outdir; returns the summary. With ranks
+    """Runs bolt on BACKEND with its outputs in outdir; returns the summary. With ranks
     > 1 it runs under mpiexec (oversubscribed: CI has two cores)."""
     os.makedirs(outdir, exist_ok=True)
-    cmd = [bolt, "-backend", "cpu"] + args + ["-out_dir", outdir]
+    cmd = [bolt, "-backend", BACKEND] + args + ["-out_dir", outdir]
     if ranks > 1:
         cmd = ["mpiexec", "--oversubscribe", "-n", str(ranks)] + cmd
     if summary:
@@ -537,7 +540,7 @@ def check_restart_history(bolt, args, tmp):
                          "-out_monitor_every", "5"]
     it = os.path.join(tmp, "anderson")
     run(bolt, iterative + ["-iter_max", "5"], it, summary=False)
-    cmd = [bolt, "-backend", "cpu"] + iterative + ["-iter_max", "10", "-out_dir", it, "-restart",
+    cmd = [bolt, "-backend", BACKEND] + iterative + ["-iter_max", "10", "-out_dir", it, "-restart",
                                                    os.path.join(it, "checkpoint.h5")]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT)
     ok &= report(done.returncode == 0 and "-iter_accel anderson starts its history anew" in done.stdout,
