@@ -15,7 +15,7 @@ Environment:
   BOLT_UPDATE_GOLD  when 1, write the gold values of this check into gold.json instead of
                     comparing (after a deliberate change of the numerics; review the diff)
   BOLT_RUN_TIMEOUT  seconds one bolt run may take before it counts as hung (default 300)
-  BOLT_TEST_BACKEND the backend of the checks' runs (default cpu; gpu on the device: the restart
+  BOLT_TEST_BACKEND the backend of the checks' runs (default cpu; cuda on the device: the restart
                     checks there; bad command lines always run on the CPU)
 """
 import csv
