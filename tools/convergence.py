@@ -4,7 +4,7 @@ velocity nodes, lattice points, scheme order, ...) and prints, for each quantity
 its value at each level, the difference to the previous level, the observed order of
 convergence and the Richardson-extrapolated value with an error estimate.
 
-usage: convergence.py BOLT --vary OPTION=V1:V2:V3[:...] --quantity Q [--quantity Q2 ...]
+usage: convergence.py BOLT --vary OPTION=V1:V2:V3[:...] [--vary ...] --quantity Q [...]
                       [--case FILE.yaml] [--fixed "OPTIONS"] [--backend cpu|cuda]
                       [--mpirun "mpirun -n 2"] [--steady] [--order P] [--ratio R]
                       [--noise REL] [--json OUT.json] [--work-dir DIR] [--timeout S]
@@ -15,9 +15,11 @@ example (the 2-D cavity's D and G, first-order streaming, three grids, to steady
       --fixed "-solver iterative" --steady --quantity D --quantity G
 
 Levels go from coarse to fine. Values of a level are separated by ':' (values themselves may
-hold commas). Each run is BOLT [-backend B] [-options_file_yaml CASE] FIXED -OPTION VALUE
--out_dir DIR -summary DIR/summary.json, under the --mpirun prefix if given (the varied option
-comes after the fixed ones: the last occurrence of an option wins). A quantity is a key of the
+hold commas). Each --vary is a ladder of its own around the --fixed options (one parameter
+varied at a time); several are run one after the other. Each run is
+  BOLT [-backend B] [-options_file_yaml CASE] FIXED -OPTION VALUE -out_dir DIR -summary FILE
+under the --mpirun prefix if given (the varied option comes after the fixed ones: the last
+occurrence of an option wins). A quantity is a key of the
 summary's "diagnostics" (D, G, D_mean, minus_pxy, reciprocal_thickness, ...; docs/output.md) or
 a dotted path into the summary (timing.wall_seconds); it must be a number.
 
@@ -275,7 +277,8 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(description=doc_head, epilog=doc_rest,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("bolt", help="the bolt binary")
-    ap.add_argument("--vary", required=True, help="OPTION=V1:V2:V3..., coarse to fine")
+    ap.add_argument("--vary", action="append", required=True,
+                    help="OPTION=V1:V2:V3..., coarse to fine (repeatable: one ladder each)")
     ap.add_argument("--quantity", action="append", required=True, help="summary key (repeatable)")
     ap.add_argument("--case", help="case file, passed as -options_file_yaml")
     ap.add_argument("--fixed", action="append", default=[], help="options of every run")
@@ -296,10 +299,7 @@ def parse_args(argv):
     return args
 
 
-def study(args, work):
-    name, levels = parse_vary(args.vary)
-    if args.ratio is None and name in COUNT_OPTIONS:
-        mesh_sizes(name, levels, None, None)  # a ladder in the wrong order fails before any run
+def study(args, name, levels, work):
     summaries, commands, values = [], [], {key: [] for key in args.quantity}
     for k, level in enumerate(levels):
         summary, command = run_level(args, name, level, os.path.join(work, f"level{k + 1}"))
@@ -325,7 +325,12 @@ def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     work = args.work_dir or tempfile.mkdtemp(prefix="bolt-convergence-")
     try:
-        result = study(args, work)
+        ladders = [parse_vary(text) for text in args.vary]
+        for name, levels in ladders:  # a ladder in the wrong order fails before any run
+            if args.ratio is None and name in COUNT_OPTIONS:
+                mesh_sizes(name, levels, None, None)
+        result = {"studies": [study(args, name, levels, os.path.join(work, f"{k + 1}_{name}"))
+                              for k, (name, levels) in enumerate(ladders)]}
     except StudyError as e:
         print(f"convergence.py: error: {e}", file=sys.stderr)
         if not args.work_dir and os.listdir(work):
