@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "core/phase_events.hpp"
 #include "core/run_context.hpp"
 #include "driver/exit_status.hpp"
 #include "driver/numerical_guard.hpp"
@@ -27,7 +28,7 @@ int stop_after_output_failure(Run& run, const LoopState& state) {
 }
 
 void write_monitor_row(Run& run, LoopState& state) {
-  ScopedEvent scope(log_event("BoltDiagnostics"));
+  const Phase phase("BoltDiagnostics");
   const CaseSetup& setup = run.setup;
   run.fields.update(state.step);
   const std::vector<double>& fields = run.fields.global();
@@ -120,7 +121,7 @@ void detect_steady_state(Run& run, LoopState& state) {
 }
 
 void write_fields(Run& run, LoopState& state) {
-  ScopedEvent scope(log_event("BoltFieldIO"));
+  const Phase phase("BoltFieldIO");
   set_run_phase("the fields write at step " + std::to_string(state.step));
   run.fields.update(state.step);
   run.outputs.attempt("fields", state.step, [&] {
@@ -145,7 +146,7 @@ void write_final_outputs(Run& run, LoopState& state) {
   if (checkpoint && !sound_for_checkpoint(run, state)) return;  // its dump holds the fields
   run.fields.update(state.step);
   {
-    ScopedEvent scope(log_event("BoltFieldIO"));
+    const Phase phase("BoltFieldIO");
     run.outputs.attempt("fields", state.step, [&] {
       run.fields_file =
           run.writer.write(state.step, state.time(), run.written_boxes, run.fields.written());

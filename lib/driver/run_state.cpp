@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/phase_events.hpp"
 #include "core/run_context.hpp"
 #include "diagnostics/field_access.hpp"
 #include "driver/time_loop.hpp"
@@ -51,7 +52,7 @@ Checkpointer::Checkpointer(MPI_Comm comm, const CaseSetup& setup, Solver& solver
 
 void Checkpointer::write(const char* why, std::int64_t step, double time,
                          CheckpointHistory history) {
-  ScopedEvent scope(log_event("BoltCheckpoint"));
+  const Phase phase("BoltCheckpoint");
   set_run_phase("the checkpoint write at step " + std::to_string(step));
   const RunOptions& run = setup_.run;
   const PhysicalGrid& grid = setup_.engine.grid;

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <csignal>
-#include <map>
 
+#include "core/phase_events.hpp"
 #include "core/run_context.hpp"
 
 namespace bolt {
@@ -37,22 +37,8 @@ bool stop_signalled(MPI_Comm comm) {
   return stop != 0;
 }
 
-PetscLogEvent log_event(const char* name) {
-  static PetscClassId bolt_class = [] {
-    PetscClassId id;
-    PetscClassIdRegister("bolt", &id);
-    return id;
-  }();
-  static std::map<std::string, PetscLogEvent> events;
-  const auto found = events.find(name);
-  if (found != events.end()) return found->second;
-  PetscLogEvent event;
-  PetscLogEventRegister(name, bolt_class, &event);
-  return events[name] = event;
-}
-
 TimeLoop::TimeLoop(MPI_Comm comm, Solver& solver, LoopState state)
-    : comm_(comm), solver_(solver), state_(state), step_event_(log_event("BoltStep")) {}
+    : comm_(comm), solver_(solver), state_(state), step_event_(phase_event("BoltStep")) {}
 
 void TimeLoop::add_hook(std::string name, Schedule when, Action action) {
   hooks_.push_back({std::move(name), when, std::move(action)});
@@ -79,7 +65,7 @@ int TimeLoop::next_stretch() {
       target = std::min(target, (state_.step / hook.when.every + 1) * hook.when.every);
   state_.target = target;
   set_run_phase("steps " + std::to_string(state_.step + 1) + " to " + std::to_string(target));
-  PetscLogEventBegin(step_event_, 0, 0, 0, 0);
+  begin_phase(step_event_, "BoltStep");
   stretch_start_ = std::chrono::steady_clock::now();
   return static_cast<int>(target - state_.step);
 }
@@ -87,7 +73,7 @@ int TimeLoop::next_stretch() {
 bool TimeLoop::after_stretch(int taken) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - stretch_start_).count();
-  PetscLogEventEnd(step_event_, 0, 0, 0, 0);
+  end_phase(step_event_);
   LoopTiming& timing = state_.timing;
   const CommunicationTimes communication = solver_.take_communication_times();
   if (timing.units == 0) {

@@ -89,7 +89,7 @@ class TimeLoop {
   LoopState state_;
   std::vector<Hook> hooks_, final_hooks_;
   std::chrono::steady_clock::time_point stretch_start_;
-  PetscLogEvent step_event_ = 0;
+  int step_event_ = 0;  // BoltStep (core/phase_events.hpp)
 };
 
 // SIGTERM, SIGINT, SIGUSR1, SIGHUP and SIGQUIT ask the run to stop after the unit in flight, with
@@ -101,22 +101,5 @@ void catch_stop_signals();
 // Whether a stop signal reached any rank; asked between units, so that every rank stops at the
 // same one (a rank that stopped alone would leave the others waiting for its halos). Collective.
 bool stop_signalled(MPI_Comm comm);
-
-// A PETSc log event of bolt's class (shown by -log_view), registered once per name.
-PetscLogEvent log_event(const char* name);
-
-// A scoped PETSc log event.
-class ScopedEvent {
- public:
-  explicit ScopedEvent(PetscLogEvent event) : event_(event) {
-    PetscLogEventBegin(event_, 0, 0, 0, 0);
-  }
-  ~ScopedEvent() { PetscLogEventEnd(event_, 0, 0, 0, 0); }
-  ScopedEvent(const ScopedEvent&) = delete;
-  ScopedEvent& operator=(const ScopedEvent&) = delete;
-
- private:
-  PetscLogEvent event_;
-};
 
 }  // namespace bolt

@@ -10,6 +10,7 @@
 #include "collision_operator.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "core/phase_events.hpp"
 #include "kernels/fused_step.hpp"
 #include "kernels/relaxation/relaxation.hpp"
 #include "relaxation_model.hpp"
@@ -82,26 +83,38 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
     Relax relax{params_};
     relax.params.dt = relax_dt;
     const std::int64_t cells = std::int64_t(p.cells.n[0]) * p.cells.n[1] * p.cells.n[2];
+    // Phases (core/phase_events.hpp) as the kernels are: streaming and relaxation fused in one
+    // pass, or, split, the moment sums between them; the group sums name their own phase.
+    const auto wait = device_work(exec_);
     if constexpr (!Conservative) {
       if (split_) {
-        StreamAndSum<Real, Relax, Stream> first{p.f_in, p.f_out, sums_.data(), p.vel,
-                                                p.stream, p.cells, relax};
-        for_each_team<Relax::kSums>(exec_, cells, setup_.team_size, 0, first,
-                                    Stream ? "stream_and_sum" : "sum");
+        {
+          const Phase phase(Stream ? "BoltStreamAndSum" : "BoltMomentSums", wait);
+          StreamAndSum<Real, Relax, Stream> first{p.f_in, p.f_out, sums_.data(), p.vel,
+                                                  p.stream, p.cells, relax};
+          for_each_team<Relax::kSums>(exec_, cells, setup_.team_size, 0, first,
+                                      Stream ? "stream_and_sum" : "sum");
+        }
         setup_.sum_over_velocity_group(sums_.data(), std::size_t(cells) * Relax::kSums);
         if (!relax.factorised()) {
-          SumNormalisation<Real, Relax> second{sums_.data(), normalisation_.data(), p.vel, relax};
-          for_each_team<kNormalisationSums>(exec_, cells, setup_.team_size, 0, second,
-                                            "sum_normalisation");
+          {
+            const Phase phase("BoltMomentSums", wait);
+            SumNormalisation<Real, Relax> second{sums_.data(), normalisation_.data(), p.vel,
+                                                 relax};
+            for_each_team<kNormalisationSums>(exec_, cells, setup_.team_size, 0, second,
+                                              "sum_normalisation");
+          }
           setup_.sum_over_velocity_group(normalisation_.data(),
                                          std::size_t(cells) * kNormalisationSums);
         }
+        const Phase phase("BoltRelaxation", wait);
         RelaxSummed<Real, Relax> third{p.f_out, sums_.data(), normalisation_.data(),
                                        p.vel, p.cells, relax};
         for_each_team<Relax::kSums>(exec_, cells, setup_.team_size, 0, third, "relax_summed");
         return;
       }
     }
+    const Phase phase(Stream ? "BoltFusedStep" : "BoltRelaxation", wait);
     FusedStep<Real, Relax, Stream> kernel{p.f_in, p.f_out, p.vel, p.stream, p.cells, relax};
     for_each_team<Relax::kReduceWidth>(exec_, cells, setup_.team_size, scratch_bytes_, kernel,
                                        Stream ? "fused_step" : "relaxation");

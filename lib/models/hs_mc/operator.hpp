@@ -30,6 +30,7 @@
 #include "models/collision_operator.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "core/phase_events.hpp"
 #include "kernels/macroscopic.hpp"
 #include "kernels/hs_mc/collision.hpp"
 #include "models/hs_mc/device.hpp"
@@ -170,7 +171,12 @@ class McOperator final : public CollisionOperator<Real, Exec> {
 
   // The samples and plan of the step beside the ghost fills, unless the step before prepared
   // them beside its collision (all but the first step of a run).
-  void begin_step(const CellPass<Real>& box) override { prepare(box.step); }
+  // Its phase shows the launches only: the draw runs beside the ghost fills, and a pass that
+  // waits for it does so in its own BoltMcSamples.
+  void begin_step(const CellPass<Real>& box) override {
+    const Phase phase("BoltMcSamples");
+    prepare(box.step);
+  }
 
   // Streams inside its collision pass: no interior pass while the halos travel.
   bool passes_in_parts() const override { return false; }
@@ -178,10 +184,13 @@ class McOperator final : public CollisionOperator<Real, Exec> {
   // Streaming and collision of every cell in one pass, with the samples of the step (keyed by
   // the step number, so a restart continues the sample sequence).
   void pass(const CellPass<Real>& p) override {
-    if (is_prepared_) side_.join(exec_);
-    if (!is_prepared_ || prepared_ != p.step) device_of(p.step).draw(exec_, p.step);
-    is_prepared_ = false;
-    prepare(p.step + 1);  // beside this collision: the other set, which the last one read
+    {
+      const Phase phase("BoltMcSamples", device_work(exec_));
+      if (is_prepared_) side_.join(exec_);
+      if (!is_prepared_ || prepared_ != p.step) device_of(p.step).draw(exec_, p.step);
+      is_prepared_ = false;
+      prepare(p.step + 1);  // beside this collision: the other set, which the last one read
+    }
     collide(p.step, p.f_in, p.f_out, p.vel, p.stream, true, p.cells, cells_);
   }
 
@@ -244,18 +253,23 @@ class McOperator final : public CollisionOperator<Real, Exec> {
     const McPass<Real> pass{in,    out,   vel.row,        stream, streams,
                             cells, count, record_.data(), system};
     const McDevice<Real, Exec>& device = device_of(step);
-    switch (mode) {
-      case McCorrection::none:
-        device.template collide<McCorrection::none>(exec_, pass, layout_);
-        break;
-      case McCorrection::batched:
-        device.template collide<McCorrection::batched>(exec_, pass, layout_);
-        break;
-      case McCorrection::external:
-        device.template collide<McCorrection::external>(exec_, pass, layout_);
-        solve_external(out, vel, cells, count);
-        break;
+    {
+      const Phase phase("BoltCollision", device_work(exec_));
+      switch (mode) {
+        case McCorrection::none:
+          device.template collide<McCorrection::none>(exec_, pass, layout_);
+          break;
+        case McCorrection::batched:
+          device.template collide<McCorrection::batched>(exec_, pass, layout_);
+          break;
+        case McCorrection::external:
+          device.template collide<McCorrection::external>(exec_, pass, layout_);
+          break;
+      }
     }
+    if (mode != McCorrection::external) return;
+    const Phase phase("BoltCorrection", device_work(exec_));  // the host's PETSc solve, applied
+    solve_external(out, vel, cells, count);
   }
 
  private:

@@ -17,6 +17,7 @@
 #include "models/collision_operator.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "core/phase_events.hpp"
 #include "kernels/projection/collision.hpp"
 #include "models/projection/korobov.hpp"
 #include "models/projection/model.hpp"
@@ -81,9 +82,14 @@ class ProjectionOperator final : public CollisionOperator<Real, Exec> {
   // Streaming over dt / substeps(), then, after the first, the collision over dt.
   void pass(const CellPass<Real>& p) override {
     const std::int64_t cells = std::int64_t(p.cells.n[0]) * p.cells.n[1] * p.cells.n[2];
-    StreamOnly<Real> stream{p.f_in, p.f_out, p.vel, p.stream, p.cells};
-    for_each_team<1>(exec_, cells, setup_.team_size, 0, stream, "stream_only");
+    const auto wait = device_work(exec_);  // core/phase_events.hpp
+    {
+      const Phase phase("BoltStreaming", wait);
+      StreamOnly<Real> stream{p.f_in, p.f_out, p.vel, p.stream, p.cells};
+      for_each_team<1>(exec_, cells, setup_.team_size, 0, stream, "stream_only");
+    }
     if (p.substep > 0) return;
+    const Phase phase("BoltCollision", wait);
     last_ = projection_set_of_step(seed_, p.step, int(sets_.size()));
     const Set& set = sets_[last_];
     ProjectionCollision<Real> collide{p.f_out,           p.vel,       p.cells,

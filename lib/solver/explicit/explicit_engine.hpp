@@ -14,6 +14,7 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "core/phase_events.hpp"
 #include "solver/explicit/engine.hpp"
 #include "kernels/boundary_fill.hpp"
 #include "kernels/cell_moments.hpp"
@@ -67,8 +68,10 @@ class ExplicitEngine final : public Engine {
     setup.cells = grid.interior_cells();
     setup.team_size = config.team_size;
     if (split_)
-      setup.sum_over_velocity_group = [communicator = config.communicator](double* values,
-                                                                           std::size_t count) {
+      setup.sum_over_velocity_group = [communicator = config.communicator,
+                                       wait = device_work(exec_)](double* values,
+                                                                  std::size_t count) {
+        const Phase phase("BoltMomentSums", wait);
         communicator->sum_over_velocity_group(values, count);
       };
     collision_ = make_collision_operator<Real, Exec>(setup);
@@ -227,10 +230,17 @@ class ExplicitEngine final : public Engine {
     }
   }
 
+  // The operator names its own phases (streaming, relaxation, collision, samples); the engine
+  // those of the ghosts.
   void begin_step(std::vector<Message>& sends, std::vector<Message>& receives) override {
     // In place (each row is its own): Strang's first half, a step's samples.
     collision_->begin_step(cell_pass(f_[current_].data(), whole()));
-    fill_boundaries();
+    {
+      const Phase phase("BoltBoundaryFill", device_work(exec_));
+      fill_boundaries();
+    }
+    if (halos_.empty()) return;
+    const Phase phase("BoltHaloPack", device_work(exec_));
     for (Halo& halo : halos_) {
       copy_halo(halo, halo.send, false);
       sends.push_back({halo.peer, halo.send.data(), halo.send.size() * sizeof(Real), halo.send_tag});
@@ -246,7 +256,10 @@ class ExplicitEngine final : public Engine {
   }
 
   void end_step() override {
-    for (Halo& halo : halos_) copy_halo(halo, halo.receive, true);
+    if (!halos_.empty()) {
+      const Phase phase("BoltHaloUnpack", device_work(exec_));
+      for (Halo& halo : halos_) copy_halo(halo, halo.receive, true);
+    }
     if (interior_done_) {
       for (const Region& region : shell_) collision_->pass(cell_pass(f_[1 - current_].data(), region));
     } else {

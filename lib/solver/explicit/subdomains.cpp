@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/phase_events.hpp"
 
 namespace bolt {
 
@@ -29,9 +30,15 @@ int Subdomains::step(int count, const std::function<bool()>& stop) {
       const auto by_tag = [](const Message& a, const Message& b) { return a.tag < b.tag; };
       std::sort(sends.begin(), sends.end(), by_tag);
       std::sort(receives.begin(), receives.end(), by_tag);
-      communicator_->start_exchange(sends, receives);
+      // The exchange in two phases around the interior's streaming, which the engines time.
+      const auto wait = [this] { synchronize(); };
+      {
+        const Phase phase("BoltHaloExchange", wait);
+        communicator_->start_exchange(sends, receives);
+      }
       if (overlap_)
         for (auto& engine : engines_) engine->stream_interior();
+      const Phase phase("BoltHaloExchange", wait);
       communicator_->finish_exchange();
     }
     for (auto& engine : engines_) engine->end_step();

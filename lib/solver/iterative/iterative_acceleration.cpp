@@ -9,6 +9,7 @@
 
 #include "solver/iterative/iterative_steady.hpp"
 #include "core/error.hpp"
+#include "core/phase_events.hpp"
 #include "kernels/macroscopic.hpp"
 
 namespace bolt {
@@ -17,6 +18,19 @@ namespace {
 
 void check_petsc(PetscErrorCode status, const char* what) {
   require(status == 0, "-iter_accel: PETSc failed in ", what, " (error ", int(status), ")");
+}
+
+// BoltAccelerator (core/phase_events.hpp) is the solve's own work: on in SNESSolve, paused while
+// its function sweeps and the driver's hooks run (they have phases of their own) and after the
+// march's last stretch, so that it lies inside the driver's BoltStep like the other phases.
+void time_accelerator(bool& running, bool on) {
+  if (running == on) return;
+  const int event = phase_event("BoltAccelerator");
+  if (on)
+    begin_phase(event, "BoltAccelerator");
+  else
+    end_phase(event);
+  running = on;
 }
 
 }  // namespace
@@ -71,6 +85,7 @@ void IterativeSteady::march(const std::function<int()>& next, const std::functio
                 "SNESSetType");
     const auto function = [](SNES, Vec x, Vec f, void* context) -> PetscErrorCode {
       auto* self = static_cast<IterativeSteady*>(context);
+      time_accelerator(self->march_.timing, false);
       const PetscScalar* in = nullptr;
       PetscScalar* out = nullptr;
       PetscCall(VecGetArrayRead(x, &in));
@@ -96,6 +111,7 @@ void IterativeSteady::march(const std::function<int()>& next, const std::functio
       }
       PetscCall(VecRestoreArray(f, &out));
       PetscCall(VecRestoreArrayRead(x, &in));
+      time_accelerator(self->march_.timing, !self->march_.done);
       return 0;
     };
     check_petsc(SNESSetFunction(snes_, r_, function, this), "SNESSetFunction");
@@ -126,12 +142,14 @@ void IterativeSteady::march(const std::function<int()>& next, const std::functio
   march_ = {&next, &after, &stop, next(), 0, false};
   march_.done = march_.left <= 0;
   while (!march_.done) {
+    time_accelerator(march_.timing, true);
     const std::vector<double> from = pack();
     PetscScalar* x = nullptr;
     check_petsc(VecGetArray(x_, &x), "VecGetArray");
     std::copy(from.begin(), from.end(), x);
     check_petsc(VecRestoreArray(x_, &x), "VecRestoreArray");
     check_petsc(SNESSolve(snes_, nullptr, x_), "SNESSolve");
+    time_accelerator(march_.timing, false);
     // Only an extrapolation past a physical state starts the accelerator again (from the last
     // sweep, with a new history); convergence ends the stretch and the driver's next() the march.
     restart_accelerator_ = false;

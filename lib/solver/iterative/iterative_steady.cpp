@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 #include "driver/numerical_guard.hpp"
 #include "core/error.hpp"
+#include "core/phase_events.hpp"
 #include "kernels/cell_moments.hpp"
 #include "kernels/sweep.hpp"
 #include "models/collision_operator.hpp"
@@ -322,6 +324,8 @@ double IterativeSteady::iterate() {
   if (communicator_) communicator_->record_times(false);
   sweep_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ++sweeps_;
+  // The host's work on the sweep's sums (core/phase_events.hpp), then the correction's.
+  std::optional<Phase<>> phase(std::in_place, "BoltIterUpdate");
   if (closed_) {
     const double scale = rescale_mass(result.moments);
     for (auto& axis : result.face_sums)
@@ -352,6 +356,7 @@ double IterativeSteady::iterate() {
   for (int f = 0; f < 3; ++f)
     if (norm[f] > 0.0) largest = std::max(largest, std::sqrt(change[f] / norm[f]));
   if (synthetic_) {
+    phase.emplace("BoltSynthetic");
     const std::vector<double> swept = result.moments;
     synthetic_->correct(moments_, result.moments);
     if (closed_) rescale_mass(result.moments);

@@ -129,6 +129,7 @@ class IterativeSteady : public Solver {
     const std::function<bool()>* stop = nullptr;
     int left = 0, taken = 0;
     bool done = true;
+    bool timing = false;  // BoltAccelerator is running (iterative_acceleration.cpp)
   } march_;
   Vec x_ = nullptr, r_ = nullptr;
 };

@@ -6,12 +6,14 @@
 // every relaxation model of the registry for the backend.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "core/phase_events.hpp"
 #include "kernels/sweep.hpp"
 #include "models/collision_operator.hpp"
 #include "models/model_registry.hpp"
@@ -126,6 +128,10 @@ class SweepEngineImpl final : public SweepEngine {
                       const std::vector<double>& solid_density) override {
     using Relax = Relaxation<Real, Evaluator, false>;
     const Relax relax{params_};
+    // Phases (core/phase_events.hpp): the targets and the inputs' uploads, the sweep, the sums.
+    const auto wait = device_work(exec_);
+    std::optional<Phase<decltype(wait)>> phase;
+    phase.emplace("BoltSweepTargets", wait);
     moments_in_.upload(moments);
     SweepTargets<Real, Relax> targets{moments_in_.data(), targets_.data(), all_, relax};
     for_each_team<Relax::kReduceWidth>(exec_, cells_, 128, 0, targets, "sweep_targets");
@@ -159,6 +165,8 @@ class SweepEngineImpl final : public SweepEngine {
       sweep.tables.solid = solid_ghost_.data();
     }
     sweep.copies = {copies_, sums_size_};
+    phase.reset();
+    phase.emplace("BoltSweep", wait);
     // Phase by phase (symmetry faces: what a phase enters with, an earlier one left).
     std::int64_t begin = 0;
     for (std::int64_t end : phase_end_) {
@@ -169,6 +177,8 @@ class SweepEngineImpl final : public SweepEngine {
     }
     // Every sum of the sweep at once: one reduction of the copies, one sum over the velocity
     // group, one download.
+    phase.reset();
+    phase.emplace("BoltMomentSums", wait);
     sum_copies(exec_, sums_.data(), sums_size_, copies_);
     if (config_.communicator)
       config_.communicator->sum_over_velocity_group(sums_.data(), std::size_t(sums_size_));
