@@ -3,8 +3,10 @@
 
     python3 tools/mc_tail_h.py bolt-output/<case>/checkpoint.h5 [epsilon]
 
-The checkpoint holds f (cells x velocities). The median of f_v over the cells stands in for the
-equilibrium value Phi0(xi_v) (h is small in most cells), so h ~ (f / median - 1) / epsilon.
+The checkpoint holds f (cells x velocities) and, for hs_mc, h itself in /state
+(docs/output.md); an older one holds f only, and then h ~ (f / median - 1) / epsilon, the median
+of f_v over the cells standing in for the equilibrium value Phi0(xi_v) (h is small in most cells).
+The median also orders the velocities below.
 Prints, per decile of velocities ordered by that value (the far tail of the box first), the
 largest |h| and the largest root-mean-square h over the cells, and the ten largest |h|.
 """
@@ -19,13 +21,14 @@ def main():
     epsilon = float(sys.argv[2]) if len(sys.argv) > 2 else 0.01
     with h5py.File(path, "r") as file:
         f = file["f"]
+        stored = file["state"] if file.attrs.get("state_variable", b"") in ("h", b"h") else None
         nv = f.shape[1]
         median, largest, rms = np.zeros(nv), np.zeros(nv), np.zeros(nv)
         block = 648  # velocities read at a time (a few hundred MB for ~4e4 cells)
         for v0 in range(0, nv, block):
             values = f[:, v0:v0 + block]
             m = np.median(values, axis=0)
-            h = (values / m - 1.0) / epsilon
+            h = stored[:, v0:v0 + block] if stored is not None else (values / m - 1.0) / epsilon
             median[v0:v0 + block] = m
             largest[v0:v0 + block] = np.abs(h).max(axis=0)
             rms[v0:v0 + block] = np.sqrt((h * h).mean(axis=0))
