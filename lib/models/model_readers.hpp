@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "collision_model.hpp"
+#include "core/option_reader.hpp"
 
 namespace bolt {
 
@@ -17,5 +18,9 @@ namespace bolt {
 // (-model_type bgk on an hs_mc case). hs_mc names the relaxation options that would change what
 // it computes (a body force) itself.
 std::shared_ptr<const CollisionModel> read_collision_model(MPI_Comm comm, std::string_view name);
+
+// The models whose target takes -model_prandtl (BGK's gives Pr = 1): the runs it is for, so that
+// it is refused, not ignored, with another.
+OptionUse prandtl_use();
 
 }  // namespace bolt

@@ -51,6 +51,16 @@ std::shared_ptr<const CollisionModel> read_family(MPI_Comm comm, ProjectionFamil
 }
 std::type_index options_group(ProjectionFamily) { return typeid(ProjectionFamily); }
 
+// Whether a family's target takes -model_prandtl.
+template <class E>
+bool takes_prandtl(RelaxationFamily<E>) {
+  return E::kTakesPrandtl;
+}
+template <class Family>
+bool takes_prandtl(Family) {
+  return false;
+}
+
 // The models that read the option group `group`: the runs its options are for.
 OptionUse group_use(std::type_index group) {
   OptionUse use{"model_type", {}};
@@ -62,6 +72,15 @@ OptionUse group_use(std::type_index group) {
 }
 
 }  // namespace
+
+OptionUse prandtl_use() {
+  OptionUse use{"model_type", {}};
+  for_each_model([&](const auto& entry) {
+    using Family = typename std::decay_t<decltype(entry)>::Family;
+    if (takes_prandtl(Family{})) use.choices.emplace_back(entry.name);
+  });
+  return use;
+}
 
 std::vector<std::string> model_names() {
   std::vector<std::string> names;

@@ -2,13 +2,17 @@
 
 #include "core/error.hpp"
 #include "core/option_reader.hpp"
+#include "model_readers.hpp"
 
 namespace bolt {
 
 RelaxationOptions read_relaxation_options(MPI_Comm comm, const RelaxationLimits& limits) {
   OptionReader o(comm, "Relaxation models: bgk, shakhov, esbgk (-model_)");
   RelaxationOptions r;
-  r.prandtl = o.real("model_prandtl", "Prandtl number of Shakhov and ES-BGK", 2.0 / 3.0);
+  {
+    const OptionUseScope use(prandtl_use());
+    r.prandtl = o.real("model_prandtl", "Prandtl number of Shakhov and ES-BGK", 2.0 / 3.0);
+  }
   if (limits.least_prandtl > 0.0)
     require(r.prandtl >= limits.least_prandtl, "-model_prandtl ", r.prandtl, ": ",
             limits.prandtl_reason);

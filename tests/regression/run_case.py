@@ -671,6 +671,7 @@ BAD_INPUTS = [
     (["-model_type", "shakhov", "-mc_correction", "none"], "-mc_correction", None),
     (["-model_type", "hs_mc", "-projection_seed", "3"], "-projection_seed", None),
     (["-model_type", "hs_mc", "-model_prandtl", "0.7"], "-model_prandtl", None),
+    (["-model_prandtl", "0.7"], "-model_prandtl 0.7: an option of -model_type shakhov", None),
     (["-model_type", "projection", "-mc_epsilon", "0.1"], "-mc_epsilon", None),
     (["-model_type", "projection", "-model_newton_iterations", "3"], "-model_newton_iterations",
      None),
