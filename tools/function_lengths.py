@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Function lengths of C++/CUDA sources (.cpp .hpp .cu .cuh): reports every function whose body
-is longer than a limit (issue 37: none over 150 lines in app/, lib/, kernels/, and the driver's
+is longer than a limit (the project's: none over 150 lines in app/, lib/, kernels/, and the driver's
 run_simulation under 80).
 
   python3 tools/function_lengths.py --max 150 --limit run_simulation=80 app lib kernels

@@ -38,8 +38,7 @@ std::string RelaxationModel::time_step_refusal(double dt) const {
 // mass: on the grid its energy per mass is off by the quadrature error e of the second moment,
 // and each relaxation hands that to the gas, which the next target takes up again. The energy
 // so drifts by about e per relaxation -- nu per unit time, one per step once nu dt >> 1 -- for
-// as long as nothing else (walls, open faces) holds the temperature: at delta = 1e6 on a grid
-// the coverage check passes (e = 0.2 %) the gas heats by 14 % in t = 2e-4.
+// as long as nothing else (walls, open faces) holds the temperature.
 std::string RelaxationModel::accuracy_refusal(const StepAccuracy& step) const {
   if (options_.conservative_iterations > 0 || step.dt <= 0.0) return {};
   const double relaxations = -std::expm1(-step.max_frequency * step.dt) / step.dt * step.span;

@@ -23,7 +23,7 @@ double ProjectionModel::collision_frequency(const GasParams& gas, double n, doub
 // hs_mc's rule (McDevice::make_self_loss): a step removes a fraction L = kappa m(|xi|) dt of f at
 // velocity xi, the loss frequency of a molecule of that speed in the equilibrium gas. Beyond
 // L = 1 the explicit collision step takes more than a node holds: the method is then neither
-// accurate nor positive (nu dt = 12 puts the stress 30 % off).
+// accurate nor positive.
 std::string ProjectionModel::accuracy_refusal(const StepAccuracy& step) const {
   if (step.velocities == nullptr || step.dt <= 0.0) return {};
   const VelocityGrid& velocities = *step.velocities;
