@@ -103,6 +103,12 @@ bool regular_row(const Run& run, const LoopState& state) {
   return state.step % run.setup.run.output.monitor_every == 0;
 }
 
+// A stop at a regular row checkpoints after the row (the hook "signal after a row"), so that the
+// continued run has it as the uninterrupted one does; elsewhere at once.
+void stop_on_signal_between_rows(Run& run, LoopState& state) {
+  if (!regular_row(run, state)) stop_on_signal(run, state);
+}
+
 void detect_steady_state(Run& run, LoopState& state) {
   const double residual = run.latest_row.residual;
   // Only a regular row is a baseline and a sample a checkpoint carries: the rows of a run's last
@@ -166,12 +172,11 @@ void add_run_hooks(TimeLoop& loop, Run& run) {
     return [&run, hook](LoopState& state) { hook(run, state); };
   };
   const Schedule monitor{output.monitor_every, true, false};
+  loop.add_hook("signal", {0, false, true}, bind(stop_on_signal_between_rows));
   loop.add_hook("monitor", monitor, bind(write_monitor_row));
   loop.add_hook("numerical guard", monitor, bind(guard_the_solution));
   loop.add_hook("steady state", monitor, bind(detect_steady_state));
-  // After the row of its unit, if one is due: a continued run then has that row, its sample and
-  // its residual baseline, as the uninterrupted one does.
-  loop.add_hook("signal", {0, false, true}, bind(stop_on_signal));
+  loop.add_hook("signal after a row", {output.monitor_every, false, false}, bind(stop_on_signal));
   if (output.fields_every > 0)
     loop.add_hook("fields", {output.fields_every, false, false}, bind(write_fields));
   if (output.checkpoint_every > 0)
