@@ -27,98 +27,182 @@ namespace bolt {
 
 enum ProjectionNode { kAlpha, kBeta, kLambda, kMu, kLambdaS, kMuS, kProjectionNodes };
 
+// A term as the plan makes it (lib/models/projection/plan.hpp) and the reference applies it.
 template <class Real>
 struct ProjectionTerm {
-  int node[kProjectionNodes];  // a, b, l, m, l + s, m - s
+  int node[kProjectionNodes];  // a, b, l, m, l + s, m - s (one pair: l + s = l, m - s = m)
   Real r;                      // weight of (l + s, m - s); 0: one pair
   Real c;                      // tau kappa N^2 h^3 b g / (2 N_nu) (lib/models/projection/plan.cpp)
 };
+
+// A term as the kernel reads it, in two arrays of aligned records (one 16-byte load for the
+// nodes, one load for the weights): 24 bytes per term in float, 32 in double.
+struct alignas(16) ProjectionTermNodes {
+  // Node k in the bits 16 (k % 2) .. 16 (k % 2) + 15 of word k / 2 (velocity sets of at most
+  // 65536 nodes); word 3: 1 where a node appears more than once (l = m, a one-pair term, a pair
+  // equal to (a, b)), 0 for six distinct nodes.
+  std::uint32_t word[4];
+
+  BOLT_HOST_DEVICE int node(int k) const { return int(word[k / 2] >> (16 * (k % 2)) & 0xffffu); }
+  BOLT_HOST_DEVICE bool repeats() const { return word[3] != 0; }
+};
+template <class Real>
+struct alignas(2 * sizeof(Real)) ProjectionTermWeights {
+  Real r;
+  Real c;
+};
+
+// A plan's term in the kernel's form (host code).
+inline ProjectionTermNodes projection_term_nodes(const ProjectionTerm<double>& term) {
+  ProjectionTermNodes nodes{};
+  for (int k = 0; k < kProjectionNodes; ++k) {
+    nodes.word[k / 2] |= std::uint32_t(term.node[k]) << (16 * (k % 2));
+    for (int j = 0; j < k; ++j) nodes.word[3] |= term.node[j] == term.node[k] ? 1u : 0u;
+  }
+  return nodes;
+}
 
 // Sums kept per cell: terms skipped for positivity, their sum of |Delta|, and the sum of |Delta|
 // over every term (applied or not).
 constexpr int kProjectionRecord = 3;
 
-// One term on a row: whether it was applied (false: a value would have gone negative, and the
-// row is as it was), and Delta. A node may appear twice in a term (l = m, or l = a where the
-// post-collision pair lands back on a pre-collision node): its increments are added to its
-// value one by one, in the order of the nodes. The new values are formed and checked in
-// registers and stored only when the term is applied: the row (shared memory on the GPU) is read
-// six times and written six times per term, no more -- the L1/shared pipe is what bounds this
-// kernel (docs/benchmarks.md).
+// The values of one velocity node in the rows of a team's cells: the team keeps its cells' rows
+// interleaved, node after node, so that one vector access reads or writes a node of every cell
+// and a term's nodes and weights, read once, serve every cell of the team.
+template <class Real, int Cells>
+struct alignas(sizeof(Real) * Cells) NodeCells {
+  Real v[Cells];
+};
+
+// Cells a team collides at once: a 16-byte access per node (4 in float, 2 in double). The rows
+// take 4 N_v floats or 2 N_v doubles of scratch (68 kB on paper 003's 4224 velocities: three
+// teams per GPU multiprocessor).
 template <class Real>
-BOLT_HOST_DEVICE inline bool apply_projection_term(const ProjectionTerm<Real>& t, Real* f,
-                                                   Real& delta) {
-  const int nodes = t.r != Real(0) ? kProjectionNodes : kLambdaS;
-  Real saved[kProjectionNodes];
-  for (int k = 0; k < nodes; ++k) saved[k] = f[t.node[k]];
-  // (P)^(1-r) (Q)^r as P (Q/P)^r: one logarithm and one power of two instead of two powers,
-  // and near equilibrium (Q/P near 1) the logarithm is small, so the rounding of its exponent is
-  // not multiplied by |log P| as in P^(1-r).
-  const Real p = saved[kLambda] * saved[kMu];
-  Real gain = p;
-  if (t.r != Real(0)) {
-    const Real q = saved[kLambdaS] * saved[kMuS];
-    gain = p > Real(0) && q > Real(0) ? p * exp2(t.r * log2(q / p)) : Real(0);
+constexpr int kProjectionCells = 16 / int(sizeof(Real));
+
+// One term on the rows of a team's cells: for each cell Delta, and whether the term was applied
+// there (not applied: a value would have gone negative, and the cell's values stay as they
+// were). A node may appear twice in a term (l = m, or l = a where the post-collision pair lands
+// back on a pre-collision node): its increments are added to its value one by one, in the order
+// of the nodes, and every place of the node gets the same value. The new values are formed and
+// checked in registers; each node is read once and written once.
+template <class Real, int Cells, class Tally>
+BOLT_HOST_DEVICE inline void apply_projection_term(const ProjectionTermNodes t,
+                                                   const ProjectionTermWeights<Real> w,
+                                                   NodeCells<Real, Cells>* f, Tally&& tally) {
+  NodeCells<Real, Cells> saved[kProjectionNodes];
+  BOLT_UNROLL
+  for (int k = 0; k < kProjectionNodes; ++k) saved[k] = f[t.node(k)];
+  BOLT_UNROLL
+  for (int cell = 0; cell < Cells; ++cell) {
+    Real s[kProjectionNodes];
+    for (int k = 0; k < kProjectionNodes; ++k) s[k] = saved[k].v[cell];
+    // (P)^(1-r) (Q)^r as P (Q/P)^r: one logarithm and one power of two instead of two powers,
+    // and near equilibrium (Q/P near 1) the logarithm is small, so the rounding of its exponent
+    // is not multiplied by |log P| as in P^(1-r).
+    const Real p = s[kLambda] * s[kMu];
+    Real gain = p;
+    if (w.r != Real(0)) {
+      const Real q = s[kLambdaS] * s[kMuS];
+      gain = p > Real(0) && q > Real(0) ? p * exp2(w.r * log2(q / p)) : Real(0);
+    }
+    const Real delta = w.c * (s[kAlpha] * s[kBeta] - gain);
+    const Real share[kProjectionNodes] = {-delta, -delta, (Real(1) - w.r) * delta,
+                                          (Real(1) - w.r) * delta, w.r * delta, w.r * delta};
+    Real value[kProjectionNodes];
+    for (int k = 0; k < kProjectionNodes; ++k) value[k] = s[k] + share[k];
+    if (t.repeats()) {
+      // The node's value before the term plus every increment to it.
+      for (int k = 0; k < kProjectionNodes; ++k) {
+        value[k] = s[k];
+        for (int j = 0; j < kProjectionNodes; ++j)
+          if (t.node(j) == t.node(k)) value[k] += share[j];
+      }
+    }
+    bool negative = false;
+    for (int k = 0; k < kProjectionNodes; ++k) negative = negative || value[k] < Real(0);
+    for (int k = 0; k < kProjectionNodes; ++k) saved[k].v[cell] = negative ? s[k] : value[k];
+    tally(cell, !negative, delta);
   }
-  delta = t.c * (saved[kAlpha] * saved[kBeta] - gain);
-  const Real share[kProjectionNodes] = {-delta, -delta, (Real(1) - t.r) * delta,
-                                        (Real(1) - t.r) * delta, t.r * delta, t.r * delta};
-  Real updated[kProjectionNodes];
-  bool negative = false;
-  for (int k = 0; k < nodes; ++k) {
-    // The node's value before the term plus every increment to it (a repeated node gets the
-    // same value at each of its places).
-    Real value = saved[k];
-    for (int j = 0; j < nodes; ++j)
-      if (t.node[j] == t.node[k]) value += share[j];
-    updated[k] = value;
-    negative = negative || value < Real(0);
-  }
-  if (!negative)
-    for (int k = 0; k < nodes; ++k) f[t.node[k]] = updated[k];
-  return !negative;
+  BOLT_UNROLL
+  for (int k = 0; k < kProjectionNodes; ++k) f[t.node(k)] = saved[k];
 }
 
-// The collision step of every cell, in place: a team per cell, its row in the team scratch when
-// it has one.
-template <class Real>
+// The collision step of every cell, in place. A team takes up to Cells cells that follow each
+// other along x (a group: the x rows of the box split into pieces of Cells), copies their rows
+// into its scratch interleaved (NodeCells; the places of missing cells of a short group hold
+// zeros, which no term changes), applies the terms there, and copies them back. With Cells = 1
+// and no scratch, the team works on the cell's row of f itself.
+template <class Real, int Cells>
 struct ProjectionCollision {
+  // Registers for three teams of 256 threads per GPU multiprocessor, which their scratch allows
+  // (launch_cuda.cuh: the kernel is compiled for blocks of up to this many threads). Double fits
+  // them unbounded; bounded, ptxas spills.
+  static constexpr int kTeamThreads = sizeof(Real) == 4 ? 768 : 0;
   Real* f;
   Velocities<Real> vel;  // n and the row stride
   CellIndexer cells;
-  const ProjectionTerm<Real>* terms;
-  const int* batch_start;  // [batches + 1] into terms
+  const ProjectionTermNodes* nodes;
+  const ProjectionTermWeights<Real>* weights;
+  const int* batch_start;  // [batches + 1] into the terms
   int batches;
   double* record;  // [cell][kProjectionRecord]
 
+  // Teams: the groups of the box's cells.
+  std::int64_t groups() const {
+    return std::int64_t((cells.n[0] + Cells - 1) / Cells) * cells.n[1] * cells.n[2];
+  }
+
   template <class Team>
-  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
-    Real* row = f + cells.padded(cells.coord(item)) * vel.row;
-    Real* fs = team.row_scratch(row);
-    if (fs != row) {
-      team.for_each(vel.n, [&](int v) { fs[v] = row[v]; });
+  BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t group) const {
+    using Node = NodeCells<Real, Cells>;
+    const int per_row = (cells.n[0] + Cells - 1) / Cells;
+    const int line = int(group / per_row), x0 = int(group - std::int64_t(line) * per_row) * Cells;
+    const int here = cells.n[0] - x0 < Cells ? cells.n[0] - x0 : Cells;
+    const std::int64_t first = std::int64_t(line) * cells.n[0] + x0;  // interior index
+    Real* row = f + cells.padded(cells.coord(first)) * vel.row;
+    const std::int64_t next = cells.stride[0] * vel.row;  // from one cell's row to the next
+    // The scratch addressed as such where the team always has one (GPU: shared-memory accesses).
+    Node* fs = Cells > 1 ? team.template scratch_memory<Node>()
+                         : reinterpret_cast<Node*>(team.row_scratch(row));
+    if (reinterpret_cast<Real*>(fs) != row) {
+      team.for_each(vel.n, [&](int v) {
+        Node values;
+        for (int c = 0; c < Cells; ++c) values.v[c] = c < here ? row[c * next + v] : Real(0);
+        fs[v] = values;
+      });
       team.sync();
     }
-    // Each thread counts its own terms; the team adds the counts once, after the last batch.
-    Sums<kProjectionRecord> mine = Sums<kProjectionRecord>::zero();
+    // Each thread counts its own terms, per cell, in the run's precision (a diagnostic: fewer
+    // registers); the team adds the counts once, after the last batch.
+    Sums<kProjectionRecord * Cells, Real> mine = Sums<kProjectionRecord * Cells, Real>::zero();
     for (int b = 0; b < batches; ++b) {
-      const int first = batch_start[b];
-      team.for_each_rolled(batch_start[b + 1] - first, [&](int i) {
-        Real delta;
-        const bool applied = apply_projection_term(terms[first + i], fs, delta);
-        const double size = fabs(double(delta));
-        mine[2] += size;
-        if (!applied) {
-          mine[0] += 1.0;
-          mine[1] += size;
-        }
+      const int start = batch_start[b];
+      team.for_each_rolled(batch_start[b + 1] - start, [&](int i) {
+        apply_projection_term<Real, Cells>(
+            nodes[start + i], weights[start + i], fs, [&](int c, bool applied, Real delta) {
+              const Real size = fabs(delta);
+              mine[kProjectionRecord * c + 2] += size;
+              if (!applied) {
+                mine[kProjectionRecord * c] += Real(1);
+                mine[kProjectionRecord * c + 1] += size;
+              }
+            });
       });
       team.sync();  // a batch reads what the one before wrote
     }
-    const Sums<kProjectionRecord> totals = team.team_totals(mine);
-    if (fs != row) team.for_each(vel.n, [&](int v) { row[v] = fs[v]; });
+    Sums<kProjectionRecord * Cells> mine_wide;
+    for (int k = 0; k < kProjectionRecord * Cells; ++k) mine_wide[k] = mine[k];
+    const Sums<kProjectionRecord * Cells> totals = team.team_totals(mine_wide);
+    if (reinterpret_cast<Real*>(fs) != row)
+      team.for_each(vel.n, [&](int v) {
+        const Node values = fs[v];
+        for (int c = 0; c < here; ++c) row[c * next + v] = values.v[c];
+      });
     if (team.leader())
-      for (int k = 0; k < kProjectionRecord; ++k) record[item * kProjectionRecord + k] = totals[k];
+      for (int c = 0; c < here; ++c)
+        for (int k = 0; k < kProjectionRecord; ++k)
+          record[(first + c) * kProjectionRecord + k] = totals[kProjectionRecord * c + k];
   }
 };
 

@@ -36,7 +36,8 @@ class ProjectionModel final : public CollisionModel {
   int sums_per_cell() const override { return 0; }
   double collision_frequency(const GasParams& gas, double n, double T) const override;
   std::string accuracy_refusal(const StepAccuracy& step) const override;
-  // Per cell its record; per lattice set its terms (about a fifth of the points, 32 bytes each).
+  // Per cell its record; per lattice set its terms (about a fifth of the points, 24 bytes each
+  // in float, 32 in double).
   double operator_bytes(std::int64_t cells) const override {
     return 8.0 * kProjectionRecord * double(cells) + options_.sets * 0.2 * options_.points * 32.0;
   }

@@ -49,24 +49,21 @@ class ProjectionOperator final : public CollisionOperator<Real, Exec> {
       }
     }
     require(error.empty(), error);
-    for (const ProjectionPlan& plan : plans) {
-      Set set;
-      std::vector<ProjectionTerm<Real>> terms(plan.terms.size());
-      for (std::size_t t = 0; t < terms.size(); ++t) {
-        for (int k = 0; k < kProjectionNodes; ++k) terms[t].node[k] = plan.terms[t].node[k];
-        terms[t].r = Real(plan.terms[t].r);
-        terms[t].c = Real(plan.terms[t].c);
-      }
-      set.terms = Buffer<ProjectionTerm<Real>>(setup.backend, terms);
-      set.batch_start = Buffer<int>(setup.backend, plan.batch_start);
-      set.batches = plan.batches();
-      set.counts = plan.counts;
-      sets_.push_back(std::move(set));
-    }
+    require(setup.velocity_count <= 65536, "-model_type projection: at most 65536 velocities "
+            "(16-bit node indices), the grid has ", setup.velocity_count);
+    for (const ProjectionPlan& plan : plans) sets_.push_back(device_set(plan));
     record_ = Buffer<double>(setup.backend, std::size_t(setup.cells) * kProjectionRecord);
     record_.set_zero();
-    const std::size_t bytes = std::size_t(setup.velocity_count) * sizeof(Real);
-    scratch_bytes_ = bytes + 16 * 1024 <= shared_memory_per_team(exec_) ? bytes : 0;
+    // Several cells per team where their rows fit the team's scratch beside 16 kB for the
+    // hardware's own use (the CPU's scratch is host memory: always); else one cell, in the
+    // scratch or in place.
+    const std::size_t row_bytes = std::size_t(setup.velocity_count) * sizeof(Real);
+    const std::size_t shared = shared_memory_per_team(exec_);
+    const std::size_t grouped = kCells * row_bytes;
+    if (shared == 0 || grouped + 16 * 1024 <= shared)
+      scratch_bytes_ = grouped;
+    else
+      scratch_bytes_ = row_bytes + 16 * 1024 <= shared ? row_bytes : 0;
   }
 
   FaceValues<Real> face_values(const FaceSpec& spec, int axis, int side) const override {
@@ -92,11 +89,10 @@ class ProjectionOperator final : public CollisionOperator<Real, Exec> {
     const Phase phase("BoltCollision", wait);
     last_ = projection_set_of_step(seed_, p.step, int(sets_.size()));
     const Set& set = sets_[last_];
-    ProjectionCollision<Real> collide{p.f_out,           p.vel,       p.cells,
-                                      set.terms.data(),  set.batch_start.data(),
-                                      set.batches,       record_.data()};
-    for_each_team<kProjectionRecord>(exec_, cells, setup_.team_size, scratch_bytes_, collide,
-                                     "projection_collision");
+    if (scratch_bytes_ >= kCells * std::size_t(setup_.velocity_count) * sizeof(Real))
+      collide<kCells>(p, set);
+    else
+      collide<1>(p, set);
   }
 
   // The last step's terms skipped for positivity (fraction of all term applications), their
@@ -118,12 +114,48 @@ class ProjectionOperator final : public CollisionOperator<Real, Exec> {
   }
 
  private:
+  static constexpr int kCells = kProjectionCells<Real>;
+
   struct Set {
-    Buffer<ProjectionTerm<Real>> terms;
+    Buffer<ProjectionTermNodes> nodes;
+    Buffer<ProjectionTermWeights<Real>> weights;
     Buffer<int> batch_start;
     int batches = 0;
     ProjectionPlanCounts counts;
   };
+
+  // A plan's terms in the kernel's form, on the device.
+  Set device_set(const ProjectionPlan& plan) const {
+    std::vector<ProjectionTermNodes> nodes(plan.terms.size());
+    std::vector<ProjectionTermWeights<Real>> weights(plan.terms.size());
+    for (std::size_t t = 0; t < plan.terms.size(); ++t) {
+      const ProjectionTerm<double>& term = plan.terms[t];
+      nodes[t] = projection_term_nodes(term);
+      weights[t] = {Real(term.r), Real(term.c)};
+    }
+    Set set;
+    set.nodes = Buffer<ProjectionTermNodes>(setup_.backend, nodes);
+    set.weights = Buffer<ProjectionTermWeights<Real>>(setup_.backend, weights);
+    set.batch_start = Buffer<int>(setup_.backend, plan.batch_start);
+    set.batches = plan.batches();
+    set.counts = plan.counts;
+    return set;
+  }
+
+  // The collision kernel with Cells cells per team.
+  template <int Cells>
+  void collide(const CellPass<Real>& p, const Set& set) {
+    const ProjectionCollision<Real, Cells> kernel{p.f_out,
+                                                  p.vel,
+                                                  p.cells,
+                                                  set.nodes.data(),
+                                                  set.weights.data(),
+                                                  set.batch_start.data(),
+                                                  set.batches,
+                                                  record_.data()};
+    for_each_team<kProjectionRecord * Cells>(exec_, kernel.groups(), setup_.team_size,
+                                             scratch_bytes_, kernel, "projection_collision");
+  }
 
   OperatorSetup setup_;
   std::uint32_t seed_;
