@@ -39,8 +39,8 @@ struct ProjectionTerm {
 // nodes, one load for the weights): 24 bytes per term in float, 32 in double.
 struct alignas(16) ProjectionTermNodes {
   // Node k in the bits 16 (k % 2) .. 16 (k % 2) + 15 of word k / 2 (velocity sets of at most
-  // 65536 nodes); word 3: 1 where a node appears more than once (l = m, a one-pair term, a pair
-  // equal to (a, b)), 0 for six distinct nodes.
+  // 65536 nodes); word 3: 1 where a node appears more than once (l = m, a pair equal to (a, b);
+  // not the places of (l + s, m - s) that a one-pair term fills with (l, m)), else 0.
   std::uint32_t word[4];
 
   BOLT_HOST_DEVICE int node(int k) const { return int(word[k / 2] >> (16 * (k % 2)) & 0xffffu); }
@@ -57,7 +57,8 @@ inline ProjectionTermNodes projection_term_nodes(const ProjectionTerm<double>& t
   ProjectionTermNodes nodes{};
   for (int k = 0; k < kProjectionNodes; ++k) {
     nodes.word[k / 2] |= std::uint32_t(term.node[k]) << (16 * (k % 2));
-    for (int j = 0; j < k; ++j) nodes.word[3] |= term.node[j] == term.node[k] ? 1u : 0u;
+    const bool copy = term.r == 0.0 && k >= kLambdaS;  // (l, m) again: not a repeat
+    for (int j = 0; j < k && !copy; ++j) nodes.word[3] |= term.node[j] == term.node[k] ? 1u : 0u;
   }
   return nodes;
 }
@@ -109,8 +110,11 @@ BOLT_HOST_DEVICE inline void apply_projection_term(const ProjectionTermNodes t,
     const Real delta = w.c * (s[kAlpha] * s[kBeta] - gain);
     const Real share[kProjectionNodes] = {-delta, -delta, (Real(1) - w.r) * delta,
                                           (Real(1) - w.r) * delta, w.r * delta, w.r * delta};
+    // A one-pair term (r = 0) stores (l, m) at the places of (l + s, m - s) too: there they get
+    // the increment of (l, m), so that every place of a node holds its one new value.
     Real value[kProjectionNodes];
     for (int k = 0; k < kProjectionNodes; ++k) value[k] = s[k] + share[k];
+    if (w.r == Real(0)) value[kLambdaS] = value[kLambda], value[kMuS] = value[kMu];
     if (t.repeats()) {
       // The node's value before the term plus every increment to it.
       for (int k = 0; k < kProjectionNodes; ++k) {
