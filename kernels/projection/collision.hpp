@@ -14,7 +14,8 @@
 //
 // The terms come in batches in which no two share a velocity: a batch is applied by the team's
 // threads together, the batches one after the other. The result is that of applying the terms
-// one by one in their stored order, on either backend (one thread per cell on the CPU).
+// one by one in their stored order, to each of the team's cells, on either backend (a team is
+// one thread on the CPU).
 #include <cmath>
 #include <cstdint>
 
@@ -86,7 +87,8 @@ constexpr int kProjectionCells = 16 / int(sizeof(Real));
 // were). A node may appear twice in a term (l = m, or l = a where the post-collision pair lands
 // back on a pre-collision node): its increments are added to its value one by one, in the order
 // of the nodes, and every place of the node gets the same value. The new values are formed and
-// checked in registers; each node is read once and written once.
+// checked in registers; each node is read once and written once. tally(cell, applied, Delta)
+// for each cell.
 template <class Real, int Cells, class Tally>
 BOLT_HOST_DEVICE inline void apply_projection_term(const ProjectionTermNodes t,
                                                    const ProjectionTermWeights<Real> w,

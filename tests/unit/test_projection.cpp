@@ -215,11 +215,12 @@ void expect_kernel_equals_reference(const VelocityGrid &vg, const ProjectionPlan
   }
   std::vector<double> fast = f0, record(std::size_t(cells) * kProjectionRecord, -1.0);
   const CellIndexer indexer{{cells, 1, 1}, {0, 0, 0}, {1, cells, cells}};
-  const ProjectionCollision<double, Cells> kernel{
-      fast.data(),       {vg.xi[0].data(), vg.xi[1].data(), vg.xi[2].data(), vg.weight.data(), nv, nv},
-      indexer,           nodes.data(),
-      weights.data(),    plan.batch_start.data(),
-      plan.batches(),    record.data()};
+  const Velocities<double> vel{vg.xi[0].data(), vg.xi[1].data(), vg.xi[2].data(),
+                               vg.weight.data(),  nv,              nv};
+  const ProjectionCollision<double, Cells> kernel{fast.data(),       vel,
+                                                  indexer,           nodes.data(),
+                                                  weights.data(),    plan.batch_start.data(),
+                                                  plan.batches(),    record.data()};
   for_each_team<kProjectionRecord * Cells>(CpuExec{}, kernel.groups(), 1,
                                            scratch ? Cells * nv * sizeof(double) : 0, kernel);
   std::vector<double> slow = f0;
@@ -231,6 +232,8 @@ void expect_kernel_equals_reference(const VelocityGrid &vg, const ProjectionPlan
               scratch ? "" : " in place", d, (long long)counts.skipped);
   EXPECT_LE(d, 1e-12) << Cells;
   EXPECT_EQ(skipped, double(counts.skipped)) << Cells;
+  EXPECT_GT(counts.skipped, 0) << Cells;  // the positivity rule was exercised
+  EXPECT_GT(test::relative_difference(f0, fast), 1e-2) << Cells;
 }
 
 TEST(Projection, KernelOnSeveralCellsEqualsTheReference) {

@@ -48,7 +48,7 @@ using Deflection = std::function<double(double g, double b)>;
 // N0^3 nodes or its cut by a sphere), for a collision step of `tau` with prefactor `kappa`
 // (c = tau kappa N_nodes^2 h^3 b g / (2 N_nu), kernels/projection/collision.hpp). No two terms
 // of a batch share a velocity, so the batched step equals applying the terms one by one in their
-// stored order.
+// stored order; within a batch they are ordered against GPU shared-memory bank conflicts.
 // The shift of lattice set `set` (8 uniforms in [0, 1), Philox keyed by (seed, set)), and the
 // set a step uses (Philox keyed by the seed, counter the step: a restart and every rank draw the
 // same).
