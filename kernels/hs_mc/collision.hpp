@@ -56,123 +56,11 @@
 #include "core/sums.hpp"
 #include "kernels/hs_mc/correction.hpp"
 #include "kernels/hs_mc/plan.hpp"
+#include "kernels/hs_mc/step_tables.hpp"
 #include "kernels/streaming.hpp"
 #include "kernels/views.hpp"
 
 namespace bolt {
-
-// Cells one team works on at most, 1 or 2: a thread keeps the monomial sums of every cell of its
-// team in registers (14 each), and a warp reduces at most 32 sums at once.
-constexpr int kMcMaxCellsPerTeam = 2;
-
-// A velocity of the grid and its number weight w Phi0: what the pass adding the pieces reads of
-// it, in one load (16 bytes in float; four tables would take four loads from L2 per velocity,
-// and two teams per multiprocessor leave the L1 little room). The corrected write, which needs
-// x, y, z only, reads them from McStepTables::point_axes.
-template <class Real>
-struct alignas(4 * sizeof(Real)) McPoint {
-  Real x, y, z, w;
-};
-
-// Values of the `N` cells of a team side by side: one vector load (16 bytes at most) or a few.
-template <class Real, int N>
-struct alignas(N * sizeof(Real) < 16 ? N * sizeof(Real) : 16) McLanes {
-  Real value[N];
-};
-
-// Where a team's cell lies: its padded index and padded coordinates.
-struct McCellPlace {
-  std::int64_t padded;
-  int ip[3];
-};
-
-// Team scratch per cell, in doubles: its place (McCellPlace: 3), M' - M~ (5), the correction
-// system [A | M~ - M'] (5 x 6, row-major), the correction y (5), and one to keep 16 bytes'
-// alignment.
-constexpr int kMcPlace = 0, kMcDrift = 3, kMcMatrix = 8, kMcSolution = 38, kMcCellDoubles = 44;
-static_assert(sizeof(McCellPlace) <= kMcDrift * sizeof(double), "a cell's place fits its slots");
-
-// The widest reduction of McCollision for `cells` per team: the drift of the 5 conserved moments
-// of every cell, with a correction together with the monomial sums of h' of every cell.
-constexpr int mc_reduce_width(bool correction, int cells) {
-  return (correction ? kMcMonomials + 5 : 5) * cells;
-}
-
-// Bytes of team scratch McCollision needs: per cell kMcCellDoubles, its working row when rows
-// are kept there, g of `g_samples` samples (the entries name samples: N_t, else 0), and the piece
-// sums of the gather plan (at most one per list and one more per strip boundary).
-inline std::int64_t mc_scratch_bytes(int cells_per_team, bool rows_in_scratch, int nv,
-                                     int g_samples, int strips, std::int64_t real_size) {
-  return std::int64_t(cells_per_team) *
-         (kMcCellDoubles * std::int64_t(sizeof(double)) +
-          real_size * ((rows_in_scratch ? nv : 0) + g_samples + nv + strips));
-}
-
-// The passes over a team's velocities take them in batches of B: item i of [0, S),
-// S = ceil(nv / B), stands for the velocities i + u S (u < B), so that a warp's lanes still take
-// consecutive velocities (coalesced loads, distinct banks). A thread issues the loads of its whole
-// batch before it waits on any: in a loop over single velocities each iteration's bound check
-// keeps the compiler from hoisting the next one's loads, and a thread waits for its velocities
-// one after the other (two round trips each when streaming: the tables, then the rows they point
-// to). Loads past nv read velocity nv - 1 and are not used. B = 3 in the writing pass: larger
-// batches hold more loads in flight in registers, which the kernel has few of (docs/benchmarks.md
-// has the comparisons).
-constexpr int kMcVelocityBatch = 3;
-// Streaming: 4, since its tables are one signed fraction per velocity and axis (StreamTables),
-// which leaves room for the loads of a fourth velocity.
-constexpr int kMcStreamBatch = 4;
-// The pass that adds the pieces and sums the drift and the monomials of h' takes the velocities
-// in pairs mirrored across xi_z = 0, v and v' (McMirrorPair; on a grid symmetric in z, which
-// hs_mc's are): the two share x, y, |xi|^2 and the weight, and z changes sign, so a sum even in z
-// (10 of the 14 monomials, 4 of the 5 drift moments) takes their sum and one odd in z their
-// difference: one multiply-add per sum for two velocities instead of two. Where v' = v (the
-// plane z = 0, or a grid without the symmetry: every velocity pairs with itself) the second
-// counts 0. A pair's two loads of each kind are in flight together (larger batches spill the
-// 38 float sums).
-struct McMirrorPair {
-  int v, mirror;
-};
-
-// What the samples of a step give every cell (McDevice): the velocities as the collision reads
-// them and the gather plan (McEntryIndex).
-template <class Real>
-struct McStepTables {
-  const McPoint<Real>* points;  // [v]; a mirror pair's second takes the first's x, y, -z, w
-  // The points' x, y, z as three tables, [a * stream_table_stride(nv) + v], each on 128-byte
-  // lines: what the corrected write reads of a velocity (a warp's 16-byte loads of the points
-  // would take four lines each where three scalar loads take three, and more registers).
-  const Real* point_axes;
-  int nv;
-  const McMirrorPair* mirror_pairs;  // [mirror_items], each velocity in one pair
-  int mirror_items;
-  McEquilibriumMonomials equilibrium;  // of these points
-  const McEntryVector<Real>* entries;
-  // When the entries name samples (mc_packs_velocities false): their v and v1, and how many;
-  // nullptr when the entries pack v and v1.
-  const McPair* pairs;
-  int n_samples;
-  const int* first_piece;
-  const int* plan;
-  int strips;
-  const Real* self_adjust;  // McEntryIndex; nullptr: the sampled self-loss (paper 000)
-  Real epsilon;             // f = Phi0 (1 + eps h)
-};
-
-// The cells one collision pass works on, and where it leaves its records (McOperator).
-template <class Real>
-struct McPass {
-  // h before the step (padded cell numbering, velocity fastest): streamed here when `streams`
-  // (the engine: ghosts filled), else already the post-streaming h~.
-  const Real* h_in;
-  Real* h_out;  // h_new; must not alias h_in
-  int row;      // elements between cells' rows of h_in and h_out (Velocities::row)
-  StreamTables<Real> stream;
-  bool streams;
-  CellIndexer cells;
-  std::int64_t n_cells;
-  double* record;  // [cell * kMcRecord] or nullptr
-  double* system;  // [cell * kMcSystem], external mode only
-};
 
 // Cells is the number of cells per team, a compile-time constant so that the per-cell loops in
 // the innermost gathers unroll completely; the last team of a box may have fewer (`count`).
@@ -402,175 +290,22 @@ struct McCollision {
     });
   }
 
-  // 3. Mirror pair i adds its pieces: h' = h~ + their sum + the self-loss adjustment, into
-  //    `after` from `before` (h~). (The pair's loads before the loops over their pieces: in
-  //    flight together.)
+  // 3. and 4. (collision_sums.hpp): every velocity adds its pieces into h', summing the drift
+  //    of the conserved moments (with a correction also the monomial sums of its matrix); the
+  //    correction systems solved, and the records.
   BOLT_HOST_DEVICE BOLT_FORCE_INLINE void pair_after(const Work& w, const McMirrorPair& pair,
-                                                     Lanes before[2], Lanes after[2]) const {
-    const int v[2] = {pair.v, pair.mirror};
-    Real adjust[2];
-    int begin[2], end[2];
-    for (int s = 0; s < 2; ++s) {
-      adjust[s] = tables.self_adjust ? tables.self_adjust[v[s]] : Real(0);
-      before[s] = w.rows[v[s]];
-      begin[s] = tables.first_piece[v[s]];
-      end[s] = tables.first_piece[v[s] + 1];
-    }
-    for (int s = 0; s < 2; ++s) {
-      Lanes delta;
-      for (int c = 0; c < Cells; ++c) delta.value[c] = Real(0);
-      // (Most lists have one or two pieces: unrolled, the loop is mostly branches.)
-      BOLT_ROLLED
-      for (int p = begin[s]; p < end[s]; ++p)
-        for (int c = 0; c < Cells; ++c) delta.value[c] += w.pieces[p].value[c];
-      for (int c = 0; c < Cells; ++c)
-        after[s].value[c] = before[s].value[c] + (delta.value[c] + adjust[s] * before[s].value[c]);
-    }
-  }
-
-  //    ... and its drift of the conserved moments, M' - M~ = sum w Phi0 psi (h' - h~): a sum of
-  //    increments, accurate relative to itself in the run's precision; and with a correction the
-  //    monomial sums of h' for the correction matrices, sum w Phi0 (1 + eps h') psi psi^T: the
-  //    run's equilibrium part plus eps times them (in invariant_monomials' order, with the
-  //    weight folded into the products). One pass for both, over mirror pairs (McMirrorPair).
+                                                     Lanes before[2], Lanes after[2]) const;
   template <class Drift, class Monomials>
   BOLT_HOST_DEVICE BOLT_FORCE_INLINE void add_pieces(const Work& w, int i, Drift& drift,
-                                                     Monomials& monomials) const {
-    const McMirrorPair pair = tables.mirror_pairs[i];
-    const McPoint<Real> q = tables.points[pair.v];
-    Lanes before[2], after[2];
-    pair_after(w, pair, before, after);
-    const Real wt = q.w, x = q.x, y = q.y, z = q.z;
-    const Real xx = x * x, yy = y * y, zz = z * z, r2 = xx + yy + zz;
-    // The mirror's weight in the sums: 0 where the pair is one velocity.
-    const Real w_mirror = pair.mirror != pair.v ? wt : Real(0);
-    for (int c = 0; c < Cells; ++c) {
-      // Even and odd in z: the pair's sum and difference.
-      const Real change = wt * (after[0].value[c] - before[0].value[c]),
-                 change_mirror = w_mirror * (after[1].value[c] - before[1].value[c]);
-      const Real even = change + change_mirror, odd = change - change_mirror;
-      drift[5 * c] += even;
-      drift[5 * c + 1] += even * x;
-      drift[5 * c + 2] += even * y;
-      drift[5 * c + 3] += odd * z;
-      drift[5 * c + 4] += even * r2;
-      if constexpr (kCorrects) {
-        auto* m = &monomials[kMcMonomials * c];
-        const Real n = wt * after[0].value[c], n_mirror = w_mirror * after[1].value[c];
-        const Real ne = n + n_mirror, no = n - n_mirror, ne_r2 = ne * r2;
-        m[0] += ne;
-        m[1] += ne * x;
-        m[2] += ne * y;
-        m[3] += no * z;
-        m[4] += ne * xx;
-        m[5] += ne * yy;
-        m[6] += ne * zz;
-        m[7] += ne * x * y;
-        m[8] += no * x * z;
-        m[9] += no * y * z;
-        m[10] += ne_r2 * x;
-        m[11] += ne_r2 * y;
-        m[12] += no * r2 * z;
-        m[13] += ne_r2 * r2;
-      }
-    }
-    w.rows[pair.v] = after[0];
-    w.rows[pair.mirror] = after[1];
-  }
-
-  //    Without a correction: the drift only, into the scratch.
+                                                     Monomials& monomials) const;
   template <class Team>
-  BOLT_HOST_DEVICE BOLT_FORCE_INLINE void sum_drift(const Team& team, const Work& w) const {
-    const Sums<5 * Cells> drift =
-        team.template reduce_rolled<5 * Cells, Real>(tables.mirror_items, [&](int i, auto& s) {
-          Real no_monomials[1];
-          add_pieces(w, i, s, no_monomials);
-        });
-    if (team.leader())
-      for (int c = 0; c < Cells; ++c)
-        for (int k = 0; k < 5; ++k)
-          if (c < w.count) w.shared[kMcCellDoubles * c + kMcDrift + k] = drift[5 * c + k];
-  }
-
-  //    With a correction: the drift and every cell's system [A | M~ - M'] into the scratch. Item
-  //    kTeamGroup c + e of cell c's group writes its drift (e < 5) and entry e of its system
-  //    (e < 30), each from the totals it needs.
+  BOLT_HOST_DEVICE BOLT_FORCE_INLINE void sum_drift(const Team& team, const Work& w) const;
   template <class Team>
-  BOLT_HOST_DEVICE BOLT_FORCE_INLINE void sum_systems(const Team& team, const Work& w) const {
-    const TeamTotals totals =
-        team.template reduce_pair_rolled<5 * Cells, kMcMonomials * Cells, Real>(
-            tables.mirror_items,
-            [&](int i, auto& drift, auto& monomials) { add_pieces(w, i, drift, monomials); });
-    team.for_each_rolled(kTeamGroup * w.count, [&](int item) {
-      const int c = item / kTeamGroup, e = item % kTeamGroup, i = e / 6, j = e % 6;
-      double* cell_shared = w.shared + kMcCellDoubles * c;
-      if (e < 5) cell_shared[kMcDrift + e] = totals[5 * c + e];
-      if (e >= 30) return;
-      const auto equilibrium_sum = [&](int m) { return tables.equilibrium.sum[m]; };
-      const auto cell_sum = [&](int m) { return totals[5 * Cells + kMcMonomials * c + m]; };
-      cell_shared[kMcMatrix + e] =
-          j == 5 ? -totals[5 * c + i]
-                 : invariant_product(i, j, equilibrium_sum) +
-                       double(tables.epsilon) * invariant_product(i, j, cell_sum);
-    });
-  }
-
-  // 4. The systems, a group of threads per cell (a GPU warp: no block barriers, which would cost
-  //    one per pivot), Gauss-Jordan elimination with a thread per matrix entry (one thread per
-  //    system would be as long as the rest of the step's tail). No pivoting: the matrix is
-  //    symmetric positive definite while f > 0, and a zero or non-finite pivot leaves the cell
-  //    uncorrected. Entry (i, j > k) of step k reads column k and row k, which step k does not
-  //    write; the columns left of the pivot are never read again, so they are not cleared. Item
-  //    kTeamGroup c + e works on entry e of cell c.
+  BOLT_HOST_DEVICE BOLT_FORCE_INLINE void sum_systems(const Team& team, const Work& w) const;
   template <class Team>
-  BOLT_HOST_DEVICE BOLT_FORCE_INLINE void solve_systems(const Team& team, const Work& w) const {
-    for (int k = 0; k < 5; ++k) {
-      team.for_each_rolled(kTeamGroup * w.count, [&](int item) {
-        double* a = w.shared + kMcCellDoubles * (item / kTeamGroup) + kMcMatrix;
-        const int e = item % kTeamGroup, i = e / 6, j = e % 6;
-        if (e < 30 && i != k && j > k) a[6 * i + j] -= a[6 * i + k] * a[6 * k + j] / a[6 * k + k];
-      });
-      team.sync_group();
-    }
-    team.for_each_rolled(kTeamGroup * w.count, [&](int item) {
-      double* cell_shared = w.shared + kMcCellDoubles * (item / kTeamGroup);
-      const int k = item % kTeamGroup;
-      if (k < 5)
-        cell_shared[kMcSolution + k] =
-            cell_shared[kMcMatrix + 6 * k + 5] / cell_shared[kMcMatrix + 6 * k + k];
-    });
-    team.sync_group();
-  }
-
-  //    ... y of every cell (its group's first thread): none or external (applied later), or a
-  //    singular system, give 0; the records and the external systems.
+  BOLT_HOST_DEVICE BOLT_FORCE_INLINE void solve_systems(const Team& team, const Work& w) const;
   template <class Team>
-  BOLT_HOST_DEVICE BOLT_FORCE_INLINE void record_solutions(const Team& team, const Work& w) const {
-    team.for_each_rolled(kTeamGroup * w.count, [&](int item) {
-      if (item % kTeamGroup != 0) return;
-      const int c = item / kTeamGroup;
-      double* cell_shared = w.shared + kMcCellDoubles * c;
-      const double* a = cell_shared + kMcMatrix;
-      double* y = cell_shared + kMcSolution;
-      const std::int64_t cell = w.first + c;
-      double* record = pass.record;
-      if (record)
-        for (int k = 0; k < 5; ++k) record[cell * kMcRecord + 5 + k] = cell_shared[kMcDrift + k];
-      if (Mode == McCorrection::external) {
-        double* out = pass.system + cell * kMcSystem;
-        for (int k = 0; k < 5; ++k) {
-          for (int j = 0; j < 5; ++j) out[5 * k + j] = a[6 * k + j];
-          out[25 + k] = a[6 * k + 5];
-        }
-      }
-      bool solved = Mode == McCorrection::batched;
-      for (int k = 0; k < 5; ++k) solved = solved && y[k] - y[k] == 0.0;  // finite
-      if (!solved)
-        for (int k = 0; k < 5; ++k) y[k] = 0.0;
-      if (record)
-        for (int k = 0; k < 5; ++k) record[cell * kMcRecord + k] = y[k];
-    });
-  }
+  BOLT_HOST_DEVICE BOLT_FORCE_INLINE void record_solutions(const Team& team, const Work& w) const;
 
   // 5. The new rows: h' corrected by y (batched), else h' as it is.
   template <class Team>
@@ -613,3 +348,5 @@ struct McCollision {
 };
 
 }  // namespace bolt
+
+#include "kernels/hs_mc/collision_sums.hpp"
