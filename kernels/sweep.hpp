@@ -292,7 +292,10 @@ struct Sweep {
   // minmod) between the cell's upwind difference D_a = f_i - u_a and its upwind cell's d_a
   // (carried along the sweep); u_a is the upwind cell's value. Beside an outer face or a solid's
   // wall, whose entering value g is given at the face itself half a cell upwind, u_a = g and
-  // s_a = D_a = 2 (f_i - g), unlimited: the line through g and f_i. Unlimited inside too (s = D)
+  // D_a = 2 (f_i - g), the line through g and f_i, limited (minmod) by 2 (F - f_i), the slope
+  // toward the cell's target: where the cell is optically thin the first is the smaller, where it
+  // is thick f relaxes to F within the cell and the line would overshoot F at the downwind face.
+  // Unlimited inside (s = D)
   // the cell's equation is the second-order upwind difference xi (3 f_i - 4 f_{i-1} + f_{i-2}) /
   // (2 dx) in finite-volume form. The equation of the cell,
   //   nu (f_i - F) + sum_a |xi_a| / dx_a (f_face,a - f_in,a) = 0,
@@ -393,7 +396,12 @@ struct Sweep {
     for (int a = 0; a < 3; ++a) {
       if (coefficient[a] == Real(0)) continue;
       const Real d = per_cell[a] * (unlimited - up[a].value);
-      const Real limited = beside_face[a] ? d : limited_difference(limiter, d, up[a].difference);
+      // Beside a face: no upwind difference, so the slope toward the face value is capped by the
+      // one toward the cell's target (minmod): an optically thick cell relaxes to F within it,
+      // and the line through g and f would overshoot F at its downwind face.
+      const Real limited =
+          beside_face[a] ? limited_difference(Limiter::minmod, d, Real(2) * (F - unlimited))
+                         : limited_difference(limiter, d, up[a].difference);
       slope[a] = fmax(limited, Real(-2) * unlimited);
       rhs -= Real(0.5) * coefficient[a] * slope[a];
     }

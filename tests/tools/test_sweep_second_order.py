@@ -49,12 +49,11 @@ def relative(a, b):
 
 
 def check_cavity(bolt):
-    """Measured (12^3 velocities): D 0.66907153, 0.66897555, 0.66897214 and G 0.11646262,
-    0.11417570, 0.11363647 on 32^2, 64^2, 128^2: p = 4.8 for D (its error has parts of both
-    signs, which cancel near 64^2) and 2.08 for G. From 16^2 G's p is 0.63: G on 16^2 is not yet
-    in the asymptotic range (the rays of each discrete velocity from the lid's corners, where f
-    jumps, are a few cells wide there); docs/validation.md has the whole ladder. Sweeps with
-    Anderson to 1e-10: 21 and 22 against first order's 19 and 20 (1.1 times)."""
+    """Measured (12^3 velocities): D 0.66916386, 0.66900316, 0.66898063 and G 0.11582570,
+    0.11403417, 0.11360687 on 32^2, 64^2, 128^2: p = 2.83 for D and 2.07 for G. From 16^2 G is
+    not yet in the asymptotic range (the rays of each discrete velocity from the lid's corners,
+    where f jumps, are a few cells wide there); docs/validation.md has the whole ladder. Sweeps
+    with Anderson to 1e-10: 21 and 22 against first order's 19 and 20 (1.1 times)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "study.json")
         cmd = [sys.executable, TOOL, bolt, "--vary", "grid_n=32,32,1:64,64,1:128,128,1",
