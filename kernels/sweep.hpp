@@ -8,6 +8,11 @@
 // or plane (3-D), overwritten in place -- and adds its part of the moments of iteration k + 1,
 // and of the fluxes through the outer faces, as it passes each cell.
 //
+// Second order (-stream_order 2, step_second_order): the same sweep with face values
+// reconstructed from the cell and its upwind cells only, so that the equations stay lower
+// triangular in the sweep's order (the slice holds, per axis, the upwind cell's value, the face
+// value it left and its upwind difference: paper 004's "three slices"); see step_second_order.
+//
 // Faces: a wall's entering velocities take n_w f_M(1, u_w, T_w) with n_w from the leaving flux
 // of the previous iteration (the sweep records it); inflow the given equilibrium; outflow the
 // cell's own value (zero gradient: the term moves to the left-hand side).
@@ -22,6 +27,7 @@
 #include "core/sums.hpp"
 #include "macroscopic.hpp"
 #include "relaxation/relaxation.hpp"
+#include "streaming.hpp"
 #include "views.hpp"
 
 namespace bolt {
@@ -51,9 +57,12 @@ struct SweepFaceTables {
   const Real* ghost[3][2];  // [nv] wall: f_M(1, u_w, T_w); inflow: f_M(n, u, T)
   const Real* solid;        // [nv] the solids' walls: f_M(1, 0, T_s)
   // Symmetry (specular) faces: the boundary cell's value of each velocity leaving through the
-  // face, [transverse][nv], which its mirror image enters with; the sweep takes the leaving
-  // velocities first (lib/solver/sweep_slots.cpp: phases), so the values are this iteration's.
+  // face, [transverse][nv][mirror_values], which its mirror image enters with; the sweep takes
+  // the leaving velocities first (lib/solver/sweep_slots.cpp: phases), so the values are this
+  // iteration's. Second order keeps 3 (SweepCarry: the cell's value, its face value, its upwind
+  // difference), so that the entering velocity sees the mirror image of the leaving one's cells.
   Real* mirror[3][2];
+  int mirror_values;  // 1 (first order) or 3
   const int* reflect[3];  // [nv] the velocity with xi_a negated
 };
 
@@ -82,10 +91,34 @@ struct SweepGrid {
   const Real* inverse_width[3];  // [cells of the axis] 1 / dx; nullptr on inactive axes
   BOLT_HOST_DEVICE bool active(int a) const { return n[a] > 1; }
   BOLT_HOST_DEVICE std::int64_t cells() const { return std::int64_t(n[0]) * n[1] * n[2]; }
-  // Elements a velocity's slice holds: the previous plane (3-D), line (2-D), nothing (1-D).
+  // Elements of one array of a velocity's slice: the previous plane (3-D), line (2-D), nothing
+  // (1-D).
   BOLT_HOST_DEVICE std::int64_t slice_size() const {
     return n[2] > 1 ? std::int64_t(n[0]) * n[1] : (n[1] > 1 ? n[0] : 1);
   }
+  // Arrays of slice_size() a velocity's slice holds: first order the upwind values; second order
+  // also each transverse axis's face values and upwind differences (kSlice* below).
+  BOLT_HOST_DEVICE int slice_arrays(int order) const {
+    return order == 1 ? 1 : (n[2] > 1 ? 5 : 3);
+  }
+};
+
+// Second order: the arrays of a slice (element p of array q at q * slice_size() + p). 2-D: the
+// previous line's values, the y faces they left, their y differences. 3-D: the values (the
+// previous plane, overwritten in place line by line, so that line j - 1 of the current plane is
+// there too), the z faces and differences the previous plane left, and the y faces and
+// differences of the current plane's previous line.
+constexpr int kSliceValue = 0;
+constexpr int kSliceFace2D = 1, kSliceDifference2D = 2;
+constexpr int kSliceFaceZ = 1, kSliceDifferenceZ = 2, kSliceFaceY = 3, kSliceDifferenceY = 4;
+
+// What a second-order sweep carries from a cell to the next along x (and keeps in the slice
+// along y and z): the cell's value, the value it left through its downwind face, its upwind
+// difference (one cell's worth: f_i - f_{i-1}, or 2 (f_i - g) for a cell whose upwind side is
+// a face of value g, half a cell away).
+template <class Real>
+struct SweepCarry {
+  Real value = Real(0), face = Real(0), difference = Real(0);
 };
 
 // The copies of the sums (sweep_sum_copies): moments, face sums and solid outflux lie in one
@@ -117,6 +150,8 @@ struct Sweep {
   double* moments;     // [interior cell][kRawMoments], accumulated
   SweepCopies copies;  // of the sums: step(..., copy) adds into copy `copy`
   Relax relax;
+  int order = 1;  // 1: upwind (step), 2: limited upwind-biased (step_second_order)
+  Limiter limiter = Limiter::van_leer;
 
   // Face (a, side) and its tables, picked by value: `side` varies between slots, and indexing the
   // kernel's parameters with it would copy them to local memory.
@@ -124,14 +159,18 @@ struct Sweep {
     return side == 0 ? face[a][0] : face[a][1];
   }
 
+  // The mirror image's values of velocity v entering through symmetry face (a, side) at
+  // transverse position t (tables.mirror).
+  BOLT_HOST_DEVICE const Real* mirrored(int a, int side, std::int64_t t, int v) const {
+    const Real* mirror = side == 0 ? tables.mirror[a][0] : tables.mirror[a][1];
+    return mirror + (t * vel.n + tables.reflect[a][v]) * tables.mirror_values;
+  }
+
   // The value of velocity v entering through face (a, side) at transverse position t: a wall's
   // or inflow's ghost, or a symmetry face's mirror image (outflow faces have none).
   BOLT_HOST_DEVICE Real entering_value(int a, int side, std::int64_t t, int v) const {
     const SweepFace f = face_at(a, side);
-    if (f.kind == FaceKind::specular) {
-      const Real* mirror = side == 0 ? tables.mirror[a][0] : tables.mirror[a][1];
-      return mirror[t * vel.n + tables.reflect[a][v]];
-    }
+    if (f.kind == FaceKind::specular) return mirrored(a, side, t, v)[0];
     const Real g = (side == 0 ? tables.ghost[a][0] : tables.ghost[a][1])[v];
     return f.kind == FaceKind::wall ? Real(f.density[t]) * g : g;
   }
@@ -175,9 +214,13 @@ struct Sweep {
     const Lane l = lane(slot);
     for (int kk = 0; kk < grid.n[2]; ++kk)
       for (int jj = 0; jj < grid.n[1]; ++jj) {
-        Real previous = Real(0);
-        for (int ii = 0; ii < grid.n[0]; ++ii)
-          previous = step(l, ii, jj, kk, previous, slice, acc, 0);
+        SweepCarry<Real> carry;
+        for (int ii = 0; ii < grid.n[0]; ++ii) {
+          if (order == 2)
+            step_second_order(l, ii, jj, kk, carry, slice, acc, 0);
+          else
+            carry.value = step(l, ii, jj, kk, carry.value, slice, acc, 0);
+        }
       }
   }
 
@@ -237,6 +280,161 @@ struct Sweep {
     }
     const Real f = rhs / lhs;
     if (n[1] > 1) slice[here] = f;
+    const Real leaving[3] = {f, f, f};
+    add_cell(l, cell, cell_flags, at, steps, f, leaving, nullptr, entering, acc, copy);
+    return f;
+  }
+
+  // Second order. The value velocity xi leaves cell i with through its downwind face along axis
+  // a is reconstructed from the cell and its upwind side only,
+  //   f_face,a = f_i + s_a / 2,   s_a = L(D_a, d_a),
+  // with the slope s_a per cell limited (kernels/streaming.hpp's limited_difference, van Leer or
+  // minmod) between the cell's upwind difference D_a = f_i - u_a and its upwind cell's d_a
+  // (carried along the sweep); u_a is the upwind cell's value. Beside an outer face or a solid's
+  // wall, whose entering value g is given at the face itself half a cell upwind, u_a = g and
+  // D_a = 2 (f_i - g), the line through g and f_i, limited (minmod) by 2 (F - f_i), the slope
+  // toward the cell's target: where the cell is optically thin the first is the smaller, where it
+  // is thick f relaxes to F within the cell and the line would overshoot F at the downwind face.
+  // Unlimited inside (s = D)
+  // the cell's equation is the second-order upwind difference xi (3 f_i - 4 f_{i-1} + f_{i-2}) /
+  // (2 dx) in finite-volume form. The equation of the cell,
+  //   nu (f_i - F) + sum_a |xi_a| / dx_a (f_face,a - f_in,a) = 0,
+  // with f_in,a the face value the upwind cell left (or g), is solved in the sweep's order as at
+  // first order: the scheme is conservative, and the walls' densities balance the fluxes of
+  // these face values. Differences are per cell (index space): on a smoothly stretched axis the
+  // reconstruction stays second order.
+  //
+  // The limiter sees the upwind differences only: f is not kept between iterations (only the
+  // moments are), so no downwind value exists. D_a contains the unknown f_i; it is taken at the
+  // cell's unlimited solution f^u (the same equation with s_a = D_a, linear in f_i), and f_i then
+  // solves the equation with those slopes. Each sweep is thus a continuous function of the
+  // frozen moments (the limiter is continuous in D and d; a limiter coefficient frozen at a
+  // predictor instead switches discontinuously where D changes sign, and the iteration then
+  // stalls in a limit cycle), and the iteration converges to this scheme's fixed point, the
+  // second-order steady state: where f is smooth the limited and unlimited slopes differ by
+  // O(dx^2), so f^u - f_i = O(dx^2) and L(D^u, d) keeps the face values' O(dx^2) error. Where the
+  // predicted face value f^u + s/2 would fall below zero (a steep drop across an optically thick
+  // cell), s is cut so that it does not. What the upwind-only limiter cannot see is an extremum
+  // at cell i itself (it sees those upwind): there the face overshoots f_i by at most
+  // min(|D|, |d|) (van Leer; half that with minmod), a bounded, non-growing excursion.
+  //
+  // An outflow face's entering value is the cell's own (no term, as at first order; the next
+  // cell's upwind difference is then 0, which the limiter takes as first order for one cell).
+  // The carry and the slice pass each axis's (value, face, difference) on (SweepCarry, kSlice*).
+  template <class Accumulator>
+  BOLT_HOST_DEVICE void step_second_order(const Lane& l, int ii, int jj, int kk,
+                                          SweepCarry<Real>& carry, const SliceView<Real>& slice,
+                                          Accumulator& acc, int copy) const {
+    const int* n = grid.n;
+    const bool plane = n[2] > 1;
+    const int steps[3] = {ii, jj, kk};
+    int at[3];
+    for (int a = 0; a < 3; ++a) at[a] = l.dir[a] > 0 ? steps[a] : n[a] - 1 - steps[a];
+    const std::int64_t stride[3] = {1, n[0], std::int64_t(n[0]) * n[1]};
+    const std::int64_t cell = at[0] + stride[1] * at[1] + stride[2] * at[2];
+    const std::int64_t size = grid.slice_size();
+    // The loads first, as in step: y from the current line's upwind neighbour in the slice (2-D:
+    // the previous line itself), z from the slice before this cell overwrites it.
+    const unsigned cell_flags = flags[cell];
+    const SweepCell<Real> c = cells[cell];
+    const std::int64_t here = plane ? cell - stride[2] * at[2] : at[0];
+    SweepCarry<Real> up[3] = {carry, {}, {}};
+    const std::int64_t y_at = plane ? here - l.dir[1] * stride[1] : here;
+    const int y_face = plane ? kSliceFaceY : kSliceFace2D;
+    const int y_difference = plane ? kSliceDifferenceY : kSliceDifference2D;
+    if (n[1] > 1 && jj > 0)
+      up[1] = {slice[y_at], slice[y_face * size + y_at], slice[y_difference * size + y_at]};
+    if (plane && kk > 0)
+      up[2] = {slice[here], slice[kSliceFaceZ * size + here],
+               slice[kSliceDifferenceZ * size + here]};
+    if (cell_flags & kSolidCell) return;
+    const Real F = relax.equilibrium(c.target, l.xi[0], l.xi[1], l.xi[2]);
+    Real lhs = c.nu, rhs = c.nu * F;
+    Real coefficient[3] = {Real(0), Real(0), Real(0)};
+    Real entering[3] = {Real(0), Real(0), Real(0)};
+    Real per_cell[3] = {Real(1), Real(1), Real(1)};  // 1 / the distance to u_a, in cells
+    bool beside_face[3] = {false, false, false};
+    for (int a = 0; a < 3; ++a) {
+      if (!grid.active(a) || l.xi[a] == Real(0)) continue;
+      if (cell_flags != 0) {
+        const int side = l.dir[a] > 0 ? 0 : 1;  // the side the velocity enters its cells through
+        if (steps[a] > 0) {
+          if (cell_flags & (1u << (2 * a + side))) {
+            entering[a] = Real(solids.density[cell * 6 + 2 * a + side]) * tables.solid[l.v];
+            beside_face[a] = true;
+          }
+        } else {
+          const FaceKind kind = face_at(a, side).kind;
+          if (kind == FaceKind::outflow) continue;  // ghost = this cell
+          if (kind == FaceKind::specular) {  // the mirror image's cell upwind
+            const Real* image = mirrored(a, side, transverse(at, n, a), l.v);
+            up[a] = {image[0], image[1], image[2]};
+            entering[a] = image[1];
+          } else {
+            entering[a] = entering_value(a, side, transverse(at, n, a), l.v);
+            beside_face[a] = true;
+          }
+        }
+        if (beside_face[a]) {
+          up[a] = {entering[a], entering[a], Real(0)};
+          per_cell[a] = Real(2);
+        }
+      }
+      coefficient[a] = l.speed[a] * grid.inverse_width[a][at[a]];
+      lhs += coefficient[a];
+      rhs += coefficient[a] * up[a].face;
+    }
+    // The unlimited solution: s_a = per_cell (f - u_a), linear in f.
+    Real lhs_unlimited = lhs, rhs_unlimited = rhs;
+    for (int a = 0; a < 3; ++a) {
+      const Real k = Real(0.5) * per_cell[a] * coefficient[a];
+      lhs_unlimited += k;
+      rhs_unlimited += k * up[a].value;
+    }
+    const Real unlimited = rhs_unlimited / lhs_unlimited;
+    Real slope[3] = {Real(0), Real(0), Real(0)};
+    for (int a = 0; a < 3; ++a) {
+      if (coefficient[a] == Real(0)) continue;
+      const Real d = per_cell[a] * (unlimited - up[a].value);
+      // Beside a face: no upwind difference, so the slope toward the face value is capped by the
+      // one toward the cell's target (minmod): an optically thick cell relaxes to F within it,
+      // and the line through g and f would overshoot F at its downwind face.
+      const Real limited =
+          beside_face[a] ? limited_difference(Limiter::minmod, d, Real(2) * (F - unlimited))
+                         : limited_difference(limiter, d, up[a].difference);
+      slope[a] = fmax(limited, Real(-2) * unlimited);
+      rhs -= Real(0.5) * coefficient[a] * slope[a];
+    }
+    const Real f = rhs / lhs;
+    Real leaving[3], difference[3];
+    for (int a = 0; a < 3; ++a) {
+      const bool swept = coefficient[a] != Real(0);
+      leaving[a] = f + Real(0.5) * slope[a];
+      difference[a] = swept ? per_cell[a] * (f - up[a].value) : Real(0);
+    }
+    carry = {f, leaving[0], difference[0]};
+    if (n[1] > 1) {
+      slice[here] = f;
+      slice[y_face * size + here] = leaving[1];
+      slice[y_difference * size + here] = difference[1];
+    }
+    if (plane) {
+      slice[kSliceFaceZ * size + here] = leaving[2];
+      slice[kSliceDifferenceZ * size + here] = difference[2];
+    }
+    add_cell(l, cell, cell_flags, at, steps, f, leaving, difference, entering, acc, copy);
+  }
+
+  // The sums of a swept cell of value f: its moments, and where it touches solids or outer faces
+  // their fluxes, with the values the scheme gives the faces (`leaving[a]`: the one it leaves
+  // through its downwind face along a; `entering[a]`: a face's entering value). Second order
+  // also gives the upwind differences (a symmetry face's mirror keeps them).
+  template <class Accumulator>
+  BOLT_HOST_DEVICE void add_cell(const Lane& l, std::int64_t cell, unsigned cell_flags,
+                                 const int* at, const int* steps, Real f, const Real* leaving,
+                                 const Real* difference, const Real* entering, Accumulator& acc,
+                                 int copy) const {
+    const int* n = grid.n;
     const Real* xi = l.xi;
     const double wf = double(l.w) * double(f);
     Sums<kRawMoments> m;
@@ -248,49 +446,61 @@ struct Sweep {
     m[kM2 + 5] = wf * xi[1] * xi[2];
     for (int a = 0; a < 3; ++a) m[kM3 + a] = wf * xi[a] * l.xi2;
     acc.add(moments + copy * copies.stride + cell * kRawMoments, m);
-    if (cell_flags & kSolidSides) add_solid_outflux(l, cell, cell_flags, f, acc, copy);
+    if (cell_flags & kSolidSides) add_solid_outflux(l, cell, cell_flags, leaving, acc, copy);
     if (cell_flags & kOuterFaceCell)
       for (int a = 0; a < 3; ++a)
         if (grid.active(a) && (steps[a] == 0 || steps[a] == n[a] - 1))
-          at_outer_faces(l, a, at, steps, f, entering[a], acc, copy);
-    return f;
+          at_outer_faces(l, a, at, steps, f, leaving[a], difference ? difference[a] : Real(0),
+                         entering[a], acc, copy);
   }
 
   // Into a solid downwind: the leaving flux its wall's density balances (every lane of a warp is
   // at this cell and goes the same way: the add is the warp's, xi_a = 0 adding nothing).
   template <class Accumulator>
   BOLT_HOST_DEVICE void add_solid_outflux(const Lane& l, std::int64_t cell, unsigned cell_flags,
-                                          Real f, Accumulator& acc, int copy) const {
+                                          const Real* leaving, Accumulator& acc, int copy) const {
     for (int a = 0; a < 3; ++a) {
       const int side = l.dir[a] > 0 ? 1 : 0;  // the side the velocity leaves its cells through
       if (!grid.active(a) || !(cell_flags & (1u << (2 * a + side)))) continue;
       Sums<1> q;
-      q[0] = double(l.w) * double(l.speed[a]) * double(f);
+      q[0] = double(l.w) * double(l.speed[a]) * double(leaving[a]);
       acc.add(solids.outflux + copy * copies.stride + cell * 6 + 2 * a + side, q);
     }
   }
 
   // The outer faces along axis a this cell touches: the velocity enters through its first cell
-  // along the axis and leaves through its last (the upwind scheme's face values: ghost, cell).
-  // A symmetry face takes the leaving value its mirror image will enter with.
+  // along the axis and leaves through its last (the scheme's face values: the entering value,
+  // `leaving`; an outflow face's entering value is the cell's own, f). A symmetry face takes the
+  // leaving value its mirror image will enter with.
   template <class Accumulator>
   BOLT_HOST_DEVICE void at_outer_faces(const Lane& l, int a, const int* at, const int* steps,
-                                       Real f, Real entering, Accumulator& acc, int copy) const {
+                                       Real f, Real leaving_value, Real difference, Real entering,
+                                       Accumulator& acc, int copy) const {
     const int* n = grid.n;
     const std::int64_t t = transverse(at, n, a);
     for (int s = 0; s < 2; ++s) {
       if ((s == 0 && steps[a] != 0) || (s == 1 && steps[a] != n[a] - 1)) continue;
       const int side = s == 0 ? (l.dir[a] > 0 ? 0 : 1) : (l.dir[a] > 0 ? 1 : 0);
       const SweepFace face_here = face_at(a, side);
-      if (s == 1 && l.xi[a] != Real(0) && face_here.kind == FaceKind::specular)
-        (side == 0 ? tables.mirror[a][0] : tables.mirror[a][1])[t * vel.n + l.v] = f;
+      if (s == 1 && l.xi[a] != Real(0) && face_here.kind == FaceKind::specular) {
+        Real* image = (side == 0 ? tables.mirror[a][0] : tables.mirror[a][1]) +
+                      (t * vel.n + l.v) * tables.mirror_values;
+        if (tables.mirror_values == 1) {
+          image[0] = leaving_value;
+        } else {
+          image[0] = f;
+          image[1] = leaving_value;
+          image[2] = difference;
+        }
+      }
       if (face_here.sums == nullptr) continue;
       const double outward = side == 0 ? -1.0 : 1.0;
       const double xn = outward * double(l.xi[a]);
       const bool leaving = xn > 0.0;
       // An outflow face's entering value is the cell's own.
-      const double value =
-          leaving || face_here.kind == FaceKind::outflow ? double(f) : double(entering);
+      const double value = leaving ? double(leaving_value)
+                           : face_here.kind == FaceKind::outflow ? double(f)
+                                                                  : double(entering);
       const double flux = double(l.w) * xn * value;
       Sums<kFaceSums> q;
       q[0] = flux;

@@ -28,6 +28,11 @@
 #              the default start) on 1 and 2 GPUs (needs two GPUs)
 #   lines      the split part's runs at each -iter_lines of $LINES (default 0 1 2 4 8 16; 0 is
 #              the sweep's own choice), on 1 and 2 GPUs
+#   order2     the second-order sweep (-stream_order 2): the 3-D cavity at Kn = 1 and 0.1 on 32^3
+#              and 64^3 cells at both orders (the Richardson value of the two second-order grids
+#              is the reference, the first-order grids' a second estimate), then the time per sweep of both
+#              orders with the bandwidth fraction (64^3 Kn = 1 cavity and the 96 x 64 x 64 cube in
+#              float, plain source iteration, 20 and 8 sweeps)
 # Each run writes summary.json, monitor.csv and its log under $OUT/<part>/<name>/ and a line to
 # $OUT/iterative.txt; steady_time.py adds when D and G reached their final values (1e-4).
 set -u -o pipefail
@@ -195,6 +200,33 @@ for part in "${PARTS[@]}"; do
         for lines in ${LINES:-0 1 2 4 8 16}; do
           split_runs lines _$lines $ranks -iter_lines $lines
         done
+      done ;;
+    order2)
+      for kn in 1 0p1; do
+        run order2 kn${kn}_32_o2 1 inputs/cavity3d_iterative_kn$kn.yaml -grid_n 32,32,32 \
+          -stream_order 2
+        run order2 kn${kn}_32_o1 1 inputs/cavity3d_iterative_kn$kn.yaml -grid_n 32,32,32
+        run order2 kn${kn}_64_o1 1 inputs/cavity3d_iterative_kn$kn.yaml
+        run order2 kn${kn}_64_o2 1 inputs/cavity3d_iterative_kn$kn.yaml -stream_order 2
+        python3 - "$OUT/order2" "$kn" <<'PY' | tee -a "$report"
+import json, sys
+d = {k: json.load(open(f"{sys.argv[1]}/kn{sys.argv[2]}_{k}/summary.json"))["diagnostics"]
+     for k in ("32_o1", "32_o2", "64_o1", "64_o2")}
+for q in ("D", "G"):
+    ref = d["64_o2"][q] + (d["64_o2"][q] - d["32_o2"][q]) / 3.0  # Richardson, order 2
+    ref1 = 2.0 * d["64_o1"][q] - d["32_o1"][q]  # Richardson of first order, a second estimate
+    print(f"  Kn {sys.argv[2]} {q}: reference {ref:.6g} (first order's {ref1:.6g}); 32^3 second "
+          f"order {d['32_o2'][q] / ref - 1:+.3%}, 64^3 first order {d['64_o1'][q] / ref - 1:+.3%},"
+          f" 64^3 second order {d['64_o2'][q] / ref - 1:+.3%}, 32^3 first order "
+          f"{d['32_o1'][q] / ref - 1:+.3%}")
+PY
+      done
+      for order in 1 2; do
+        run order2 speed_cavity3d_o$order 1 inputs/cavity3d_iterative_kn1.yaml -iter_accel none \
+          -iter_max 20 -iter_tol 1e-30 -out_monitor_every 4 -stream_order $order
+        run order2 speed_cube_o$order 1 inputs/cube_iterative.yaml -grid_n 96,64,64 \
+          -geometry_solids 24,24,24,16,16,16 -vgrid_n 48 -precision float -iter_accel none \
+          -iter_max 8 -iter_tol 1e-30 -out_monitor_every 2 -stream_order $order
       done ;;
     *) echo "unknown part $part" | tee -a "$report" ;;
   esac

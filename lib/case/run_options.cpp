@@ -152,7 +152,10 @@ void read_model(MPI_Comm comm, RunOptions& run) {
 
 void read_time_stepping(MPI_Comm comm, RunOptions& run) {
   OptionReader o(comm, "Streaming and time stepping (-stream_, -ts_)");
-  run.order = o.integer("stream_order", "streaming scheme: 1 upwind, 2 MUSCL with a limiter", 1, 1, 2);
+  run.order = o.integer("stream_order",
+                        "streaming scheme: 1 upwind, 2 MUSCL with a limiter (-solver iterative: "
+                        "a limited upwind-biased sweep)",
+                        1, 1, 2);
   run.limiter = o.choice("stream_limiter", "slope limiter of the second-order scheme", "vanleer",
                          {"minmod", "vanleer"}) == "minmod"
                     ? Limiter::minmod

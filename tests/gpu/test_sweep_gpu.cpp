@@ -1,7 +1,7 @@
 // The iterative solver's sweep on the GPU against the CPU backend (the same kernel body, a thread
 // per velocity, warp sums and atomics against per-thread sums): moments and face sums of one
 // sweep, 2-D and 3-D, with walls, inflow, outflow, a symmetry face and a solid block, whole and
-// in batches, double and float.
+// in batches, double and float, first and second order.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -32,6 +32,7 @@ struct Variant {
   bool solid = false, symmetry = false;
   std::array<int, 3> nodes{10, 9, 8};
   int lines = 0;
+  int order = 1;  // the sweep's scheme (SweepConfig::order)
 };
 
 // A box of n cells (stretched on x), the variant's velocities, a non-uniform gas; walls on x (one
@@ -50,6 +51,7 @@ SweepCase make_case(std::array<int, 3> n, RelaxationKind kind, Precision precisi
   c.config.model = test::relaxation_model(kind);
   c.config.gas = {3.0, 0.7};
   c.config.precision = precision;
+  c.config.order = variant.order;
   auto& faces = c.config.faces;
   faces[0][0].velocity[1] = 0.1;
   faces[0][1].temperature = 1.2;
@@ -153,6 +155,27 @@ TEST(SweepGpu, ForcedLines) {
 TEST(SweepGpu, ForcedLinesAcrossPlanes) {
   expect_agreement({6, 16, 3}, RelaxationKind::shakhov, Precision::double_, 0, 1e-12,
                    {.solid = true, .lines = 5});
+}
+// Second order (kernels/sweep.hpp: step_second_order): the slice's five arrays in 3-D (three in
+// 2-D) interleaved across the batch, the wavefront's lines reading the y faces and differences
+// the line before left, the mirror's three values, solids; double and float.
+TEST(SweepGpu, SecondOrder2dDouble) {
+  expect_agreement({9, 7, 1}, RelaxationKind::bgk, Precision::double_, 0, 1e-12, {.order = 2});
+}
+TEST(SweepGpu, SecondOrderSolidBlock3dInBatches) {
+  expect_agreement({7, 5, 4}, RelaxationKind::shakhov, Precision::double_, 96, 1e-12,
+                   {.solid = true, .order = 2});
+}
+TEST(SweepGpu, SecondOrderSymmetryFace3dForcedLines) {
+  expect_agreement({6, 16, 3}, RelaxationKind::bgk, Precision::double_, 0, 1e-12,
+                   {.symmetry = true, .lines = 5, .order = 2});
+}
+TEST(SweepGpu, SecondOrderLinesBeyondAPlane3d) {
+  expect_agreement({5, 8, 3}, RelaxationKind::esbgk, Precision::double_, 0, 1e-12, {.order = 2});
+}
+TEST(SweepGpu, SecondOrder3dFloat) {
+  expect_agreement({6, 5, 3}, RelaxationKind::bgk, Precision::single, 0, 2e-5,
+                   {.solid = true, .order = 2});
 }
 TEST(SweepGpu, EsbgkFloat) { expect_agreement({6, 5, 1}, RelaxationKind::esbgk, Precision::single, 0, 2e-5); }
 

@@ -729,7 +729,6 @@ BAD_CAVITY = [
     (["-bc_x_low_temperature", "9"], "-vgrid_half_width", None),
     (["-ts_max_courant", "2"], "-ts_max_courant", None),
     # What the iterative solver does not sweep (yet) is refused by name.
-    (["-solver", "iterative", "-stream_order", "2"], "-stream_order", None),
     (["-solver", "iterative", "-model_type", "hs_mc"], "-model_type", None),
     (["-solver", "iterative", "-bc_x_low", "specular", "-bc_x_high", "specular"], "-bc_x_low", None),
     (["-solver", "iterative", "-bc_x_low", "periodic", "-bc_x_high", "periodic"], "-bc_x_low", None),

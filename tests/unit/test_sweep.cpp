@@ -1,7 +1,9 @@
 // The iterative solver's sweep (kernels/sweep.hpp through SweepEngine) against a brute-force
 // dense solve of the same discrete equations: for each velocity, the first-order upwind steady
 // equations of every cell as one linear system (no sweep order), solved by Gaussian
-// elimination, with the target and the collision frequency built here from the moments.
+// elimination, with the target and the collision frequency built here from the moments. The
+// second-order sweep (nonlinear: its limiter) against exact solutions, its own symmetries and
+// the walls a solid's sides are.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -229,8 +231,9 @@ SweepResult dense_reference(const Case& c) {
   return out;
 }
 
-SweepConfig config_of(const Case& c, Precision precision) {
+SweepConfig config_of(const Case& c, Precision precision, int order = 1) {
   SweepConfig config;
+  config.order = order;
   config.backend = Backend::cpu;
   config.precision = precision;
   config.grid = c.grid;
@@ -298,19 +301,24 @@ TEST(Sweep, SymmetryFaceEqualsTheMirroredHalf) {
     return c;
   };
   const Case full = channel(false), half = channel(true);
-  const SweepResult whole = make_sweep_engine(config_of(full, Precision::double_))
-                                ->iterate(full.moments, full.wall_density, {});
-  const SweepResult upper = make_sweep_engine(config_of(half, Precision::double_))
-                                ->iterate(half.moments, half.wall_density, {});
-  const std::vector<double> whole_upper(whole.moments.begin() + 3 * 4 * kRawMoments, whole.moments.end());
-  // Round-off of sums in another order; the y-odd moments (m1_y ...) vanish to it.
-  double worst = 0.0, scale = 0.0;
-  for (std::size_t k = 0; k < whole_upper.size(); ++k) {
-    worst = std::max(worst, std::abs(whole_upper[k] - upper.moments[k]));
-    scale = std::max(scale, std::abs(whole_upper[k]));
+  // Second order: the mirror takes the face value the leaving velocity's reconstruction gives.
+  for (int order = 1; order <= 2; ++order) {
+    const SweepResult whole = make_sweep_engine(config_of(full, Precision::double_, order))
+                                  ->iterate(full.moments, full.wall_density, {});
+    const SweepResult upper = make_sweep_engine(config_of(half, Precision::double_, order))
+                                  ->iterate(half.moments, half.wall_density, {});
+    const std::vector<double> whole_upper(whole.moments.begin() + 3 * 4 * kRawMoments,
+                                          whole.moments.end());
+    // Round-off of sums in another order; the y-odd moments (m1_y ...) vanish to it.
+    double worst = 0.0, scale = 0.0;
+    for (std::size_t k = 0; k < whole_upper.size(); ++k) {
+      worst = std::max(worst, std::abs(whole_upper[k] - upper.moments[k]));
+      scale = std::max(scale, std::abs(whole_upper[k]));
+    }
+    EXPECT_LT(worst / scale, 1e-13) << "order " << order;
+    EXPECT_LT(test::relative_difference(whole.face_sums[1][1], upper.face_sums[1][1]), 1e-13)
+        << "order " << order;
   }
-  EXPECT_LT(worst / scale, 1e-13);
-  EXPECT_LT(test::relative_difference(whole.face_sums[1][1], upper.face_sums[1][1]), 1e-13);
 }
 
 // The flags that send a cell off the interior's short path: a solid cell, a first or last cell
@@ -335,15 +343,201 @@ TEST(Sweep, CellFlagsMarkFacesAndSolids) {
 }
 
 TEST(Sweep, BatchesAndFloatAgree) {
-  const Case c = make_case();
-  const SweepResult whole = make_sweep_engine(config_of(c, Precision::double_))->iterate(c.moments, c.wall_density, c.solid_density);
-  SweepConfig batched = config_of(c, Precision::double_);
-  batched.batch = 7;
-  const SweepResult parts = make_sweep_engine(batched)->iterate(c.moments, c.wall_density, c.solid_density);
-  EXPECT_LT(test::relative_difference(whole.moments, parts.moments), 1e-14);
-  const SweepResult single = make_sweep_engine(config_of(c, Precision::single))->iterate(c.moments, c.wall_density, c.solid_density);
-  // Float's rounding over a sweep of a few cells.
-  EXPECT_LT(test::relative_difference(whole.moments, single.moments), 1e-5);
+  for (const bool solid : {false, true})
+    for (int order = 1; order <= 2; ++order) {
+      const Case c = make_case(solid);
+      const auto sweep = [&](Precision precision, std::int64_t batch) {
+        SweepConfig config = config_of(c, precision, order);
+        config.batch = batch;
+        return make_sweep_engine(config)->iterate(c.moments, c.wall_density, c.solid_density);
+      };
+      const SweepResult whole = sweep(Precision::double_, 0);
+      EXPECT_LT(test::relative_difference(whole.moments, sweep(Precision::double_, 7).moments),
+                1e-14)
+          << "order " << order << (solid ? ", solid" : "");
+      // Float's rounding over a sweep of a few cells.
+      EXPECT_LT(test::relative_difference(whole.moments, sweep(Precision::single, 0).moments),
+                1e-5)
+          << "order " << order << (solid ? ", solid" : "");
+    }
+}
+
+// Second order, 1-D: walls at x = 0 and 1 (different densities and temperatures) around a gas of
+// uniform moments, so that each velocity's exact solution of the swept equation is
+//   f(x) = F + (g - F) exp(-nu s / |xi_x|),
+// s the distance from the wall it left; the sweep's moments against the exact cell averages of
+// f on 32, 64 and 128 cells (the largest relative error of any moment of any cell): first order
+// halves the error per refinement, second order quarters it (observed order >= 1.8, the
+// acceptance of issue 42; 1.77 from 16 cells, 1.88 and 1.90 on these: the cells beside the walls
+// included, where the scheme reconstructs from the wall's value at the face).
+TEST(Sweep, SecondOrderConvergesAtSecondOrderTo1DExactSolution) {
+  const auto error = [](int cells, int order) {
+    Case c;
+    set_grids(c, {AxisSpec{cells, 0.0, 1.0}, AxisSpec{1, 0.0, 1.0}, AxisSpec{1, 0.0, 1.0}},
+              {6, 4, 4});
+    c.faces[0][0].kind = FaceKind::wall;
+    c.faces[0][0].temperature = 1.3;
+    c.faces[0][1].kind = FaceKind::wall;
+    c.faces[0][1].temperature = 0.8;
+    c.faces[0][1].velocity[1] = 0.2;
+    c.gas.delta = 0.5;  // boundary layers of length |xi_x| / nu >= 1, which the cells resolve
+    c.wall_density[0][0] = {0.9};
+    c.wall_density[0][1] = {1.2};
+    const VelocityGrid& vg = c.velocities;
+    const double rest[3] = {0.0, 0.0, 0.0};
+    for (int i = 0; i < cells; ++i) add_maxwellian_moments(vg, 1.0, rest, 1.0, c.moments);
+    // BGK as the sweep builds it from the moments (the discrete Maxwellian's n and T are not
+    // exactly 1): the target normalised to the cell's mass, nu = delta n T^(1-omega).
+    Sums<kRawMoments> raw;
+    for (int k = 0; k < kRawMoments; ++k) raw[k] = c.moments[k];
+    const Macroscopic gas = macroscopic_from_raw<1>(raw);
+    const double nu = c.gas.delta * gas.n * std::pow(gas.T, 1.0 - c.gas.omega);
+    std::vector<double> target(vg.size());
+    double mass = 0.0;
+    for (int v = 0; v < vg.size(); ++v) {
+      target[v] = maxwellian<double>(maxwellian_prefactor(gas.n, gas.T), 1.0 / gas.T, gas.u,
+                                     vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]);
+      mass += vg.weight[v] * target[v];
+    }
+    std::vector<double> exact(std::size_t(cells) * kRawMoments, 0.0);
+    const double h = 1.0 / cells;
+    for (int v = 0; v < vg.size(); ++v) {
+      const double xi[3] = {vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]};
+      const FaceSpec& wall = c.faces[0][xi[0] > 0.0 ? 0 : 1];
+      const double g = maxwellian<double>(
+          maxwellian_prefactor(c.wall_density[0][xi[0] > 0.0 ? 0 : 1][0], wall.temperature),
+          1.0 / wall.temperature, wall.velocity, xi[0], xi[1], xi[2]);
+      const double F = target[v] * gas.n / mass, length = std::abs(xi[0]) / nu;
+      for (int i = 0; i < cells; ++i) {
+        // s over the cell, from the wall the velocity left.
+        const double near = xi[0] > 0.0 ? i * h : 1.0 - (i + 1) * h;
+        const double average =
+            F + (g - F) * length / h * (std::exp(-near / length) - std::exp(-(near + h) / length));
+        Sums<kRawMoments> s = Sums<kRawMoments>::zero();
+        accumulate_raw<3>(s, Velocities<double>{&xi[0], &xi[1], &xi[2], &vg.weight[v], 1, 1}, 0,
+                          average);
+        for (int k = 0; k < kRawMoments; ++k) exact[i * kRawMoments + k] += s[k];
+      }
+    }
+    const SweepResult swept = make_sweep_engine(config_of(c, Precision::double_, order))
+                                  ->iterate(c.moments, c.wall_density, {});
+    return test::relative_difference(exact, swept.moments);
+  };
+  for (int order = 1; order <= 2; ++order) {
+    const double coarse = error(32, order), middle = error(64, order), fine = error(128, order);
+    const double p1 = std::log2(coarse / middle), p2 = std::log2(middle / fine);
+    EXPECT_GT(p1, order == 2 ? 1.8 : 0.9) << "order " << order << ": " << coarse << ", " << middle;
+    EXPECT_GT(p2, order == 2 ? 1.8 : 0.9) << "order " << order << ": " << middle << ", " << fine;
+    if (order == 2) EXPECT_LT(fine, 2e-5);  // and small: the sweep solves the right equation
+  }
+}
+
+// Second order beside a solid: a column of solid cells at the low x end is the wall it replaces
+// (diffuse, at rest, at the solids' temperature and their walls' densities): the gas cells'
+// moments, the outer faces' sums and the flux into the solid equal those of the grid without the
+// column whose low x face is that wall.
+TEST(Sweep, SecondOrderSolidColumnEqualsAWall) {
+  const auto make = [](bool column) {
+    Case c;
+    const int nx = column ? 5 : 4, ny = 3;
+    set_grids(c, {AxisSpec{nx, column ? 0.0 : 0.25, 1.25}, AxisSpec{ny, 0.0, 1.5},
+                  AxisSpec{1, 0.0, 1.0}},
+              {5, 4, 4});
+    c.faces[0][0].kind = FaceKind::wall;
+    c.faces[0][0].temperature = c.solid_temperature;
+    c.faces[0][1].kind = FaceKind::wall;
+    c.faces[0][1].temperature = 1.3;
+    c.faces[1][0].kind = FaceKind::inflow;
+    c.faces[1][0].density = 1.1;
+    c.faces[1][0].velocity[1] = 0.2;
+    c.faces[1][1].kind = FaceKind::outflow;
+    const double solid_side_density[3] = {0.93, 0.97, 1.02};
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i) {
+        const int gas = column ? i - 1 : i;  // the column's cells take any state
+        const double n = 1.0 + 0.05 * (gas + 4 * j), T = 1.0 + 0.03 * ((gas + j) % 5);
+        const double u[3] = {0.02 * (gas % 3), -0.03 + 0.01 * j, 0.0};
+        add_maxwellian_moments(c.velocities, n, u, T, c.moments);
+      }
+    for (int j = 0; j < ny; ++j) {
+      c.wall_density[0][0].push_back(solid_side_density[j]);
+      c.wall_density[0][1].push_back(0.9 + 0.04 * j);
+    }
+    if (column) {
+      c.solid.assign(std::size_t(nx) * ny, 0);
+      c.solid_density.assign(std::size_t(nx) * ny * 6, 0.0);
+      for (int j = 0; j < ny; ++j) {
+        c.solid[nx * j] = 1;
+        c.solid_density[(1 + nx * j) * 6 + 0] = solid_side_density[j];
+        for (int k = 0; k < kRawMoments; ++k) c.moments[(nx * j) * kRawMoments + k] = 0.0;
+      }
+    }
+    return c;
+  };
+  const Case with = make(true), without = make(false);
+  const SweepResult a = make_sweep_engine(config_of(with, Precision::double_, 2))
+                            ->iterate(with.moments, with.wall_density, with.solid_density);
+  const SweepResult b = make_sweep_engine(config_of(without, Precision::double_, 2))
+                            ->iterate(without.moments, without.wall_density, {});
+  std::vector<double> gas, into_solid, wall_leaving;
+  for (int j = 0; j < 3; ++j) {
+    gas.insert(gas.end(), a.moments.begin() + (1 + 5 * j) * kRawMoments,
+               a.moments.begin() + (5 + 5 * j) * kRawMoments);
+    into_solid.push_back(a.solid_outflux[(1 + 5 * j) * 6 + 0]);
+    wall_leaving.push_back(b.face_sums[0][0][j * kFaceSums + 5]);
+  }
+  // Round-off of the same operations.
+  EXPECT_LT(test::relative_difference(b.moments, gas), 1e-13);
+  EXPECT_LT(test::relative_difference(wall_leaving, into_solid), 1e-13);
+  EXPECT_LT(test::relative_difference(b.face_sums[0][1], a.face_sums[0][1]), 1e-13);
+}
+
+// Second order in 3-D: a box symmetric about its mid-plane z = 0.6 (walls on every face, a gas
+// symmetric in z) against its upper half with a symmetry face there: the plane slices' z and y
+// arrays, the mirror's face values.
+TEST(Sweep, SecondOrderSymmetryFaceEqualsTheMirroredHalfIn3D) {
+  const auto box = [](bool half) {
+    Case c;
+    const int nz = half ? 3 : 6;
+    set_grids(c, {AxisSpec{4, 0.0, 1.0}, AxisSpec{3, 0.0, 0.9},
+                  AxisSpec{nz, half ? 0.6 : 0.0, 1.2}},
+              {4, 4, 6});
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s) c.faces[a][s].temperature = 1.0 + 0.05 * (a < 2 ? a + s : 3);
+    c.faces[1][1].velocity[0] = 0.1;
+    if (half) c.faces[2][0].kind = FaceKind::specular;
+    for (int k = 0; k < nz; ++k)
+      for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 4; ++i) {
+          const int mirrored = half ? k : std::max(k - 3, 2 - k);
+          const double n = 1.0 + 0.04 * i + 0.02 * j + 0.03 * mirrored;
+          const double T = 1.0 + 0.02 * mirrored + 0.01 * i;
+          const double u[3] = {0.02 * j, 0.01 * i, 0.0};
+          add_maxwellian_moments(c.velocities, n, u, T, c.moments);
+        }
+    c.wall_density[0][0].assign(3 * nz, 0.97);
+    c.wall_density[0][1].assign(3 * nz, 1.01);
+    c.wall_density[1][0].assign(nz * 4, 0.99);
+    c.wall_density[1][1].assign(nz * 4, 1.03);
+    if (!half) c.wall_density[2][0].assign(12, 0.98);
+    c.wall_density[2][1].assign(12, 0.98);
+    return c;
+  };
+  const Case full = box(false), half = box(true);
+  const SweepResult whole = make_sweep_engine(config_of(full, Precision::double_, 2))
+                                ->iterate(full.moments, full.wall_density, {});
+  const SweepResult upper = make_sweep_engine(config_of(half, Precision::double_, 2))
+                                ->iterate(half.moments, half.wall_density, {});
+  const std::vector<double> whole_upper(whole.moments.begin() + 3 * 12 * kRawMoments,
+                                        whole.moments.end());
+  double worst = 0.0, scale = 0.0;
+  for (std::size_t k = 0; k < whole_upper.size(); ++k) {
+    worst = std::max(worst, std::abs(whole_upper[k] - upper.moments[k]));
+    scale = std::max(scale, std::abs(whole_upper[k]));
+  }
+  // Round-off of sums in another order; the z-odd moments vanish to it.
+  EXPECT_LT(worst / scale, 1e-13);
+  EXPECT_LT(test::relative_difference(whole.face_sums[2][1], upper.face_sums[2][1]), 1e-13);
 }
 
 }  // namespace

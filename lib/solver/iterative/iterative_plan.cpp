@@ -31,7 +31,7 @@ MemoryPlan check_iterative_plan(MPI_Comm comm, const CaseSetup& setup,
   const double fixed =
       sweep_fixed_bytes(grid, vg.size(), run.precision, sweep_sum_copies(run.backend, grid),
                         !setup.geometry.solids.empty());
-  const double per_slot = sweep_slice_bytes(grid, run.precision);
+  const double per_slot = sweep_slice_bytes(grid, run.precision, run.order);
   double device_free =
       gpu ? device.free_bytes : host_available_bytes(ranks_per_node);
   MPI_Allreduce(MPI_IN_PLACE, &device_free, 1, MPI_DOUBLE, MPI_MIN, comm);

@@ -41,9 +41,6 @@ std::string iterative_refusal(const RunOptions& run, const CaseSetup& setup) {
     return "-model_conservative: not available with -solver iterative";
   if (o.force[0] != 0.0 || o.force[1] != 0.0 || o.force[2] != 0.0)
     return "-model_force: not available with -solver iterative";
-  if (run.order != 1)
-    return "-stream_order " + std::to_string(run.order) +
-           ": the iterative solver sweeps with first-order upwind differences (use 1)";
   const PhysicalGrid& grid = setup.engine.grid;
   if (grid.cells(1) == 1 && grid.cells(2) > 1)
     return "-grid_n: the iterative solver needs the active axes to be x, x-y or x-y-z";
@@ -126,6 +123,8 @@ SweepConfig sweep_config(const CaseSetup& setup, const IterationOptions& options
   c.solid = solid_cells(setup);
   c.solid_temperature = setup.run.solid_temperature;
   c.communicator = partition.velocity_ranks > 1 ? std::move(communicator) : nullptr;
+  c.order = setup.run.order;
+  c.limiter = setup.run.limiter;
   c.batch = batch;
   c.lines = options.lines;
   return c;

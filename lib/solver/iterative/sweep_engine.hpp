@@ -15,6 +15,7 @@
 #include "grid/physical_grid.hpp"
 #include "grid/velocity_grid.hpp"
 #include "kernels/boundary_fill.hpp"
+#include "kernels/streaming.hpp"
 #include "models/collision_model.hpp"
 #include "parallel/communicator.hpp"
 
@@ -34,6 +35,8 @@ struct SweepConfig {
   double solid_temperature = 1.0;
   // Sums the moments over the ranks that split the velocities (null on one rank).
   std::shared_ptr<Communicator> communicator;
+  int order = 1;              // 1: upwind, 2: limited upwind-biased (kernels/sweep.hpp)
+  Limiter limiter = Limiter::van_leer;  // of order 2
   std::int64_t batch = 0;     // velocity slots swept at once (0: every slot)
   int lines = 0;              // GPU: lines swept at once per warp of velocities (0: chosen)
 };
@@ -62,7 +65,7 @@ class SweepEngine {
   // GPU: the lines per warp of velocities of the last batch; 0 on the CPU.
   virtual int lines() const = 0;
   // Bytes one iteration moves at the least: each cell's target read and moments added per warp
-  // of velocities, and each slice element read and written.
+  // of velocities, and each slice element (of each of the order's arrays) read and written.
   virtual double bytes_per_iteration() const = 0;
 };
 
@@ -76,8 +79,8 @@ std::int64_t sweep_slot_count(const PhysicalGrid& grid, const VelocityGrid& velo
 // sweep. 32 where the copies' moments take at most 2 GiB, fewer on large grids; 1 on the CPU (its
 // threads sum privately).
 int sweep_sum_copies(Backend backend, const PhysicalGrid& grid);
-// Bytes per velocity slot of a batch: its slice.
-double sweep_slice_bytes(const PhysicalGrid& grid, Precision precision);
+// Bytes per velocity slot of a batch: its slice (second order: its arrays, SweepGrid::slice_arrays).
+double sweep_slice_bytes(const PhysicalGrid& grid, Precision precision, int order);
 // Bytes of one copy of a sweep's sums: the moments, the active faces' sums and, with solids, the
 // outflux into each solid side of a cell.
 double sweep_sums_bytes(const PhysicalGrid& grid, bool solids);

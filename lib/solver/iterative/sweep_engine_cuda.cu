@@ -65,7 +65,9 @@ struct WarpAccumulator {
 // differ by less than the period), so no slice element is written by one warp while another
 // reads it. A thread per velocity walking every cell alone leaves the GPU nearly empty (a case's
 // velocities fill less than one warp per scheduler); the lines multiply the warps in flight.
-template <class Real, class Relax>
+// Order: the sweep's scheme (Sweep::order), a parameter of the kernel so that the first-order
+// sweep keeps its registers.
+template <class Real, class Relax, int Order>
 __global__ void sweep_kernel(const Sweep<Real, Relax> sweep, std::int64_t first, std::int64_t count,
                              Real* slices) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, lines = blockDim.x >> 5;
@@ -81,14 +83,18 @@ __global__ void sweep_kernel(const Sweep<Real, Relax> sweep, std::int64_t first,
   const int rounds = (n[1] * n[2] + lines - 1) / lines;
   const int steps = rounds * period + lines - 1;
   int ii = -warp, jj = warp % n[1], kk = warp / n[1];  // this warp's cell (ii < 0: not started)
-  Real previous = Real(0);
+  SweepCarry<Real> carry;
   for (int s = 0; s < steps; ++s) {
-    if (ii >= 0 && ii < n[0] && kk < n[2])
-      previous = sweep.step(velocity, ii, jj, kk, previous, slice, accumulator, copy);
+    if (ii >= 0 && ii < n[0] && kk < n[2]) {
+      if constexpr (Order == 2)
+        sweep.step_second_order(velocity, ii, jj, kk, carry, slice, accumulator, copy);
+      else
+        carry.value = sweep.step(velocity, ii, jj, kk, carry.value, slice, accumulator, copy);
+    }
     __syncthreads();
     if (++ii == period) {  // on to the next line
       ii = 0;
-      previous = Real(0);
+      carry = SweepCarry<Real>{};
       for (jj += lines; jj >= n[1]; jj -= n[1]) ++kk;
     }
   }
@@ -114,21 +120,26 @@ int sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t fir
   const std::int64_t groups = count / 32;
   constexpr int kMostLines = 16;
   constexpr int kMostScratch = kMostLines * kScratchPerWarp * int(sizeof(double));
-  static const int largest_block = [] {
-    const cudaError_t status = cudaFuncSetAttribute(
-        sweep_kernel<Real, Relax>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMostScratch);
+  const auto kernel = sweep.order == 2 ? sweep_kernel<Real, Relax, 2> : sweep_kernel<Real, Relax, 1>;
+  // Per order: each kernel's shared memory and largest block.
+  static const auto block_limit = [](decltype(kernel) k) {
+    const cudaError_t status =
+        cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, kMostScratch);
     if (status != cudaSuccess)
       fail("sweep: cannot reserve shared memory: ", cudaGetErrorString(status));
     cudaFuncAttributes attributes{};
-    cudaFuncGetAttributes(&attributes, sweep_kernel<Real, Relax>);
+    cudaFuncGetAttributes(&attributes, k);
     return attributes.maxThreadsPerBlock;
-  }();
+  };
+  static const int largest_blocks[2] = {block_limit(sweep_kernel<Real, Relax, 1>),
+                                        block_limit(sweep_kernel<Real, Relax, 2>)};
+  const int largest_block = largest_blocks[sweep.order == 2 ? 1 : 0];
   const int most = std::min(kMostLines, largest_block / 32);
   const auto scratch = [](int l) { return std::size_t(l) * kScratchPerWarp * sizeof(double); };
   const auto launch = [&](std::int64_t from, std::int64_t blocks, int l) {
     // Slot t of the batch keeps its slice at slices + t (stride count) whichever launch sweeps it.
     const std::int64_t offset = from * 32;
-    sweep_kernel<<<static_cast<unsigned>(blocks), 32 * l, scratch(l), exec.stream>>>(
+    kernel<<<static_cast<unsigned>(blocks), 32 * l, scratch(l), exec.stream>>>(
         sweep, first + offset, count, slices + offset);
     check_cuda_launch("sweep");
   };
@@ -146,8 +157,7 @@ int sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t fir
   // a wave, take the most lines that still let them run at once, which shortens their sweep.
   const auto resident = [&](int l) {
     int blocks = 0;
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, sweep_kernel<Real, Relax>, 32 * l,
-                                                  scratch(l));
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, 32 * l, scratch(l));
     return std::int64_t(blocks) * multiprocessors(exec);
   };
   const std::int64_t sweep_lines = std::int64_t(sweep.grid.n[1]) * sweep.grid.n[2];

@@ -80,7 +80,7 @@ class SweepEngineImpl final : public SweepEngine {
       }
     }
     cells_ = grid_.cells();
-    slice_size_ = grid_.slice_size();
+    slice_size_ = grid_.slice_size() * grid_.slice_arrays(config.order);
     copies_ = sweep_sum_copies(config.backend, g);
     targets_ = Buffer<SweepCell<Real>>(backend_, std::size_t(cells_));
     moments_in_ = Buffer<double>(backend_, std::size_t(cells_) * kRawMoments);
@@ -103,7 +103,8 @@ class SweepEngineImpl final : public SweepEngine {
           require(lo == 0 && count == vg.size() && vg.symmetric(a), "-bc_", "xyz"[a],
                   s ? "_high" : "_low", " specular: the iterative solver needs every velocity "
                   "and its mirror image on one rank");
-          mirror_[a][s] = Buffer<Real>(backend_, transverse * std::size_t(count));
+          mirror_[a][s] = Buffer<Real>(backend_, transverse * std::size_t(count) *
+                                                     std::size_t(mirror_values()));
           if (reflect_[a].size() == 0) reflect_[a] = Buffer<int>(backend_, vg.reflect[a]);
         }
       }
@@ -144,6 +145,8 @@ class SweepEngineImpl final : public SweepEngine {
     sweep.grid = grid_;
     sweep.moments = sums_.data();
     sweep.relax = relax;
+    sweep.order = config_.order;
+    sweep.limiter = config_.limiter;
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s) {
         if (!grid_.active(a)) continue;
@@ -158,6 +161,7 @@ class SweepEngineImpl final : public SweepEngine {
         sweep.tables.mirror[a][s] = mirror_[a][s].data();
         sweep.tables.reflect[a] = reflect_[a].data();
       }
+    sweep.tables.mirror_values = mirror_values();
     sweep.flags = flags_.data();
     if (!config_.solid.empty()) {
       solid_density_.upload(solid_density);
@@ -205,10 +209,13 @@ class SweepEngineImpl final : public SweepEngine {
   double bytes_per_iteration() const override {
     const double warps = double(slots_) / 32.0;
     return double(cells_) * warps * (sizeof(SweepCell<Real>) + kRawMoments * sizeof(double)) +
-           2.0 * double(slots_) * double(cells_) * sizeof(Real);
+           2.0 * grid_.slice_arrays(config_.order) * double(slots_) * double(cells_) * sizeof(Real);
   }
 
  private:
+  // Per velocity and position of a symmetry face (SweepFaceTables::mirror).
+  int mirror_values() const { return config_.order == 2 ? 3 : 1; }
+
   Velocities<Real> upload_velocities(const VelocityGrid& vg, int lo, int count,
                                      Buffer<Real> (&store)[4]) {
     std::vector<Real> c[4];

@@ -82,10 +82,11 @@ std::vector<unsigned char> sweep_cell_flags(const PhysicalGrid& grid,
   return flags;
 }
 
-double sweep_slice_bytes(const PhysicalGrid& grid, Precision precision) {
+double sweep_slice_bytes(const PhysicalGrid& grid, Precision precision, int order) {
   SweepGrid<> g{};
   for (int a = 0; a < 3; ++a) g.n[a] = grid.cells(a);
-  return double(g.slice_size()) * (precision == Precision::single ? 4.0 : 8.0);
+  return double(g.slice_size()) * g.slice_arrays(order) *
+         (precision == Precision::single ? 4.0 : 8.0);
 }
 
 double sweep_sums_bytes(const PhysicalGrid& grid, bool solids) {
