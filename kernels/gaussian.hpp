@@ -34,17 +34,21 @@ struct Gaussian {
 
 // The Shakhov correction 1 + (c . s)(2 |c|^2 / T - 5), c = xi - u0, with u0 and T the analytic
 // moments (fixed while the conservative Newton step adjusts the Gaussian). s = 0: identity.
+// On a reduced set (Chu) |c_r|^2 is integrated out: 2 |c_r|^2 / T adds shift[0] = n_r on g
+// nodes and shift[1] = n_r + 2 on h nodes (docs/physics.md); 0 on a full set.
 struct ShakhovFactor {
   double u0[3];
   double s[3];
   double inv_T;
+  double shift[2];
 
   BOLT_HOST_DEVICE bool identity() const { return s[0] == 0.0 && s[1] == 0.0 && s[2] == 0.0; }
   template <class Real>
-  BOLT_HOST_DEVICE Real operator()(Real x, Real y, Real z) const {
+  BOLT_HOST_DEVICE Real operator()(Real x, Real y, Real z, bool h_node = false) const {
     const Real cx = x - Real(u0[0]), cy = y - Real(u0[1]), cz = z - Real(u0[2]);
     const Real cs = cx * Real(s[0]) + cy * Real(s[1]) + cz * Real(s[2]);
-    return Real(1) + cs * (Real(2) * (cx * cx + cy * cy + cz * cz) * Real(inv_T) - Real(5));
+    return Real(1) + cs * (Real(2) * (cx * cx + cy * cy + cz * cz) * Real(inv_T) -
+                           Real(5 - shift[h_node ? 1 : 0]));
   }
 };
 
