@@ -254,7 +254,8 @@ std::vector<double> initial_state(const PhysicalGrid& grid, const VelocityGrid& 
   const double u[3] = {0.0, 0.0, 0.0};
   const double prefactor = maxwellian_prefactor(1.0, 1.0);
   for (int v = 0; v < nv; ++v)
-    row[v] = maxwellian<double>(prefactor, 1.0, u, vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]);
+    row[v] = maxwellian<double>(prefactor, 1.0, u, vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]) *
+             vg.reduced_factor(v, 1.0);  // g and h of a reduced set
   const std::int64_t cells = grid.interior_cells();
   std::vector<double> f(std::size_t(cells) * nv);
   const int nx = grid.cells(0);

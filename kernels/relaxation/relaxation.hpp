@@ -69,8 +69,13 @@ struct Relaxation {
     for (int i = 0; i < 3; ++i) t.shakhov.u0[i] = m.u[i];
     t.shakhov.inv_T = 1.0 / m.T;
     Evaluator::shape(m, params, t);
-    if constexpr (Conservative)
-      make_conservative(team, vel, t.gauss, t.shakhov, s[0], m1, e, params.conservative_iterations);
+    if (vel.h) reduce(t, vel.reduced);
+    if constexpr (Conservative) {
+      const double h_scale = t.h_factor * t.gauss.beta;
+      make_conservative(team, vel, t.gauss, t.shakhov, s[0], m1, e, params.conservative_iterations,
+                        h_scale);
+      if (vel.h) t.h_factor = h_scale / t.gauss.beta;
+    }
     const Gaussian fm = maxwellian_gaussian(m.n, m.u, m.T);
     t.n = s[0];
     t.force_a = fm.a;
@@ -78,7 +83,11 @@ struct Relaxation {
       t.force_dt[i] = 2.0 * params.force[i] * params.dt / m.T;
       t.force_centre[i] = m.u[i];
     }
-    if (vel.h) reduce(t, vel.reduced, m.T);
+    if (vel.h) {  // the force term's Maxwellian reduced: its marginal, and n_r T / 2 at h nodes
+      const int count = vel.reduced_count();
+      t.force_a *= pow(3.14159265358979323846 * m.T, 0.5 * count);
+      t.force_h = 0.5 * count * m.T;
+    }
     return t;
   }
 
@@ -86,8 +95,8 @@ struct Relaxation {
   // no correlation between kept and reduced components, so the Gaussian's L is block diagonal):
   // the g node takes int G dxi_r = G(xi_r = 0) prod_r sqrt(pi / (beta L_rr)), the h node that
   // times sum_r 1 / (2 beta L_rr) (= sum_r lambda_rr; n_r T / 2 for a Maxwellian); the Shakhov
-  // factor its shifts (gaussian.hpp); the force term the Maxwellian's marginal and n_r T / 2.
-  BOLT_HOST_DEVICE static void reduce(RelaxationTarget& t, unsigned reduced, double T) {
+  // factor its shifts (gaussian.hpp).
+  BOLT_HOST_DEVICE static void reduce(RelaxationTarget& t, unsigned reduced) {
     const double pi = 3.14159265358979323846;
     double marginal = 1.0, h = 0.0;
     int count = 0;
@@ -96,12 +105,10 @@ struct Relaxation {
         const double L = t.gauss.beta * t.gauss.L[a];
         marginal *= sqrt(pi / L);
         h += 0.5 / L;
-        t.force_a *= sqrt(pi * T);
         ++count;
       }
     t.gauss.a *= marginal;
     t.h_factor = h;
-    t.force_h = 0.5 * count * T;
     t.shakhov.shift[0] = count;
     t.shakhov.shift[1] = count + 2;
   }

@@ -31,12 +31,7 @@ class RelaxationModel : public CollisionModel {
   std::string time_step_refusal(double dt) const override;
   std::string accuracy_refusal(const StepAccuracy& step) const override;
   std::string step_failure_hint(double dt) const override;
-  std::string reduction_refusal() const override {
-    if (options_.conservative_iterations > 0)
-      return "-model_conservative true: its Newton step matches the moments of the full 3-D "
-             "velocity space";
-    return {};
-  }
+  std::string reduction_refusal() const override { return {}; }
   double body_force(int axis) const override { return options_.force[axis]; }
 
   const RelaxationOptions& options() const { return options_; }

@@ -583,12 +583,11 @@ BAD_INPUTS = [
     (["-grid_n", "4,4,1", "-geometry_solids", "0,0,0,4,4,1"], "-geometry_solids", None),
     (["-geometry_box3_bc_x_high", "outflow"], "-geometry_box3_bc_x_high", None),
     (["-mc_cells_per_team", "4"], "-mc_cells_per_team", None),
-    # Reduced velocity spaces: the full-Boltzmann models, the conservative target, the iterative
-    # solver and the sphere keep the 3-D space; an axis the flow varies along, a force or a wall
+    # Reduced velocity spaces: the full-Boltzmann models and the iterative solver keep the 3-D
+    # space; an axis the flow varies along, a force or a wall
     # velocity along it, or two reduced axes of different temperatures cannot be reduced.
     (["-vgrid_reduce", "xyz"], "-vgrid_reduce", None),
     (["-vgrid_reduce", "z", "-model_type", "hs_mc"], "-vgrid_reduce", None),
-    (["-vgrid_reduce", "z", "-model_conservative", "true"], "-vgrid_reduce", None),
     (["-vgrid_reduce", "z", "-solver", "iterative"], "-vgrid_reduce", None),
     (["-vgrid_reduce", "x", "-grid_n", "4,4,4"], "-vgrid_reduce", None),
     (["-vgrid_reduce", "z", "-model_force", "0,0,0.1"], "-vgrid_reduce", None),
