@@ -975,26 +975,29 @@ def check_iterative(bolt, args, tmp):
 # (case, base options, expected reduction, -vgrid_n, node counts of the full runs on the reduced
 # axes). Short runs (fixed steps, no steady state): the reduced and the full velocity space must
 # give the same fields whatever the state. The boxes are wide enough (half width 6, the shock's 7
-# about the hotter downstream state) that the full box's cut of the Gaussian tails, erfc(6) ~
+# about the hotter downstream state, Sod's 9 about its T = 2) that the full box's cut of the Gaussian tails, erfc(6) ~
 # 2e-17, is below round-off: the reduced functions integrate over the whole axis. The kept axes'
 # resolution does not enter the comparison (-vgrid_tolerance). First-order streaming: it is linear
 # in f, so the reduced scheme is the 3-D scheme's exact reduction; the second-order limiter is
 # not (it limits g and h, not f at each xi_r), which leaves an O(dx^2) difference of the schemes
 # (Couette's second-order case file: 2.6e-7 on 16 cells).
 REDUCED_CASES = [
-    ("cavity", ["cavity.yaml", "-grid_n", "8,8,1", "-vgrid_half_width", "6"], "z", "12,12,{}",
-     (12, 16, 24)),
+    ("cavity", ["cavity.yaml", "-grid_n", "8,8,1", "-vgrid_half_width", "6", "-bc_x_low",
+                "specular"], "z", "12,12,{}", (12, 16, 24)),
     ("couette", ["couette.yaml", "-grid_n", "1,16,1", "-vgrid_half_width", "6", "-stream_order",
                  "1"], "z", "12,12,{}", (12, 16, 24)),
     ("shock", ["shock_mach1p5.yaml", "-grid_n", "40,1,1", "-grid_lo", "-10,0,0", "-grid_hi",
                "10,1,1", "-vgrid_half_width", "7"], "yz", "24,{0},{0}", (14, 20, 28)),
+    ("sod", ["sod.yaml", "-grid_n", "40,1,1", "-vgrid_half_width", "9", "-ts_splitting", "strang",
+             "-ts_final_time", "0"], "yz", "24,{0},{0}", (12, 18, 27)),
 ]
 COMMON_REDUCED = ["-ts_max_steps", "100", "-ts_steady_tol", "0", "-vgrid_tolerance", "0.5"]
 
 
 def check_reduced(bolt, args, tmp):
-    """The reduced velocity space (Chu reduction, -vgrid_reduce auto: 2V for the cavity and
-    Couette, 1V for the shock) is the limit of the full 3-D space as the nodes on the reduced
+    """The reduced velocity space (Chu reduction, -vgrid_reduce auto: 2V for the cavity, with a
+    specular side, and Couette; 1V for the shock, inflow faces, and Sod, outflow faces and Strang
+    splitting) is the limit of the full 3-D space as the nodes on the reduced
     axes grow: the full runs' fields approach the reduced run's, by at least 100 times per
     refinement (the midpoint rule on a Gaussian converges spectrally, its error
     ~exp(-pi^2 T / h^2): widths 1, 0.75, 0.5 give ~1e-4, ~5e-8 and round-off), to within 1e-10 at
