@@ -5,6 +5,7 @@
 //              --bc periodic|cavity --order 1 [--model bgk|shakhov|esbgk] [--splitting lie|strang]
 //              [--conservative 0] [--team-size 256] [--reps 5] [--warmup 5] [--copy-mib 2048]
 //              [--copy-reps 10] [--half-width 4] [--delta 1] [--lid 0.1] [--label NAME]
+//              [--reduce none|z|yz] (reduced velocity space, docs/physics.md)
 //   bolt_bench --case inputs/cavity_hs_mc_delta10.yaml --precision float [--backend ...] ...
 //
 // --case takes grids, model and boundaries from a bolt case file instead (any model, hs_mc too);
@@ -53,6 +54,7 @@ struct BenchOptions {
   std::string model = "bgk";
   Splitting splitting = Splitting::lie;
   int conservative = 0;
+  std::array<bool, 3> reduced{false, false, false};  // --reduce: velocity axes integrated out
   int team_size = 256;
   int steps = 50;
   int reps = 5;
@@ -75,7 +77,7 @@ void usage() {
       "ITERATIONS]\n"
       "                  [--team-size THREADS] [--steps N] [--reps R] [--warmup W]\n"
       "                  [--copy-mib MIB] [--copy-reps R] [--half-width A] [--delta D] [--lid U]\n"
-      "                  [--label NAME]\n"
+      "                  [--label NAME] [--reduce none|z|yz|...]\n"
       "       bolt_bench --case FILE.yaml [--precision ...] [--backend ...] [--steps ...] ...\n"
       "defaults: --cells 64,64,64 --velocities 24 --precision float --backend cuda --bc periodic\n"
       "          --order 1 --model bgk --splitting lie --steps 50 --reps 5 --warmup 5 --copy-mib "
@@ -151,6 +153,13 @@ BenchOptions parse(int argc, char** argv) {
     } else if (key == "--splitting") {
       require(value == "lie" || value == "strang", key, " ", value, ": lie or strang");
       o.splitting = value == "lie" ? Splitting::lie : Splitting::strang;
+    } else if (key == "--reduce") {
+      o.reduced = {false, false, false};
+      for (char axis : value == "none" ? std::string() : value) {
+        require(axis >= 'x' && axis <= 'z', key, " ", value,
+                ": none, or the axes to reduce (z, yz, ...)");
+        o.reduced[axis - 'x'] = true;
+      }
     } else if (key == "--conservative") {
       o.conservative = parse_int(key, value, 0);
     } else if (key == "--team-size") {
@@ -212,6 +221,7 @@ RunOptions run_options(const BenchOptions& o) {
   }
   run.velocity_grid.nodes = o.velocities;
   run.velocity_grid.half_width = o.half_width;
+  run.velocity_grid.reduced = o.reduced;
   // Held while it is used: the registry's default model is a temporary.
   const std::shared_ptr<const CollisionModel> model = default_model(o.model);
   const auto& relaxation = dynamic_cast<const RelaxationModel&>(*model);
@@ -244,7 +254,8 @@ std::vector<double> initial_state(const PhysicalGrid& grid, const VelocityGrid& 
   const double u[3] = {0.0, 0.0, 0.0};
   const double prefactor = maxwellian_prefactor(1.0, 1.0);
   for (int v = 0; v < nv; ++v)
-    row[v] = maxwellian<double>(prefactor, 1.0, u, vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]);
+    row[v] = maxwellian<double>(prefactor, 1.0, u, vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]) *
+             vg.reduced_factor(v, 1.0);  // g and h of a reduced set
   const std::int64_t cells = grid.interior_cells();
   std::vector<double> f(std::size_t(cells) * nv);
   const int nx = grid.cells(0);

@@ -241,6 +241,7 @@ struct FaceFluxes {
       acc[2] += flux * y;
       acc[3] += flux * z;
       acc[4] += flux * (x * x + y * y + z * z);
+      if (vel.h) acc[4] += double(vel.h[v]) * xn * value;  // an h node's |xi_r|^2 flux
     });
     if (team.leader())
       for (int k = 0; k < 5; ++k) out[t * 5 + k] = s[k];

@@ -1,7 +1,8 @@
 #pragma once
 // Raw velocity moments of one cell and the macroscopic state derived from them.
 // Raw sums (weights w, values f): m0 = sum w f, m1_i = sum w f xi_i, m2_ij = sum w f xi_i xi_j,
-// m3_i = sum w f xi_i |xi|^2. In bolt's units n = m0, u = m1/n, T = (2/3)(tr m2/n - |u|^2),
+// m3_i = sum w f xi_i |xi|^2 (on a reduced set with the h nodes' shares, accumulate_reduced).
+// In bolt's units n = m0, u = m1/n, T = (2/3)(tr m2/n - |u|^2),
 // p = n T (in p0), P_ij = 2 (m2_ij - n u_i u_j) (in p0), q_i = sum w f c_i |c|^2 (in p0 c0).
 #include "core/host_device.hpp"
 #include "core/sums.hpp"
@@ -14,6 +15,23 @@ enum RawMoment { kM0 = 0, kM1 = 1, kM2 = 4, kM3 = 10, kRawMoments = 13 };
 // m2 packing: xx, yy, zz, xy, xz, yz
 BOLT_HOST_DEVICE constexpr int m2_index(int i, int j) {
   return i == j ? i : (i + j == 1 ? 3 : (i + j == 2 ? 4 : 5));
+}
+
+// An h node's share of the raw moments (a g node adds nothing): its value h = int |xi_r|^2 f over
+// the reduced axes r is their xi_r^2 moment, split equally between them (the flows reduced over
+// two axes are symmetric about the kept one), and adds h xi_i to m3_i.
+template <int Order, int K, class Real>
+BOLT_HOST_DEVICE inline void accumulate_reduced(Sums<K>& s, const Velocities<Real>& vel, int v,
+                                                Real f) {
+  const double wh = double(vel.h[v]) * double(f);
+  const double share = wh / vel.reduced_count();
+  for (int a = 0; a < 3; ++a)
+    if ((vel.reduced >> a) & 1u) s[kM2 + a] += share;
+  if constexpr (Order >= 3) {
+    s[kM3 + 0] += wh * double(vel.x[v]);
+    s[kM3 + 1] += wh * double(vel.y[v]);
+    s[kM3 + 2] += wh * double(vel.z[v]);
+  }
 }
 
 // Accumulates the raw moments up to order `Order` (1: m0, m1; 2: + m2; 3: + m3) of value f at v.
@@ -39,6 +57,8 @@ BOLT_HOST_DEVICE inline void accumulate_raw(Sums<K>& s, const Velocities<Real>& 
     s[kM3 + 1] += wf * y * xi2;
     s[kM3 + 2] += wf * z * xi2;
   }
+  if constexpr (Order >= 2)
+    if (vel.h) accumulate_reduced<Order>(s, vel, v, f);
 }
 
 struct Macroscopic {

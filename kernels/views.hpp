@@ -25,6 +25,16 @@ struct Velocities {
   const Real* w;
   int n;
   int row;  // elements from one cell's row of f to the next (row_stride; n where rows are packed)
+  // The Chu reduction (lib/grid/velocity_grid.hpp): the h nodes' weights in the reduced axes'
+  // sum of xi_r^2 (0 at g nodes, whose w holds their weight, as w is 0 at h nodes); null on a
+  // full set. `reduced`: bit a set when velocity axis a is reduced.
+  const Real* h = nullptr;
+  unsigned reduced = 0;
+
+  BOLT_HOST_DEVICE bool is_h(int v) const { return h != nullptr && h[v] != Real(0); }
+  BOLT_HOST_DEVICE int reduced_count() const {
+    return int(reduced & 1u) + int((reduced >> 1) & 1u) + int((reduced >> 2) & 1u);
+  }
 
   BOLT_HOST_DEVICE Real xi(int axis, int v) const { return axis == 0 ? x[v] : (axis == 1 ? y[v] : z[v]); }
   // The table of one component, for loops over the velocities along a fixed axis (picked once,

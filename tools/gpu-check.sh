@@ -3,7 +3,8 @@
 #   1. configure + build (Release, CUDA architecture 90 unless told otherwise)
 #   2. ctest -L gpu   (CPU-vs-GPU agreement, tests/gpu)
 #   3. ctest -L unit
-#   4. bolt_bench: 2-D cavity 128x128 and 3-D 64^3 periodic and cavity, 24^3 velocities, fp32 + fp64
+#   4. bolt_bench: 2-D cavity 128x128 (24^3 velocities, and the reduced 2V space: 2 x 24^2) and
+#      3-D 64^3 periodic and cavity, 24^3 velocities, fp32 + fp64
 #   5. a short table of the benchmark results (last thing printed)
 # Logs go to ${OUT:-/tmp/gpu-check}: configure.log build.log ctest-gpu.log ctest-unit.log
 # bench-*.log bench.jsonl summary.txt. The benchmark rows go into docs/benchmarks.md (which is
@@ -103,6 +104,8 @@ fi
 BENCHES=(
   "cavity2d-f32|--bc cavity --cells 128,128 --velocities 24 --precision float"
   "cavity2d-f64|--bc cavity --cells 128,128 --velocities 24 --precision double"
+  "cavity2v-f32|--bc cavity --cells 128,128 --velocities 24 --precision float --reduce z"
+  "cavity2v-f64|--bc cavity --cells 128,128 --velocities 24 --precision double --reduce z"
   "periodic3d-f32|--bc periodic --cells 64,64,64 --velocities 24 --precision float"
   "periodic3d-f64|--bc periodic --cells 64,64,64 --velocities 24 --precision double"
   "cavity3d-f32|--bc cavity --cells 64,64,64 --velocities 24 --precision float"

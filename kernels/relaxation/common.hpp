@@ -53,6 +53,10 @@ struct RelaxationTarget {
   double force_dt[3];     // 2 g dt / T: the force term is force_dt . (xi - force_centre) f_M
   double force_a;         // prefactor of the Maxwellian in the force term
   double force_centre[3]; // the discrete mean velocity of f_M: the force term adds no mass
+  // Chu reduction (Relaxation::reduce): an h node's target and force term are the g node's
+  // times these (sum_r lambda_rr of the Gaussian; n_r T / 2 of the Maxwellian).
+  double h_factor;
+  double force_h;
 
   BOLT_HOST_DEVICE bool forced() const {
     return force_dt[0] != 0.0 || force_dt[1] != 0.0 || force_dt[2] != 0.0;
@@ -106,6 +110,7 @@ BOLT_HOST_DEVICE void accumulate_mass_momentum_energy(Sums<5>& s, const Velociti
   s[2] += wf * y;
   s[3] += wf * z;
   s[4] += wf * (x * x + y * y + z * z);
+  if (vel.h) s[4] += double(vel.h[v]) * double(f);  // an h node's |xi_r|^2 moment
 }
 
 }  // namespace bolt

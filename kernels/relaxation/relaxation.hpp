@@ -69,8 +69,13 @@ struct Relaxation {
     for (int i = 0; i < 3; ++i) t.shakhov.u0[i] = m.u[i];
     t.shakhov.inv_T = 1.0 / m.T;
     Evaluator::shape(m, params, t);
-    if constexpr (Conservative)
-      make_conservative(team, vel, t.gauss, t.shakhov, s[0], m1, e, params.conservative_iterations);
+    if (vel.h) reduce(t, vel.reduced);
+    if constexpr (Conservative) {
+      const double h_scale = t.h_factor * t.gauss.beta;
+      make_conservative(team, vel, t.gauss, t.shakhov, s[0], m1, e, params.conservative_iterations,
+                        h_scale);
+      if (vel.h) t.h_factor = h_scale / t.gauss.beta;
+    }
     const Gaussian fm = maxwellian_gaussian(m.n, m.u, m.T);
     t.n = s[0];
     t.force_a = fm.a;
@@ -78,7 +83,34 @@ struct Relaxation {
       t.force_dt[i] = 2.0 * params.force[i] * params.dt / m.T;
       t.force_centre[i] = m.u[i];
     }
+    if (vel.h) {  // the force term's Maxwellian reduced: its marginal, and n_r T / 2 at h nodes
+      const int count = vel.reduced_count();
+      t.force_a *= pow(3.14159265358979323846 * m.T, 0.5 * count);
+      t.force_h = 0.5 * count * m.T;
+    }
     return t;
+  }
+
+  // The Chu reduction of the target over the reduced axes r (the cell's moments have u_r = 0 and
+  // no correlation between kept and reduced components, so the Gaussian's L is block diagonal):
+  // the g node takes int G dxi_r = G(xi_r = 0) prod_r sqrt(pi / (beta L_rr)), the h node that
+  // times sum_r 1 / (2 beta L_rr) (= sum_r lambda_rr; n_r T / 2 for a Maxwellian); the Shakhov
+  // factor its shifts (gaussian.hpp).
+  BOLT_HOST_DEVICE static void reduce(RelaxationTarget& t, unsigned reduced) {
+    const double pi = 3.14159265358979323846;
+    double marginal = 1.0, h = 0.0;
+    int count = 0;
+    for (int a = 0; a < 3; ++a)
+      if ((reduced >> a) & 1u) {
+        const double L = t.gauss.beta * t.gauss.L[a];
+        marginal *= sqrt(pi / L);
+        h += 0.5 / L;
+        ++count;
+      }
+    t.gauss.a *= marginal;
+    t.h_factor = h;
+    t.shakhov.shift[0] = count;
+    t.shakhov.shift[1] = count + 2;
   }
 
   // Whether `normalise` changes the target (uniform over a cell's team).
@@ -143,7 +175,8 @@ struct Relaxation {
         const int b = (a + 1) % 3, c = (a + 2) % 3;
         const double c2 = m[K * a + 3] * others[a] +
                           m[K * a + 1] * (double(m[K * b + 2]) * M0[c] + m[K * c + 2] * M0[b]);
-        shakhov += t.shakhov.s[a] * (2.0 * inv_T * c2 - 5.0 * m[K * a + 1] * others[a]);
+        shakhov += t.shakhov.s[a] *
+                   (2.0 * inv_T * c2 - (5.0 - t.shakhov.shift[0]) * m[K * a + 1] * others[a]);
       }
     Sums<kNormalisationSums> s = Sums<kNormalisationSums>::zero();
     s[0] = t.gauss.a * (P + shakhov);
@@ -195,7 +228,8 @@ struct Relaxation {
   // The target of the discrete velocity v.
   BOLT_HOST_DEVICE Real equilibrium(const RelaxationTarget& t, const Velocities<Real>& vel,
                                     int v) const {
-    return Evaluator::equilibrium(t, vel, v);
+    const Real F = Evaluator::equilibrium(t, vel, v);
+    return vel.is_h(v) ? F * Real(t.h_factor) : F;
   }
 
   BOLT_HOST_DEVICE Real relax(const RelaxationTarget& t, const Velocities<Real>& vel, int v,
@@ -206,7 +240,8 @@ struct Relaxation {
       const double* u0 = t.shakhov.u0;
       const Real x = vel.x[v], y = vel.y[v], z = vel.z[v];
       const Real cx = x - Real(u0[0]), cy = y - Real(u0[1]), cz = z - Real(u0[2]);
-      const Real fm = Real(t.force_a) * exp(-(cx * cx + cy * cy + cz * cz) * Real(t.shakhov.inv_T));
+      Real fm = Real(t.force_a) * exp(-(cx * cx + cy * cy + cz * cz) * Real(t.shakhov.inv_T));
+      if (vel.is_h(v)) fm *= Real(t.force_h);
       const double* c = t.force_centre;
       result += (Real(t.force_dt[0]) * (x - Real(c[0])) + Real(t.force_dt[1]) * (y - Real(c[1])) +
                  Real(t.force_dt[2]) * (z - Real(c[2]))) * fm;

@@ -36,7 +36,7 @@ struct Shakhov {
                                            int v) {
     const Real x = vel.x[v], y = vel.y[v], z = vel.z[v];
     Real F = isotropic_gaussian(t, x, y, z);
-    F *= t.shakhov(x, y, z);
+    F *= t.shakhov(x, y, z, vel.is_h(v));
     return F;
   }
 

@@ -14,10 +14,12 @@ void discrete_fluxes(const VelocityGrid& velocities, const GasState& state, doub
   flux[0] = flux[1] = flux[2] = 0.0;
   for (int v = 0; v < velocities.size(); ++v) {
     const double x = velocities.xi[0][v], y = velocities.xi[1][v], z = velocities.xi[2][v];
-    const double f = velocities.weight[v] * maxwellian<double>(prefactor, 1.0 / state.T, u, x, y, z);
-    flux[0] += x * f;
-    flux[1] += x * x * f;
-    flux[2] += x * (x * x + y * y + z * z) * f;
+    const double f = maxwellian<double>(prefactor, 1.0 / state.T, u, x, y, z) *
+                     velocities.reduced_factor(v, state.T);
+    const double wf = velocities.weight[v] * f;  // 0 at a reduced set's h nodes
+    flux[0] += x * wf;
+    flux[1] += x * x * wf;
+    flux[2] += x * ((x * x + y * y + z * z) * wf + velocities.h_weight_of(v) * f);
   }
 }
 

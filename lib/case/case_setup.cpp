@@ -227,8 +227,15 @@ StateRows initial_state_rows(const RunOptions& run, const PhysicalGrid& grid,
   for (int a = 0; a < 3; ++a)
     xi[a].assign(velocities.xi[a].begin() + velocity_lo,
                  velocities.xi[a].begin() + velocity_lo + velocity_count);
-  return [maxwellians = initial_state_maxwellians(run, grid), xi = std::move(xi)](
-             std::int64_t cell, double* row) {
+  // A reduced set (Chu): the node's g or h of the Maxwellian (VelocityGrid::reduced_factor).
+  VelocityGrid reduction;
+  if (velocities.is_reduced()) {
+    reduction.reduced = velocities.reduced;
+    reduction.h_weight.assign(velocities.h_weight.begin() + velocity_lo,
+                              velocities.h_weight.begin() + velocity_lo + velocity_count);
+  }
+  return [maxwellians = initial_state_maxwellians(run, grid), xi = std::move(xi),
+          reduction = std::move(reduction)](std::int64_t cell, double* row) {
     InitialMaxwellian m[2];
     const int count = maxwellians(cell, m);
     const std::size_t nv = xi[0].size();
@@ -241,7 +248,7 @@ StateRows initial_state_rows(const RunOptions& run, const PhysicalGrid& grid,
           const double c = xi[a][v] - m[i].u[a];
           exponent += c * c / m[i].T[a];
         }
-        row[v] += prefactor * std::exp(-exponent);
+        row[v] += prefactor * std::exp(-exponent) * reduction.reduced_factor(int(v), m[i].T);
       }
     }
   };
@@ -294,9 +301,14 @@ std::vector<double> initial_raw_moments(const RunOptions& run, const PhysicalGri
   const StateRows rows = velocities.full_box
                              ? StateRows{}
                              : initial_state_rows(run, grid, velocities, 0, velocities.size());
-  const Velocities<double> all{velocities.xi[0].data(), velocities.xi[1].data(),
-                               velocities.xi[2].data(), velocities.weight.data(),
-                               velocities.size(), velocities.size()};
+  const Velocities<double> all{velocities.xi[0].data(),
+                               velocities.xi[1].data(),
+                               velocities.xi[2].data(),
+                               velocities.weight.data(),
+                               velocities.size(),
+                               velocities.size(),
+                               velocities.is_reduced() ? velocities.h_weight.data() : nullptr,
+                               velocities.reduced_mask()};
 #pragma omp parallel
   {
     std::vector<double> row(velocities.full_box ? 0 : velocities.size());

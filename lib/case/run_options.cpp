@@ -1,4 +1,5 @@
 #include "case/run_options.hpp"
+#include "case/velocity_reduction.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -129,6 +130,13 @@ void read_velocity_grid(MPI_Comm comm, RunOptions& run) {
       "vgrid_stretch", "stretch ratio r_v in (0,1], finest cells at the centre (1 = uniform)", 1.0);
   require(run.velocity_grid.ratio > 0 && run.velocity_grid.ratio <= 1, "-vgrid_stretch ",
           run.velocity_grid.ratio, ": must be in (0, 1]");
+  run.velocity_reduction = o.choice(
+      "vgrid_reduce",
+      "reduced velocity space of the model equations (Chu): auto reduces every velocity axis "
+      "along which the flow is homogeneous and nothing moves or pushes the gas (2-D flows: z; "
+      "1-D flows: y and z, or z alone with a transverse velocity); none keeps the 3-D space; "
+      "or the axes to integrate out",
+      "auto", velocity_reduction_choices());
   run.velocity_tolerance = o.positive_real(
       "vgrid_tolerance",
       "largest relative error of the mass and energy that the velocity grid holds of the initial, "
@@ -386,6 +394,9 @@ RunOptions read_run_options(MPI_Comm comm) {
   read_initial(comm, run);
   read_output(comm, run);
   if (run.case_kind == CaseKind::shock) apply_shock_case(run);
+  resolve_velocity_reduction(run, run.velocity_reduction);
+  // A checkpoint's configuration holds the velocity space itself, whichever choice made it.
+  record_canonical_value("vgrid_reduce", reduction_name(run.velocity_grid.reduced));
   // Couette's shear is reported per unit of the plates' velocity difference.
   require(run.case_kind != CaseKind::couette ||
               run.faces[1][1].velocity[0] != run.faces[1][0].velocity[0],

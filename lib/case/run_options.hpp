@@ -62,6 +62,7 @@ struct RunOptions {
   std::string case_name;
   std::array<AxisSpec, 3> axes;
   VelocityGridSpec velocity_grid;
+  std::string velocity_reduction = "auto";  // -vgrid_reduce as given (velocity_reduction.hpp)
   // Largest relative error of the mass and energy of the Maxwellians the run starts from or lets
   // in, summed on the velocity grid (velocity_coverage.hpp).
   double velocity_tolerance = 1e-2;

@@ -97,11 +97,12 @@ Held held_by_grid(const GasOf& state, const VelocityGrid& vg) {
   double mass = 0.0, energy = 0.0;
   for (int v = 0; v < vg.size(); ++v) {
     const double f = maxwellian<double>(prefactor, 1.0 / state.T, state.u, vg.xi[0][v],
-                                        vg.xi[1][v], vg.xi[2][v]);
+                                        vg.xi[1][v], vg.xi[2][v]) *
+                     vg.reduced_factor(v, state.T);
     double c2 = 0.0;
     for (int k = 0; k < 3; ++k) c2 += (vg.xi[k][v] - state.u[k]) * (vg.xi[k][v] - state.u[k]);
     mass += vg.weight[v] * f;
-    energy += vg.weight[v] * f * c2;
+    energy += vg.weight[v] * f * c2 + vg.h_weight_of(v) * f;  // h: the reduced axes' |c_r|^2
   }
   return {mass, energy / (1.5 * state.T)};  // of n = 1: int f |c|^2 = (3/2) n T (physics.md)
 }
@@ -125,8 +126,9 @@ void check_velocity_coverage(const RunOptions& run, const VelocityGrid& vg) {
     // The midpoint rule on exp(-x^2 / T) errs by 2 exp(-pi^2 T / h^2): nodes wider than where
     // that reaches the tolerance make the grid too coarse; narrower ones leave the box too small.
     double widest = 0.0;
-    for (const Axis& axis : vg.axes)
-      for (double w : axis.widths) widest = std::max(widest, w);
+    for (int a = 0; a < 3; ++a)
+      if (!vg.reduced[a])  // a reduced axis is integrated exactly
+        for (double w : vg.axes[a].widths) widest = std::max(widest, w);
     const bool coarse = widest > 3.14159265358979 * std::sqrt(state.T / std::log(2.0 / tolerance));
     const bool missing = !coarse;
     const VelocityGridSpec& spec = run.velocity_grid;

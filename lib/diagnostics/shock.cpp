@@ -75,12 +75,13 @@ std::array<double, 3> interface_flux_variation(const PhysicalGrid& grid,
       double crossing = 0.0;
       for (int k = 0; k < whole; ++k) crossing += f[std::size_t(first + sign * k) * nv + v];
       crossing += rest * f[std::size_t(first + sign * whole) * nv + v];
-      const double m = (x > 0 ? 1.0 : -1.0) * velocities.weight[v] * crossing * dx / dt;
+      const double carried = (x > 0 ? 1.0 : -1.0) * crossing * dx / dt;
+      const double m = velocities.weight[v] * carried;  // 0 at a reduced set's h nodes
       const double xi2 = x * x + velocities.xi[1][v] * velocities.xi[1][v] +
                          velocities.xi[2][v] * velocities.xi[2][v];
       flux[0] += m;
       flux[1] += m * x;
-      flux[2] += m * xi2;
+      flux[2] += m * xi2 + velocities.h_weight_of(v) * carried;  // h: the reduced |xi_r|^2
     }
     for (int k = 0; k < 3; ++k) {
       lo[k] = std::min(lo[k], flux[k]);

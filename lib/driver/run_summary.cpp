@@ -39,6 +39,7 @@ nlohmann::json run_identity(const Run& run) {
   summary["imbalance"] = partition.imbalance;
   summary["grid"] = {grid.cells(0), grid.cells(1), grid.cells(2)};
   summary["velocities"] = run.setup.engine.velocities.size();
+  summary["velocity_reduction"] = reduction_name(run.setup.engine.velocities.reduced);
   summary["delta"] = options.gas.delta;
   summary["omega"] = options.gas.omega;
   summary["order"] = options.order;

@@ -73,6 +73,7 @@ void print_banner(MPI_Comm comm, const CaseSetup& setup, const Partition& partit
   PetscPrintf(comm, "bolt: grid %d x %d x %d cells, %d velocities, %lld phase-space cells\n",
               grid.cells(0), grid.cells(1), grid.cells(2), nv,
               static_cast<long long>(grid.interior_cells() * nv));
+  PetscPrintf(comm, "bolt: velocity space %s\n", velocity_space_text(setup.engine.velocities).c_str());
   PetscPrintf(comm, "bolt: %s\n", run.solver->banner(setup).c_str());
   PetscPrintf(comm,
               "bolt: %d ranks, decomposition %s (%s): %d boxes (%zu sections) on %d ranks x %d "

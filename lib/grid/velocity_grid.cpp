@@ -117,6 +117,70 @@ VelocityGrid make_cartesian_velocity_grid(const VelocityGridSpec& spec) {
   return grid_of_nodes(box_axes(spec), [](int, int, int) { return true; });
 }
 
+double VelocityGrid::reduced_factor(int v, const double T[3]) const {
+  if (!is_reduced()) return 1.0;
+  const double pi = 3.14159265358979323846;
+  double factor = 1.0, h = 0.0;
+  for (int a = 0; a < 3; ++a)
+    if (reduced[a]) {
+      factor *= std::sqrt(pi * T[a]);
+      h += 0.5 * T[a];
+    }
+  return is_h(v) ? factor * h : factor;
+}
+
+std::string reduction_name(const std::array<bool, 3>& reduced) {
+  std::string name;
+  for (int a = 0; a < 3; ++a)
+    if (reduced[a]) name += "xyz"[a];
+  return name.empty() ? "none" : name;
+}
+
+std::string velocity_space_text(const VelocityGrid& grid) {
+  std::string nodes;
+  for (int a = 0; a < 3; ++a)
+    if (!grid.reduced[a])
+      nodes += (nodes.empty() ? "" : " x ") + std::to_string(grid.axes[a].cells());
+  if (!grid.is_reduced()) return "3-D (" + nodes + " nodes, -vgrid_reduce none)";
+  std::string axes;
+  for (int a = 0; a < 3; ++a)
+    if (grid.reduced[a]) axes += std::string(axes.empty() ? "xi_" : " and xi_") + "xyz"[a];
+  return std::to_string(3 - grid.reduced_count()) + "V: " + axes +
+         " reduced (-vgrid_reduce), g and h on " + nodes + " nodes";
+}
+
+VelocityGrid make_reduced_velocity_grid(const VelocityGridSpec& spec, std::array<bool, 3> reduced) {
+  std::array<Axis, 3> axes = box_axes(spec);
+  for (int a = 0; a < 3; ++a)
+    if (reduced[a]) axes[a] = make_axis(AxisSpec{1, -0.5, 0.5}, "vgrid", std::string(1, "xyz"[a]));
+  const VelocityGrid kept = grid_of_nodes(axes, [](int, int, int) { return true; });
+  // Each kept node twice, g then h, side by side: the octants stay contiguous and a velocity
+  // batch of whole pairs keeps both functions of a node.
+  VelocityGrid grid;
+  grid.axes = kept.axes;
+  grid.reduced = reduced;
+  grid.full_box = false;  // not the box of its axes: h nodes besides
+  const int n = kept.size();
+  for (int a = 0; a < 3; ++a) {
+    grid.xi[a].resize(2 * n);
+    grid.node[a].resize(2 * n);
+    grid.reflect[a].assign(2 * n, -1);
+  }
+  grid.weight.assign(2 * n, 0.0);
+  grid.h_weight.assign(2 * n, 0.0);
+  for (int v = 0; v < n; ++v)
+    for (int kind = 0; kind < 2; ++kind) {
+      const int r = 2 * v + kind;
+      for (int a = 0; a < 3; ++a) {
+        grid.xi[a][r] = kept.xi[a][v];
+        grid.node[a][r] = kept.node[a][v];
+        if (kept.reflect[a][v] >= 0) grid.reflect[a][r] = 2 * kept.reflect[a][v] + kind;
+      }
+      (kind == 0 ? grid.weight : grid.h_weight)[r] = kept.weight[v];
+    }
+  return grid;
+}
+
 namespace {
 
 // The sphere's box and its test of a node: inside the ball (a node on the sphere counts as
@@ -174,6 +238,12 @@ VelocityGrid make_sphere_velocity_grid(const VelocityGridSpec& spec) {
 }
 
 std::int64_t velocity_grid_size(const VelocityGridSpec& spec) {
+  if (spec.reduced[0] || spec.reduced[1] || spec.reduced[2]) {  // a g and an h per kept node
+    std::int64_t kept = 2;
+    for (int a = 0; a < 3; ++a)
+      if (!spec.reduced[a]) kept = checked_product({kept, std::int64_t(spec.nodes[a])}, "-vgrid_n");
+    return kept;
+  }
   const std::int64_t box = checked_product(
       {spec.nodes[0], spec.nodes[1], spec.nodes[2]},
       "-vgrid_n " + std::to_string(spec.nodes[0]) + "," + std::to_string(spec.nodes[1]) + "," +
@@ -205,6 +275,11 @@ std::vector<std::string> velocity_grid_types() {
 }
 
 VelocityGrid make_velocity_grid(const VelocityGridSpec& spec) {
+  if (spec.reduced[0] || spec.reduced[1] || spec.reduced[2]) {
+    require(spec.type == "cartesian", "-vgrid_type ", spec.type,
+            ": a reduced velocity set is a Cartesian box");
+    return make_reduced_velocity_grid(spec, spec.reduced);
+  }
   for (const auto& type : kVelocityGridTypes)
     if (spec.type == type.name) return type.make(spec);
   std::string names;

@@ -61,6 +61,13 @@ class CollisionModel {
   // large for the method, an error that accumulates past -vgrid_tolerance), naming the options,
   // or empty.
   virtual std::string accuracy_refusal(const StepAccuracy& /*step*/) const { return {}; }
+  // Why the model cannot run on a reduced velocity set (the Chu reduction, docs/physics.md), or
+  // empty. The collision integrals of the full Boltzmann equation need the 3-D velocity space.
+  virtual std::string reduction_refusal() const {
+    return "-model_type " + std::string(name()) + " needs the full 3-D velocity space";
+  }
+  // The body force's acceleration along each axis (no velocity axis along it can be reduced).
+  virtual double body_force(int /*axis*/) const { return 0.0; }
   // A term of the model that a too large step breaks first, for the numerical guard's message
   // (e.g. "the body force's explicit term (-model_force: |g| dt = 2 c0)"), or empty.
   virtual std::string step_failure_hint(double /*dt*/) const { return {}; }

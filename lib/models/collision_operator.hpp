@@ -115,7 +115,8 @@ FaceValues<Real> maxwellian_face_values(const FaceSpec& spec, int axis, int side
   const double outward = side == 0 ? -1.0 : 1.0;
   for (int v = 0; v < vg.size(); ++v) {
     const double value = maxwellian<double>(prefactor, 1.0 / spec.temperature, spec.velocity,
-                                            vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]);
+                                            vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]) *
+                         vg.reduced_factor(v, spec.temperature);
     const double xn = outward * vg.xi[axis][v];
     if (xn < 0.0) out.influx += vg.weight[v] * (-xn) * value;
     if (v >= setup.velocity_lo && v < setup.velocity_lo + setup.velocity_count)

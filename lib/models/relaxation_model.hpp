@@ -31,6 +31,8 @@ class RelaxationModel : public CollisionModel {
   std::string time_step_refusal(double dt) const override;
   std::string accuracy_refusal(const StepAccuracy& step) const override;
   std::string step_failure_hint(double dt) const override;
+  std::string reduction_refusal() const override { return {}; }
+  double body_force(int axis) const override { return options_.force[axis]; }
 
   const RelaxationOptions& options() const { return options_; }
   // The same model with other options (benchmarks and tests vary them).

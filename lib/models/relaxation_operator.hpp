@@ -33,7 +33,7 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
     const VelocityGrid& grid = *setup.velocities;
     std::size_t product = 1;
     for (int a = 0; a < 3; ++a) product *= std::size_t(grid.axes[a].cells());
-    params_.tensor = product == std::size_t(grid.size());
+    params_.tensor = product == std::size_t(grid.mass_nodes());
     if (params_.tensor)
       for (int a = 0; a < 3; ++a) {
         axis_node_[a] = Buffer<double>(setup.backend, grid.axes[a].centres);

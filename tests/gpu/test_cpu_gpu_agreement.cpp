@@ -35,7 +35,8 @@ namespace {
 
 using test::RelaxationKind;
 
-enum class Geometry { cavity2d, inflow1d, periodic1d, channel2d, box3d };
+// cavity2v and inflow1v: cavity2d and inflow1d on reduced velocity sets (2V: xi_z; 1V: xi_y, xi_z).
+enum class Geometry { cavity2d, inflow1d, periodic1d, channel2d, box3d, cavity2v, inflow1v };
 
 const char* name(Geometry g) {
   switch (g) {
@@ -44,6 +45,8 @@ const char* name(Geometry g) {
     case Geometry::periodic1d: return "periodic1d";
     case Geometry::channel2d: return "channel2d";
     case Geometry::box3d: return "box3d";
+    case Geometry::cavity2v: return "cavity2v";
+    case Geometry::inflow1v: return "inflow1v";
   }
   return "?";
 }
@@ -104,6 +107,9 @@ Built build(const Case& c) {
   for (int a = 0; a < 3; ++a) run.axes[a] = AxisSpec{1, 0.0, 1.0};
   int steps = 8;
   switch (c.geometry) {
+    case Geometry::cavity2v:
+      run.velocity_grid.reduced = {false, false, true};
+      [[fallthrough]];
     case Geometry::cavity2d:
       run.axes[0] = AxisSpec{12, 0.0, 1.0, 0.85, FineAt::both};
       run.axes[1] = AxisSpec{10, 0.0, 1.0};
@@ -113,6 +119,9 @@ Built build(const Case& c) {
       run.faces[1][1] = wall(1.0, 1.0, 0.3);
       run.team_size = 128;
       break;
+    case Geometry::inflow1v:
+      run.velocity_grid.reduced = {false, true, true};
+      [[fallthrough]];
     case Geometry::inflow1d:
       run.axes[0] = AxisSpec{32, 0.0, 1.0};
       run.velocity_grid.nodes = {12, 6, 6};
@@ -266,7 +275,8 @@ std::string param_name(const ::testing::TestParamInfo<Param>& info) {
 INSTANTIATE_TEST_SUITE_P(
     All, CpuGpuAgreement,
     ::testing::Combine(::testing::Values(Geometry::cavity2d, Geometry::inflow1d,
-                                         Geometry::periodic1d, Geometry::channel2d, Geometry::box3d),
+                                         Geometry::periodic1d, Geometry::channel2d, Geometry::box3d,
+                                         Geometry::cavity2v, Geometry::inflow1v),
                        ::testing::Values(RelaxationKind::bgk, RelaxationKind::shakhov, RelaxationKind::esbgk),
                        ::testing::Bool(), ::testing::Values(1, 2),
                        ::testing::Values(Splitting::lie, Splitting::strang),

@@ -43,6 +43,7 @@ class ExplicitEngine final : public Engine {
             CellIndexer::kMaxIndexedCells, " (split the grid over more ranks)");
     for (int a = 0; a < 3; ++a) xi_[a] = Buffer<Real>(where_, owned(vg.xi[a]));
     weight_ = Buffer<Real>(where_, owned(vg.weight));
+    if (vg.is_reduced()) h_weight_ = Buffer<Real>(where_, owned(vg.h_weight));
     const std::size_t size = std::size_t(grid.padded_cells()) * row_;
     f_[0] = Buffer<Real>(where_, size);
     f_[1] = Buffer<Real>(where_, size);
@@ -361,7 +362,9 @@ class ExplicitEngine final : public Engine {
   }
 
   Velocities<Real> velocities() const {
-    return {xi_[0].data(), xi_[1].data(), xi_[2].data(), weight_.data(), nv_, row_};
+    const VelocityGrid& vg = config_.velocities;
+    return {xi_[0].data(), xi_[1].data(), xi_[2].data(), weight_.data(), nv_, row_,
+            vg.is_reduced() ? h_weight_.data() : nullptr, vg.reduced_mask()};
   }
 
   // The weights moments and fluxes of the stored state are summed with.
@@ -586,7 +589,7 @@ class ExplicitEngine final : public Engine {
   bool split_;   // the velocities are split over ranks: moments are summed across them
   Exec exec_{};
   std::array<Buffer<Real>, 3> xi_;
-  Buffer<Real> weight_;
+  Buffer<Real> weight_, h_weight_;
   std::array<Buffer<Real>, 2> f_;
   int current_ = 0;
   Buffer<double> raw_;   // raw moments per cell (fields)
