@@ -505,10 +505,11 @@ int bench(int argc, char** argv) {
   if (copy > 0.0)
     std::printf(" = %.1f %% of the copy bandwidth %.1f GB/s", 100.0 * fraction, 1e-9 * copy);
   if (triad > 0.0)
-    std::printf("\nbolt_bench: best step %.1f GB/s = %.1f %% of STREAM copy, %.1f %% of triad",
-                1e-9 * achieved_best, 100.0 * fraction_best, 100.0 * fraction_triad);
-  std::printf("\nbolt_bench: mean density after %d steps %.12g%s\n", o.warmup + o.reps * o.steps,
-              mass, finite ? "" : " (NOT FINITE)");
+    std::printf("\nbolt_bench: best %s %.1f GB/s = %.1f %% of STREAM copy, %.1f %% of triad",
+                o.sweep ? "sweep" : "step", 1e-9 * achieved_best, 100.0 * fraction_best,
+                100.0 * fraction_triad);
+  std::printf("\nbolt_bench: mean density after %d %s %.12g%s\n", o.warmup + o.reps * o.steps,
+              o.sweep ? "sweeps" : "steps", mass, finite ? "" : " (NOT FINITE)");
 
   std::printf(
       "BOLT_BENCH_JSON {\"label\":%s,\"device\":%s,\"backend\":\"%s\",\"precision\":\"%s\","

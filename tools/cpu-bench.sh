@@ -2,8 +2,8 @@
 # cpu-bench.sh -- the CPU backend against STREAM (docs/benchmarks.md, "CPU backend"): bolt_bench
 # --backend cpu on the explicit step (2-D cavity 64² × 16³ and 128² × 24³, float and double) and
 # the iterative sweep (2-D cavity), each run measuring STREAM copy and triad itself, its passes
-# interleaved with the repetitions of the step. Given a second binary (the baseline), each case
-# runs both, alternating, ROUNDS times, so that a shared machine slows both alike.
+# interleaved with the repetitions of the step. Given a second binary (the baseline), each
+# explicit case runs both, alternating, ROUNDS times, so that a shared machine slows both alike.
 #
 #   tools/cpu-bench.sh [BENCH [BASELINE_BENCH]]    (default: build/app/bolt_bench)
 #
@@ -35,13 +35,14 @@ for entry in "${CASES[@]}"; do
     for side in after before; do
       binary=$BENCH label=cpu-$name
       if [ "$side" = before ]; then
-        [ -n "$BASELINE" ] || continue
+        # A baseline bolt_bench from before --solver times only the explicit step.
+        [ -n "$BASELINE" ] && [ "${name#sweep}" = "$name" ] || continue
         binary=$BASELINE label=cpu-$name-before
       fi
       log=$OUT/$name-$side-$round.log
       # shellcheck disable=SC2086  # args is a list of arguments
       "$binary" --backend cpu --label "$label" $args > "$log" 2>&1
-      echo "$name $side $round: exit $?; $(grep -E 'ms/(step|sweep)|best step|STREAM \(' "$log" | tr '\n' ' ')"
+      echo "$name $side $round: exit $?; $(grep -E 'ms/(step|sweep)|best (step|sweep)|STREAM \(' "$log" | tr '\n' ' ')"
       grep '^BOLT_BENCH_JSON ' "$log" >> "$OUT/bench.jsonl"
     done
   done
