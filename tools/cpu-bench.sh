@@ -7,8 +7,9 @@
 #
 #   tools/cpu-bench.sh [BENCH [BASELINE_BENCH]]    (default: build/app/bolt_bench)
 #
-# Environment: OUT (default /tmp/cpu-bench): the logs and bench.jsonl (labels "cpu-..." and,
-# for the baseline, "cpu-...-before"); ROUNDS (default 2); OMP_NUM_THREADS (default: every
+# Environment: OUT (default /tmp/cpu-bench): the logs and bench.jsonl (labels "cpu$TAG-..." and,
+# for the baseline, "cpu$TAG-...-before"; TAG, e.g. "-16cores", keeps another machine's rows
+# apart in docs/data/benchmarks/cpu_stream.json); ROUNDS (default 2); OMP_NUM_THREADS (default: every
 # core); OMP_PROC_BIND and OMP_PLACES default to close and cores (one thread per core, kept
 # there: a thread that moves loses its caches and, on several sockets, its memory).
 set -u -o pipefail
@@ -16,6 +17,7 @@ BENCH=${1:-build/app/bolt_bench}
 BASELINE=${2:-}
 OUT=${OUT:-/tmp/cpu-bench}
 ROUNDS=${ROUNDS:-2}
+TAG=${TAG:-}
 export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
 mkdir -p "$OUT"
 : > "$OUT/bench.jsonl"
@@ -33,11 +35,11 @@ for entry in "${CASES[@]}"; do
   args=${entry#*|}
   for round in $(seq 1 "$ROUNDS"); do
     for side in after before; do
-      binary=$BENCH label=cpu-$name
+      binary=$BENCH label=cpu$TAG-$name
       if [ "$side" = before ]; then
         # A baseline bolt_bench from before --solver times only the explicit step.
         [ -n "$BASELINE" ] && [ "${name#sweep}" = "$name" ] || continue
-        binary=$BASELINE label=cpu-$name-before
+        binary=$BASELINE label=cpu$TAG-$name-before
       fi
       log=$OUT/$name-$side-$round.log
       # shellcheck disable=SC2086  # args is a list of arguments
