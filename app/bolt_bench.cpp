@@ -9,12 +9,19 @@
 //   bolt_bench --case inputs/cavity_hs_mc_delta10.yaml --precision float [--backend ...] ...
 //
 // --case takes grids, model and boundaries from a bolt case file instead (any model, hs_mc too);
-// --precision and --backend still come from the command line.
+// --precision and --backend still come from the command line. --solver iterative times one
+// source iteration of the iterative solver (SweepEngine::iterate, from the case's initial
+// moments each time) instead of a step, its traffic SweepEngine::bytes_per_iteration().
 //
 // Prints ms/step, phase-space updates per second, ps per update, the bandwidth reached counting
 // the minimum traffic (Engine::bytes_per_step(): one read + one write of f) and its fraction of
-// the measured copy bandwidth (bytes read + written by cudaMemcpy device-to-device); last, one
-// JSON line starting with "BOLT_BENCH_JSON " for scripts (tools/gpu-check.sh).
+// the measured copy bandwidth: on the GPU bytes read + written by cudaMemcpy device-to-device,
+// on the CPU STREAM's copy (and triad) on the same OpenMP threads, its passes interleaved with
+// the step's repetitions (a machine shared with other work slows both alike), the best of each
+// kept as STREAM keeps its best (--copy-mib: bytes per STREAM array; default
+// default_stream_array_bytes()); last, one JSON line starting with "BOLT_BENCH_JSON " for
+// scripts (tools/gpu-check.sh).
+#include <omp.h>
 #include <petscsys.h>
 
 #include <algorithm>
@@ -25,11 +32,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/host_bandwidth.hpp"
 #include "core/option_files.hpp"
 #include "case/case_setup.hpp"
 #include "case/run_options.hpp"
@@ -37,6 +46,8 @@
 #include "kernels/maxwellian.hpp"
 #include "models/model_registry.hpp"
 #include "solver/explicit/engine.hpp"
+#include "solver/iterative/iterative_options.hpp"
+#include "solver/iterative/iterative_steady.hpp"
 #ifdef BOLT_HAVE_CUDA
 #include "core/device_bandwidth.hpp"
 #endif
@@ -59,13 +70,14 @@ struct BenchOptions {
   int steps = 50;
   int reps = 5;
   int warmup = 5;
-  double copy_mib = 2048;
+  double copy_mib = 0;  // 0: 2048 on the GPU, default_stream_array_bytes() on the CPU
   int copy_reps = 10;
   double half_width = 4.0;
   double delta = 1.0;
   double lid = 0.1;
   std::string label;
   std::string case_file;  // a bolt case (YAML): everything but precision and backend from it
+  bool sweep = false;     // time the iterative solver's sweep instead of the explicit step
 };
 
 void usage() {
@@ -77,11 +89,12 @@ void usage() {
       "ITERATIONS]\n"
       "                  [--team-size THREADS] [--steps N] [--reps R] [--warmup W]\n"
       "                  [--copy-mib MIB] [--copy-reps R] [--half-width A] [--delta D] [--lid U]\n"
-      "                  [--label NAME] [--reduce none|z|yz|...]\n"
+      "                  [--label NAME] [--reduce none|z|yz|...] [--solver explicit|iterative]\n"
       "       bolt_bench --case FILE.yaml [--precision ...] [--backend ...] [--steps ...] ...\n"
       "defaults: --cells 64,64,64 --velocities 24 --precision float --backend cuda --bc periodic\n"
       "          --order 1 --model bgk --splitting lie --steps 50 --reps 5 --warmup 5 --copy-mib "
-      "2048");
+      "2048 (GPU;\n          CPU: STREAM arrays of 4 x the last-level cache, 256 MiB to 1 GiB) "
+      "--copy-reps 10");
 }
 
 std::vector<int> parse_ints(const std::string& option, const std::string& text) {
@@ -174,6 +187,7 @@ BenchOptions parse(int argc, char** argv) {
       o.warmup = parse_int(key, value, 0);
     } else if (key == "--copy-mib") {
       o.copy_mib = parse_double(key, value);
+      require(o.copy_mib > 0.0, key, " ", value, ": a positive size in MiB");
     } else if (key == "--copy-reps") {
       o.copy_reps = parse_int(key, value, 1);
     } else if (key == "--half-width") {
@@ -186,6 +200,10 @@ BenchOptions parse(int argc, char** argv) {
       o.label = value;
     } else if (key == "--case") {
       o.case_file = value;
+    } else if (key == "--solver") {
+      require(value == "explicit" || value == "iterative", key, " ", value,
+              ": explicit or iterative");
+      o.sweep = value == "iterative";
     } else {
       fail("unknown option ", key, " (see --help)");
     }
@@ -284,35 +302,166 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
+// The reference bandwidth of the device the step runs on: the GPU's own copy bandwidth (before
+// the engine takes the memory), or on the CPU the STREAM arrays, measured later beside the step.
+struct Reference {
+  std::string device = "cpu";
+  double copy_bytes_per_second = 0.0, triad_bytes_per_second = 0.0, buffer_gib = 0.0;
+  std::unique_ptr<HostStream> stream;  // CPU only
+  int stream_passes_per_rep = 0;
+};
+
+Reference reference_bandwidth(const BenchOptions& o) {
+  Reference r;
+  if (o.backend == Backend::cpu) {
+    const std::size_t bytes = o.copy_mib > 0.0 ? std::size_t(o.copy_mib * 1024.0 * 1024.0)
+                                               : default_stream_array_bytes();
+    r.stream = std::make_unique<HostStream>(bytes);
+    r.buffer_gib = double(r.stream->array_bytes()) / (1 << 30);
+    r.stream_passes_per_rep = (o.copy_reps + o.reps - 1) / o.reps;
+    const char* bind = std::getenv("OMP_PROC_BIND");
+    const char* places = std::getenv("OMP_PLACES");
+    std::printf("bolt_bench: CPU, %d OpenMP threads (OMP_PROC_BIND=%s, OMP_PLACES=%s); STREAM "
+                "arrays 3 x %.2f GiB, %d passes before each repetition of the step\n",
+                omp_get_max_threads(), bind ? bind : "unset", places ? places : "unset",
+                r.buffer_gib, r.stream_passes_per_rep);
+    return r;
+  }
+#ifdef BOLT_HAVE_CUDA
+  require(cuda_device_count() > 0, "--backend cuda: no CUDA device is visible");
+  const DeviceInfo info = current_device_info();
+  r.device = info.name;
+  std::printf("bolt_bench: device %d: %s, %d SMs, sm_%d%d, %.1f GiB (%.1f GiB free)\n",
+              info.index, info.name.c_str(), info.sm_count, info.compute_major,
+              info.compute_minor, double(info.total_bytes) / (1 << 30),
+              double(info.free_bytes) / (1 << 30));
+  const double mib = o.copy_mib > 0.0 ? o.copy_mib : 2048.0;
+  const CopyBandwidth copy =
+      measure_copy_bandwidth(std::size_t(mib * 1024.0 * 1024.0), o.copy_reps);
+  r.copy_bytes_per_second = copy.bytes_per_second;
+  r.buffer_gib = double(copy.buffer_bytes) / (1 << 30);
+  std::printf(
+      "bolt_bench: copy bandwidth (cudaMemcpy D2D, %.2f GiB buffers, median of %d, read+write): "
+      "%.1f GB/s\n",
+      r.buffer_gib, o.copy_reps, 1e-9 * copy.bytes_per_second);
+  return r;
+#else
+  fail("--backend cuda: this bolt_bench was built without the CUDA backend");
+#endif
+}
+
+// Seconds per step of each repetition of run(steps) (which returns when the steps are done); on
+// the CPU each repetition follows STREAM passes.
+template <class Run>
+std::vector<double> time_steps(const Run& run, const BenchOptions& o, Reference& reference) {
+  using clock = std::chrono::steady_clock;
+  if (o.warmup > 0) run(o.warmup);
+  std::vector<double> seconds;
+  for (int r = 0; r < o.reps; ++r) {
+    if (reference.stream) reference.stream->measure(reference.stream_passes_per_rep);
+    const auto t0 = clock::now();
+    run(o.steps);
+    seconds.push_back(std::chrono::duration<double>(clock::now() - t0).count() / o.steps);
+  }
+  if (reference.stream) {
+    reference.copy_bytes_per_second = reference.stream->copy_bytes_per_second();
+    reference.triad_bytes_per_second = reference.stream->triad_bytes_per_second();
+    std::printf("bolt_bench: STREAM (best of %d passes, %.2f GiB arrays): copy %.1f GB/s, triad "
+                "%.1f GB/s\n",
+                reference.stream->passes(), reference.buffer_gib,
+                1e-9 * reference.copy_bytes_per_second, 1e-9 * reference.triad_bytes_per_second);
+  }
+  return seconds;
+}
+
+// A sanity check that the run stayed finite and conserved mass (periodic: exactly; walls: too):
+// the volume-weighted mean of the density of each cell, density(c), over the grid (cells of
+// stretched grids differ in size); NaN if one is not finite.
+template <class Density>
+double mean_density(const PhysicalGrid& grid, const Density& density) {
+  double mass = 0.0, volume = 0.0;
+  bool finite = true;
+  for (std::int64_t c = 0; c < grid.interior_cells(); ++c) {
+    const double n = density(c);
+    finite = finite && std::isfinite(n);
+    const std::int64_t i = c % grid.cells(0), j = (c / grid.cells(0)) % grid.cells(1),
+                       k = c / (std::int64_t(grid.cells(0)) * grid.cells(1));
+    const double cell_volume =
+        grid.axes[0].widths[i] * grid.axes[1].widths[j] * grid.axes[2].widths[k];
+    mass += n * cell_volume;
+    volume += cell_volume;
+  }
+  return finite ? mass / volume : std::nan("");
+}
+
+struct Timed {
+  std::vector<double> seconds;  // per step or sweep, each repetition
+  double setup_seconds = 0.0;
+  double bytes = 0.0;           // the least traffic of one step or sweep
+  double mean_density = 0.0;    // after the last
+};
+
+// The explicit step of the case's engine from a Maxwellian with a density wave.
+Timed time_explicit(const BenchOptions& o, const CaseSetup& setup, Reference& reference) {
+  using clock = std::chrono::steady_clock;
+  const auto setup_start = clock::now();
+  auto engine = make_engine(setup.engine);
+  engine->set_state(initial_state(setup.engine.grid, setup.engine.velocities));
+  engine->synchronize();
+  Timed timed;
+  timed.setup_seconds = std::chrono::duration<double>(clock::now() - setup_start).count();
+  timed.seconds = time_steps(
+      [&](int steps) {
+        engine->step(steps);
+        engine->synchronize();
+      },
+      o, reference);
+  timed.bytes = engine->bytes_per_step();
+  const std::vector<double> fields = engine->fields();
+  timed.mean_density = mean_density(
+      setup.engine.grid, [&](std::int64_t c) { return fields[std::size_t(c) * kFieldCount]; });
+  return timed;
+}
+
+// One source iteration of the iterative solver over every velocity (one rank), each from the
+// case's initial moments and walls at the initial density: the same work every time.
+Timed time_sweeps(const BenchOptions& o, const CaseSetup& setup, Reference& reference) {
+  using clock = std::chrono::steady_clock;
+  const auto setup_start = clock::now();
+  const PhysicalGrid& grid = setup.engine.grid;
+  Partition one_rank;
+  one_rank.velocity_count = setup.engine.velocities.size();
+  auto engine = make_sweep_engine(sweep_config(setup, IterationOptions{}, one_rank, nullptr, 0));
+  const std::vector<double> moments = initial_raw_moments(setup.run, grid, setup.engine.velocities);
+  FaceArrays walls;
+  for (int a = 0; a < 3; ++a)
+    for (int s = 0; s < 2; ++s)
+      if (grid.active[a] && setup.run.faces[a][s].kind == FaceKind::wall)
+        walls[a][s].assign(std::size_t(grid.cells((a + 1) % 3)) * grid.cells((a + 2) % 3),
+                           setup.run.initial.density);
+  const std::vector<double> solids =
+      setup.geometry.solids.empty()
+          ? std::vector<double>{}
+          : std::vector<double>(std::size_t(grid.interior_cells()) * 6, setup.run.initial.density);
+  Timed timed;
+  timed.setup_seconds = std::chrono::duration<double>(clock::now() - setup_start).count();
+  SweepResult last;
+  timed.seconds = time_steps(
+      [&](int sweeps) {
+        for (int n = 0; n < sweeps; ++n) last = engine->iterate(moments, walls, solids);
+      },
+      o, reference);
+  timed.bytes = engine->bytes_per_iteration();
+  timed.mean_density = mean_density(
+      grid, [&](std::int64_t c) { return last.moments[std::size_t(c) * kRawMoments]; });
+  return timed;
+}
+
 int bench(int argc, char** argv) {
   const BenchOptions o = parse(argc, argv);
-  std::string device = "cpu";
-  double copy_bytes_per_second = 0.0, copy_buffer_gib = 0.0;
+  Reference reference = reference_bandwidth(o);
 
-  if (o.backend == Backend::cuda) {
-#ifdef BOLT_HAVE_CUDA
-    require(cuda_device_count() > 0, "--backend cuda: no CUDA device is visible");
-    const DeviceInfo info = current_device_info();
-    device = info.name;
-    std::printf("bolt_bench: device %d: %s, %d SMs, sm_%d%d, %.1f GiB (%.1f GiB free)\n",
-                info.index, info.name.c_str(), info.sm_count, info.compute_major,
-                info.compute_minor, double(info.total_bytes) / (1 << 30),
-                double(info.free_bytes) / (1 << 30));
-    // (a) the device's own copy bandwidth, before the engine takes the memory.
-    const CopyBandwidth copy =
-        measure_copy_bandwidth(std::size_t(o.copy_mib * 1024.0 * 1024.0), o.copy_reps);
-    copy_bytes_per_second = copy.bytes_per_second;
-    copy_buffer_gib = double(copy.buffer_bytes) / (1 << 30);
-    std::printf(
-        "bolt_bench: copy bandwidth (cudaMemcpy D2D, %.2f GiB buffers, median of %d, read+write): "
-        "%.1f GB/s\n",
-        copy_buffer_gib, o.copy_reps, 1e-9 * copy.bytes_per_second);
-#else
-    fail("--backend cuda: this bolt_bench was built without the CUDA backend");
-#endif
-  }
-
-  // (b) the engine for the case.
+  // The engine for the case.
   const RunOptions run = run_options(o);
   const CaseSetup setup = make_case_setup(run);
   const PhysicalGrid& grid = setup.engine.grid;
@@ -337,78 +486,62 @@ int bench(int argc, char** argv) {
               std::string(to_string(o.backend)).c_str());
   std::fflush(stdout);
 
-  using clock = std::chrono::steady_clock;
-  const auto setup_start = clock::now();
-  auto engine = make_engine(setup.engine);
-  {
-    const std::vector<double> f0 = initial_state(grid, vg);
-    engine->set_state(f0);
-  }
-  engine->synchronize();
-  const double setup_seconds = std::chrono::duration<double>(clock::now() - setup_start).count();
-
-  if (o.warmup > 0) engine->step(o.warmup);
-  engine->synchronize();
-  std::vector<double> seconds;
-  for (int r = 0; r < o.reps; ++r) {
-    const auto t0 = clock::now();
-    engine->step(o.steps);
-    engine->synchronize();
-    seconds.push_back(std::chrono::duration<double>(clock::now() - t0).count() / o.steps);
-  }
+  const Timed timed = o.sweep ? time_sweeps(o, setup, reference) : time_explicit(o, setup, reference);
+  const std::vector<double>& seconds = timed.seconds;
+  const double setup_seconds = timed.setup_seconds;
   const double step_seconds = median(seconds);
   const double best = *std::min_element(seconds.begin(), seconds.end());
   const double worst = *std::max_element(seconds.begin(), seconds.end());
+  const double mass = timed.mean_density;
+  const bool finite = std::isfinite(mass);
 
-  // A sanity check that the run stayed finite and conserved mass (periodic: exactly; walls: too):
-  // the volume-weighted mean density (cells of stretched grids differ in size).
-  const std::vector<double> fields = engine->fields();
-  double mass = 0.0, volume = 0.0;
-  bool finite = true;
-  for (std::int64_t c = 0; c < grid.interior_cells(); ++c) {
-    const double n = fields[std::size_t(c) * kFieldCount];
-    finite = finite && std::isfinite(n);
-    const std::int64_t i = c % grid.cells(0), j = (c / grid.cells(0)) % grid.cells(1),
-                       k = c / (std::int64_t(grid.cells(0)) * grid.cells(1));
-    const double cell_volume =
-        grid.axes[0].widths[i] * grid.axes[1].widths[j] * grid.axes[2].widths[k];
-    mass += n * cell_volume;
-    volume += cell_volume;
-  }
-  mass /= volume;
-
-  // (c) the report.
-  const double bytes = engine->bytes_per_step();
-  const double achieved = bytes / step_seconds;
-  const double fraction = copy_bytes_per_second > 0.0 ? achieved / copy_bytes_per_second : 0.0;
+  // The report: the median step, and the best step against the best copy (the CPU's noisy
+  // neighbours slow both; the best of each is what the machine can do).
+  const double bytes = timed.bytes;
+  const double copy = reference.copy_bytes_per_second, triad = reference.triad_bytes_per_second;
+  const double achieved = bytes / step_seconds, achieved_best = bytes / best;
+  const double fraction = copy > 0.0 ? achieved / copy : 0.0;
+  const double fraction_best = copy > 0.0 ? achieved_best / copy : 0.0;
+  const double fraction_triad = triad > 0.0 ? achieved_best / triad : 0.0;
   std::printf("bolt_bench: setup %.2f s, warm-up %d steps, %d x %d steps\n", setup_seconds,
               o.warmup, o.reps, o.steps);
-  std::printf("bolt_bench: %.4f ms/step (median; min %.4f, max %.4f)\n", 1e3 * step_seconds,
-              1e3 * best, 1e3 * worst);
+  std::printf("bolt_bench: %.4f ms/%s (median; min %.4f, max %.4f)\n", 1e3 * step_seconds,
+              o.sweep ? "sweep" : "step", 1e3 * best, 1e3 * worst);
   std::printf("bolt_bench: %.4g phase-space updates/s, %.3f ps/update\n", updates / step_seconds,
               1e12 * step_seconds / updates);
-  std::printf("bolt_bench: minimum traffic %.4g bytes/step (one read + one write of f): %.1f GB/s",
-              bytes, 1e-9 * achieved);
-  if (copy_bytes_per_second > 0.0)
-    std::printf(" = %.1f %% of the copy bandwidth %.1f GB/s", 100.0 * fraction,
-                1e-9 * copy_bytes_per_second);
-  std::printf("\nbolt_bench: mean density after %d steps %.12g%s\n", o.warmup + o.reps * o.steps,
-              mass, finite ? "" : " (NOT FINITE)");
+  std::printf("bolt_bench: minimum traffic %.4g bytes/%s (%s): %.1f GB/s", bytes,
+              o.sweep ? "sweep" : "step",
+              o.sweep ? "slices, targets and moment sums" : "one read + one write of f",
+              1e-9 * achieved);
+  if (copy > 0.0)
+    std::printf(" = %.1f %% of the copy bandwidth %.1f GB/s", 100.0 * fraction, 1e-9 * copy);
+  if (triad > 0.0)
+    std::printf("\nbolt_bench: best %s %.1f GB/s = %.1f %% of STREAM copy, %.1f %% of triad",
+                o.sweep ? "sweep" : "step", 1e-9 * achieved_best, 100.0 * fraction_best,
+                100.0 * fraction_triad);
+  std::printf("\nbolt_bench: mean density after %d %s %.12g%s\n", o.warmup + o.reps * o.steps,
+              o.sweep ? "sweeps" : "steps", mass, finite ? "" : " (NOT FINITE)");
 
   std::printf(
       "BOLT_BENCH_JSON {\"label\":%s,\"device\":%s,\"backend\":\"%s\",\"precision\":\"%s\","
       "\"bc\":\"%s\",\"cells\":[%d,%d,%d],\"nv\":%d,\"model\":\"%s\",\"order\":%d,"
       "\"splitting\":\"%s\",\"conservative\":%d,\"team_size\":%d,\"steps\":%d,\"reps\":%d,"
+      "\"solver\":\"%s\",\"threads\":%d,"
       "\"ms_per_step\":%.6g,\"ms_per_step_min\":%.6g,\"updates_per_s\":%.6g,\"ps_per_update\":%.6g,"
-      "\"bytes_per_step\":%.6g,\"achieved_GBps\":%.6g,\"copy_GBps\":%.6g,\"copy_buffer_GiB\":%.3g,"
-      "\"fraction_of_copy\":%.4f,\"finite\":%s,\"mean_density\":%.12g}\n",
-      json_string(o.label).c_str(), json_string(device).c_str(),
+      "\"bytes_per_step\":%.6g,\"achieved_GBps\":%.6g,\"achieved_GBps_best\":%.6g,"
+      "\"copy_GBps\":%.6g,\"triad_GBps\":%.6g,\"copy_buffer_GiB\":%.3g,"
+      "\"fraction_of_copy\":%.4f,\"fraction_of_copy_best\":%.4f,\"fraction_of_triad_best\":%.4f,"
+      "\"finite\":%s,\"mean_density\":%.12g}\n",
+      json_string(o.label).c_str(), json_string(reference.device).c_str(),
       std::string(to_string(o.backend)).c_str(), std::string(to_string(o.precision)).c_str(),
       bc.c_str(), grid.cells(0), grid.cells(1), grid.cells(2), nv, model.c_str(), run.order,
       run.splitting == Splitting::lie ? "lie" : "strang", conservative,
-      run.team_size, o.steps, o.reps, 1e3 * step_seconds, 1e3 * best, updates / step_seconds,
-      1e12 * step_seconds / updates, bytes, 1e-9 * achieved, 1e-9 * copy_bytes_per_second,
-      copy_buffer_gib, fraction, finite ? "true" : "false", mass);
+      run.team_size, o.steps, o.reps, o.sweep ? "iterative" : "explicit",
+      o.backend == Backend::cpu ? omp_get_max_threads() : 0,
+      1e3 * step_seconds, 1e3 * best, updates / step_seconds,
+      1e12 * step_seconds / updates, bytes, 1e-9 * achieved, 1e-9 * achieved_best, 1e-9 * copy,
+      1e-9 * triad, reference.buffer_gib, fraction, fraction_best, fraction_triad,
+      finite ? "true" : "false", finite ? mass : 0.0);
   return finite ? 0 : 2;
 }
 

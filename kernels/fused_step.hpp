@@ -22,6 +22,18 @@ BOLT_HOST_DEVICE Sums<Relax::kSums> stream_row(const Team& team, const StreamTab
                                                const Velocities<Real>& vel, const Relax& relax,
                                                const Real* row_in, const int (&ip)[1][3],
                                                Real* BOLT_RESTRICT row) {
+  if constexpr (!Team::kBatchesLoads) {
+    // The CPU streams the row first, then sums it: two loops over velocities, each simple
+    // enough to vectorize (the row stays in cache between them).
+    stream.for_cells(ip, [&](const auto& streamer) {
+      team.for_each(vel.n, [&](int v) {
+        row[v] = Stream ? streamer.value(streamer.upwind(v), 0, row_in + v) : row_in[v];
+      });
+      return 0;
+    });
+    return team.template reduce<Relax::kSums>(
+        vel.n, [&](int v, Sums<Relax::kSums>& s) { relax.accumulate(s, vel, v, row[v]); });
+  }
   return stream.for_cells(ip, [&](const auto& streamer) {
     return team.template reduce<Relax::kSums>(vel.n, [&](int v, Sums<Relax::kSums>& s) {
       Real value;

@@ -78,22 +78,32 @@ struct StreamTables {
   template <int N, class Body>
   BOLT_HOST_DEVICE auto for_cells(const int (&ip)[N][3], Body&& body) const {
     if (order == 1) {
-      if (axes == 3) return body(first_order<3>(ip));
-      if (axes == 2) return body(first_order<2>(ip));
-      if (axes == 1) return body(first_order<1>(ip));
-      return body(first_order<0>(ip));
+#if !defined(__CUDA_ARCH__)
+      // The CPU decides the shifts here too: a shift table read under a condition inside the
+      // loop over velocities keeps it from vectorizing.
+      if (!shifts) return first_order_axes<false>(ip, body);
+#endif
+      return first_order_axes<true>(ip, body);
     }
     return body(SecondOrderStreamer<N>{*this, ip});
   }
 
-  template <int Axes, int N>
+  template <int Axes, int N, bool Shifts = true>
   struct FirstOrderStreamer;
   template <int N>
   struct SecondOrderStreamer;
 
-  template <int Axes, int N>
-  BOLT_HOST_DEVICE FirstOrderStreamer<Axes, N> first_order(const int (&ip)[N][3]) const {
-    FirstOrderStreamer<Axes, N> s{*this, {}};
+  template <bool Shifts, int N, class Body>
+  BOLT_HOST_DEVICE auto first_order_axes(const int (&ip)[N][3], Body&& body) const {
+    if (axes == 3) return body(first_order<3, N, Shifts>(ip));
+    if (axes == 2) return body(first_order<2, N, Shifts>(ip));
+    if (axes == 1) return body(first_order<1, N, Shifts>(ip));
+    return body(first_order<0, N, Shifts>(ip));
+  }
+
+  template <int Axes, int N, bool Shifts = true>
+  BOLT_HOST_DEVICE FirstOrderStreamer<Axes, N, Shifts> first_order(const int (&ip)[N][3]) const {
+    FirstOrderStreamer<Axes, N, Shifts> s{*this, {}};
     for (int c = 0; c < N; ++c)
 BOLT_UNROLL
       for (int k = 0; k < Axes; ++k) s.cell_scale[c][k] = scale[k][ip[c][axis[k]]];
@@ -102,9 +112,9 @@ BOLT_UNROLL
 };
 
 // First order on Axes axes: f_b - sum_k r_k (f_b - f_{upwind k}), r_k = fraction * scale of the
-// cell (the same for all its velocities, cell_scale).
+// cell (the same for all its velocities, cell_scale). !Shifts: no velocity moves whole cells.
 template <class Real>
-template <int Axes, int N>
+template <int Axes, int N, bool Shifts>
 struct StreamTables<Real>::FirstOrderStreamer {
   static constexpr int kSlots = Axes > 0 ? Axes : 1;
   struct Upwind {
@@ -116,7 +126,7 @@ struct StreamTables<Real>::FirstOrderStreamer {
 
   BOLT_HOST_DEVICE Upwind upwind(int v) const {
     Upwind u;
-    u.shift = t.shifts ? t.shift[v] : 0;
+    u.shift = Shifts && t.shifts ? t.shift[v] : 0;
 BOLT_UNROLL
     for (int k = 0; k < Axes; ++k) u.fraction[k] = t.signed_fraction[k * t.table_stride + v];
     return u;
@@ -124,10 +134,19 @@ BOLT_UNROLL
 
   BOLT_HOST_DEVICE Real value(const Upwind& u, int c, const Real* fv) const {
     Real upwind_value[kSlots];
-BOLT_UNROLL
-    for (int k = 0; k < Axes; ++k)
-      upwind_value[k] = fv[u.shift + upwind_step(u.fraction[k], t.near_stride[k])];
     const Real fb = fv[u.shift];
+BOLT_UNROLL
+    for (int k = 0; k < Axes; ++k) {
+#if defined(__CUDA_ARCH__)
+      upwind_value[k] = fv[u.shift + upwind_step(u.fraction[k], t.near_stride[k])];
+#else
+      // The CPU loads both neighbours and selects: a loop over velocities then vectorizes with
+      // contiguous loads (the rows are in cache), not a gather from per-velocity addresses.
+      const Real below = fv[u.shift - t.near_stride[k]], above = fv[u.shift + t.near_stride[k]];
+      const Real d = u.fraction[k];
+      upwind_value[k] = d > Real(0) ? below : (d < Real(0) ? above : fb);
+#endif
+    }
     Real result = fb;
 BOLT_UNROLL
     for (int k = 0; k < Axes; ++k)

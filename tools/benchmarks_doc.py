@@ -227,6 +227,14 @@ def measurement(row):
          "copy_GBps": Decimal(round(row["copy_GBps"]))}
     if row.get("copy_GBps", 0) > 0:
         m["fraction_pct"] = Decimal(f"{100 * row['fraction_of_copy']:.1f}")
+    if row.get("triad_GBps", 0) > 0:  # the CPU backend: STREAM, the best step against it
+        m["best_GBps"] = significant(row["achieved_GBps_best"], 3)
+        m["ms_best"] = significant(row["ms_per_step_min"], 4)
+        m["copy_GBps"] = significant(row["copy_GBps"], 3)
+        m["triad_GBps"] = significant(row["triad_GBps"], 3)
+        m["copy_pct"] = Decimal(f"{100 * row['fraction_of_copy_best']:.1f}")
+        m["triad_pct"] = Decimal(f"{100 * row['fraction_of_triad_best']:.1f}")
+        m["threads"] = row["threads"]
     if not row.get("finite", True):
         m["note"] = "NOT FINITE"
     return m

@@ -26,10 +26,18 @@
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
+#include <type_traits>
 #include <vector>
 
 #include "sums.hpp"
 #include "team_memory.hpp"
+
+// exp in the loops over velocities calls glibc's vector variants (libmvec), as <math.h> declares
+// them under -ffast-math; without errno (-fno-math-errno) the calls then vectorize.
+extern "C" {
+__attribute__((simd("notinbranch"))) double exp(double) noexcept;
+__attribute__((simd("notinbranch"))) float expf(float) noexcept;
+}
 
 namespace bolt {
 
@@ -45,15 +53,22 @@ struct CpuTeam {
   mutable double totals[kMaxTotals] = {};  // what reduce_pair_rolled returns a view of
 
   template <class F>
-  void for_each(int n, F&& f) const {
+  [[gnu::flatten]] void for_each(int n, F&& f) const {
 #pragma omp simd
     for (int i = 0; i < n; ++i) f(i);
   }
   // Acc is the GPU's per-thread accumulator; one CPU thread sums a whole row, in double.
   template <int K, class Acc = double, class F>
-  Sums<K> reduce(int n, F&& f) const {
-    Sums<K> sums = Sums<K>::zero();
-    for (int i = 0; i < n; ++i) f(i, sums);
+  [[gnu::flatten]] Sums<K> reduce(int n, F&& f) const {
+    // An omp simd reduction, so that the loop over items vectorizes (the sums' order is the
+    // compiler's, fixed for a build). Its list item must be an array: the sums' own, which
+    // f adds into as the Sums it is (one array member, nothing else: the static_assert).
+    static_assert(sizeof(Sums<K>) == K * sizeof(double) && std::is_standard_layout_v<Sums<K>>);
+    double acc[K] = {};
+#pragma omp simd reduction(+ : acc[:K])
+    for (int i = 0; i < n; ++i) f(i, *reinterpret_cast<Sums<K>*>(acc));
+    Sums<K> sums;
+    for (int k = 0; k < K; ++k) sums[k] = acc[k];
     return sums;
   }
   template <int K, class Acc = double, class F>
