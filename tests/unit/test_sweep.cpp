@@ -428,7 +428,9 @@ TEST(Sweep, SecondOrderConvergesAtSecondOrderTo1DExactSolution) {
     const double p1 = std::log2(coarse / middle), p2 = std::log2(middle / fine);
     EXPECT_GT(p1, order == 2 ? 1.8 : 0.9) << "order " << order << ": " << coarse << ", " << middle;
     EXPECT_GT(p2, order == 2 ? 1.8 : 0.9) << "order " << order << ": " << middle << ", " << fine;
-    if (order == 2) EXPECT_LT(fine, 2e-5);  // and small: the sweep solves the right equation
+    if (order == 2) {
+      EXPECT_LT(fine, 2e-5);  // and small: the sweep solves the right equation
+    }
   }
 }
 
