@@ -3,7 +3,7 @@
 //
 //   bolt_bench --cells 64,64,64 --velocities 24 --precision float --steps 50 --backend cuda
 //              --bc periodic|cavity --order 1 [--model bgk|shakhov|esbgk] [--splitting lie|strang]
-//              [--conservative 0] [--team-size 256] [--reps 5] [--warmup 5] [--copy-mib 2048]
+//              [--conservative 0] [--team-size 0] [--reps 5] [--warmup 5] [--copy-mib 2048]
 //              [--copy-reps 10] [--half-width 4] [--delta 1] [--lid 0.1] [--label NAME]
 //              [--reduce none|z|yz] (reduced velocity space, docs/physics.md)
 //   bolt_bench --case inputs/cavity_hs_mc_delta10.yaml --precision float [--backend ...] ...
@@ -66,7 +66,7 @@ struct BenchOptions {
   Splitting splitting = Splitting::lie;
   int conservative = 0;
   std::array<bool, 3> reduced{false, false, false};  // --reduce: velocity axes integrated out
-  int team_size = 256;
+  int team_size = 0;  // 0: bolt's automatic choice
   int steps = 50;
   int reps = 5;
   int warmup = 5;
@@ -176,9 +176,9 @@ BenchOptions parse(int argc, char** argv) {
     } else if (key == "--conservative") {
       o.conservative = parse_int(key, value, 0);
     } else if (key == "--team-size") {
-      o.team_size = parse_int(key, value, 32);
+      o.team_size = parse_int(key, value, 0);
       require(o.team_size % 32 == 0 && o.team_size <= 1024, key, " ", value,
-              ": a multiple of 32, at most 1024");
+              ": 0 (bolt's automatic choice) or a multiple of 32, at most 1024");
     } else if (key == "--steps") {
       o.steps = parse_int(key, value, 1);
     } else if (key == "--reps") {
@@ -480,7 +480,7 @@ int bench(int argc, char** argv) {
       bc.c_str(), grid.cells(0), grid.cells(1), grid.cells(2), nv, updates,
       std::string(to_string(o.precision)).c_str(), model.c_str(), run.order,
       run.splitting == Splitting::lie ? "Lie" : "Strang", conservative,
-      run.team_size, setup.time_step.dt, grid.ghost);
+      setup.engine.team_size, setup.time_step.dt, grid.ghost);
   std::printf("bolt_bench: f needs 2 x %.2f GiB on the %s (padded)\n",
               double(grid.padded_cells()) * nv * real_bytes / (1 << 30),
               std::string(to_string(o.backend)).c_str());
@@ -536,7 +536,7 @@ int bench(int argc, char** argv) {
       std::string(to_string(o.backend)).c_str(), std::string(to_string(o.precision)).c_str(),
       bc.c_str(), grid.cells(0), grid.cells(1), grid.cells(2), nv, model.c_str(), run.order,
       run.splitting == Splitting::lie ? "lie" : "strang", conservative,
-      run.team_size, o.steps, o.reps, o.sweep ? "iterative" : "explicit",
+      setup.engine.team_size, o.steps, o.reps, o.sweep ? "iterative" : "explicit",
       o.backend == Backend::cpu ? omp_get_max_threads() : 0,
       1e3 * step_seconds, 1e3 * best, updates / step_seconds,
       1e12 * step_seconds / updates, bytes, 1e-9 * achieved, 1e-9 * achieved_best, 1e-9 * copy,

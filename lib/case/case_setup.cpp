@@ -33,6 +33,16 @@ double max_collision_frequency(const RunOptions& run) {
 
 namespace {
 
+// -team_size 0: a cell's team shares the per-cell work of a step (the moments' team reduction,
+// the target); with fewer than about 16 values of f per thread its threads wait on that work
+// instead of streaming f. So 256 threads for 4096 or more values per cell, and halved down to a
+// warp below that: the reduced velocity spaces (docs/benchmarks.md, "Explicit step, one GPU").
+int default_team_size(int values_per_cell) {
+  int threads = 256;
+  while (threads > 32 && values_per_cell < 16 * threads) threads /= 2;
+  return threads;
+}
+
 // -init_type fields: the file must span this grid, and every gas cell here must have gas cells of
 // the file around it; the density is then scaled so that the run starts with the file's mass
 // (interpolation alone would change a closed domain's mass by the grids' difference).
@@ -156,7 +166,7 @@ CaseSetup make_case_setup(const RunOptions& options) {
   e.limiter = run.limiter;
   e.splitting = run.splitting;
   e.faces = run.faces;
-  e.team_size = run.team_size;
+  e.team_size = run.team_size > 0 ? run.team_size : default_team_size(e.velocities.size());
   for (int a = 0; a < 3; ++a) {
     if (!e.grid.active[a]) continue;
     for (int s = 0; s < 2; ++s) {

@@ -46,8 +46,12 @@ void read_backend(MPI_Comm comm, RunOptions& run) {
                            {"float", "double"}) == "float"
                       ? Precision::single
                       : Precision::double_;
-  run.team_size = o.integer("team_size", "GPU threads per spatial cell (multiple of 32)", 256, 32, 1024);
-  require(run.team_size % 32 == 0, "-team_size ", run.team_size, ": must be a multiple of 32");
+  run.team_size = o.integer("team_size",
+                            "GPU threads per spatial cell (multiple of 32; 0: 256, fewer when a "
+                            "cell has fewer than 4096 velocities)",
+                            0, 0, 1024);
+  require(run.team_size % 32 == 0, "-team_size ", run.team_size,
+          ": must be 0 (automatic) or a multiple of 32");
 }
 
 void read_parallel(MPI_Comm comm, RunOptions& run) {

@@ -83,7 +83,7 @@ struct RunOptions {
   std::shared_ptr<const SolverType> solver;
   InitialState initial;
   double shock_mach = 0.0;
-  int team_size = 256;
+  int team_size = 0;  // 0: chosen from the velocities per cell (case_setup)
   DecompositionKind decomposition = DecompositionKind::automatic;
   int velocity_ranks = 0;   // hybrid: ranks per velocity group (0: chosen)
   bool gpu_sharing = false; // allow more ranks than GPUs on a node
