@@ -31,21 +31,10 @@ using test::RelaxationKind;
 const RelaxationKind kModels[3] = {RelaxationKind::bgk, RelaxationKind::shakhov,
                                    RelaxationKind::esbgk};
 
-// A drifting anisotropic bi-Maxwellian with no velocity along the reduced axes (`reduced`):
-// stresses and heat flux along the kept axes.
+// The test suite's drifting anisotropic bi-Maxwellian, with no velocity along the reduced axes
+// (`reduced`): stresses and heat flux along the kept axes.
 RunOptions bimaxwellian(std::array<bool, 3> reduced) {
-  RunOptions run;
-  run.initial.kind = InitKind::bimaxwellian;
-  run.initial.density = 0.8;
-  run.initial.velocity[0] = 0.1;
-  run.initial.temperature_axes[0] = 1.2;
-  run.initial.temperature_axes[1] = 0.9;
-  run.initial.temperature_axes[2] = 0.8;
-  run.initial.second_density = 0.2;
-  run.initial.second_velocity[0] = 0.6;
-  run.initial.second_velocity[1] = reduced[1] ? 0.0 : -0.3;
-  run.initial.second_temperature = 0.7;
-  return run;
+  return test::bimaxwellian_options(!reduced[1]);
 }
 
 VelocityGridSpec box(int n, double half_width) {

@@ -30,6 +30,7 @@
 namespace bolt {
 namespace {
 
+using test::bimaxwellian_options;
 using test::kEps;
 using test::RelaxationKind;
 
@@ -159,24 +160,6 @@ double collision_frequency(RelaxationKind model, double prandtl, const GasParams
                            double n, double T) {
   return (model == RelaxationKind::esbgk ? prandtl : 1.0) * gas.delta * n *
          std::pow(T, 1.0 - gas.omega);
-}
-
-// A drifting anisotropic bi-Maxwellian (InitKind::bimaxwellian): shear stress,
-// normal-stress difference and heat flux all nonzero. Mixture n = 1, u = (0.2,
-// -0.06, 0).
-RunOptions bimaxwellian_options() {
-  RunOptions run;
-  run.initial.kind = InitKind::bimaxwellian;
-  run.initial.density = 0.8;
-  run.initial.velocity[0] = 0.1;
-  run.initial.temperature_axes[0] = 1.2;
-  run.initial.temperature_axes[1] = 0.9;
-  run.initial.temperature_axes[2] = 0.8;
-  run.initial.second_density = 0.2;
-  run.initial.second_velocity[0] = 0.6;
-  run.initial.second_velocity[1] = -0.3;
-  run.initial.second_temperature = 0.7;
-  return run;
 }
 
 VelocityGrid cube_grid(int N, double half_width) {

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "case/run_options.hpp"
 #include "grid/physical_grid.hpp"
 #include "grid/velocity_grid.hpp"
 #include "kernels/maxwellian.hpp"
@@ -134,6 +135,24 @@ inline double hash01(std::uint64_t k) {
   k *= 0xc4ceb9fe1a85ec53ULL;
   k ^= k >> 33;
   return double(k >> 11) * (1.0 / 9007199254740992.0);
+}
+
+// A drifting anisotropic bi-Maxwellian (InitKind::bimaxwellian): shear stress, normal-stress
+// difference and heat flux all nonzero; mixture n = 1, u = (0.2, -0.06, 0). Without
+// `transverse_drift` its second Maxwellian has no y velocity, so that y may be reduced.
+inline RunOptions bimaxwellian_options(bool transverse_drift = true) {
+  RunOptions run;
+  run.initial.kind = InitKind::bimaxwellian;
+  run.initial.density = 0.8;
+  run.initial.velocity[0] = 0.1;
+  run.initial.temperature_axes[0] = 1.2;
+  run.initial.temperature_axes[1] = 0.9;
+  run.initial.temperature_axes[2] = 0.8;
+  run.initial.second_density = 0.2;
+  run.initial.second_velocity[0] = 0.6;
+  run.initial.second_velocity[1] = transverse_drift ? -0.3 : 0.0;
+  run.initial.second_temperature = 0.7;
+  return run;
 }
 
 } // namespace bolt::test
