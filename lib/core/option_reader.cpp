@@ -1,11 +1,14 @@
 #include "option_reader.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <string_view>
 
 #include "core/error.hpp"
 #include "core/option_files.hpp"
@@ -304,13 +307,24 @@ std::vector<int> OptionReader::integers(const std::string& name, const std::stri
 }
 
 void reject_unused_options() {
+  // The PETSc solvers bolt builds after this check read their own options under these prefixes
+  // (-iter_synthetic_pc_type hypre, -mc_correction_ksp_view, -bolt_iter_snes_monitor ...); a
+  // misspelling there is PETSc's to report (-options_left).
+  const std::array<std::string_view, 3> solver_prefixes = {"iter_synthetic_", "mc_correction_",
+                                                           "bolt_iter_"};
+  const auto solver_option = [&](std::string_view name) {
+    return std::any_of(solver_prefixes.begin(), solver_prefixes.end(), [&](std::string_view p) {
+      return name.substr(0, p.size()) == p;
+    });
+  };
   PetscInt count = 0;
   char** names = nullptr;
   char** values = nullptr;
   PetscOptionsLeftGet(nullptr, &count, &names, &values);
   std::string unused;
   for (PetscInt i = 0; i < count; ++i) {
-    unused += std::string(i ? ", " : "") + "-" + names[i];
+    if (solver_option(names[i])) continue;
+    unused += std::string(unused.empty() ? "" : ", ") + "-" + names[i];
     if (values[i]) unused += std::string(" ") + values[i];
   }
   PetscOptionsLeftRestore(nullptr, &count, &names, &values);  // zeroes count
