@@ -51,7 +51,7 @@ struct SyntheticConfig {
 };
 
 // Host bytes of the correction on `grid`: its Jacobian and factors (2-D: PETSc's LU, whose fill
-// grows as the log of the cells; 3-D: ILU(0) and GMRES's vectors).
+// grows as the log of the cells; 3-D: the multigrid levels or ILU(0), and GMRES's vectors).
 double synthetic_correction_bytes(const PhysicalGrid& grid);
 
 class SyntheticCorrection {
