@@ -17,6 +17,10 @@
 #              speed and temperature of its mid-plane z = 1/2 plotted ($OUT/cavity3d_*.png)
 #   cavity3d_kn0p01  the 3-D cavity at Kn = 0.01 (32^3 cells): synthetic correction with SNES
 #              Anderson, Anderson alone, plain
+#   synthetic  the synthetic correction's cost in 3-D against the sweep's (-log_view events
+#              BoltSynthetic and BoltSweep per sweep): the Kn = 0.1 cavity (64^3) with SNES
+#              Anderson alone and with the correction, the Kn = 0.01 cavity (32^3) and the cube
+#              with the correction
 #   cube       supersonic flow past a cube (inputs/cube_iterative.yaml), its mid-plane z = 2
 #              plotted, and with the synthetic correction
 #   cube_large the cube at 7.5e11 phase-space points to convergence, run in the background
@@ -134,6 +138,24 @@ for part in "${PARTS[@]}"; do
       for accel in anderson none; do
         run cavity3d_kn0p01 $accel 1 inputs/cavity3d_iterative_kn0p01.yaml -iter_accel $accel \
           -iter_synthetic false -iter_max 5000
+      done ;;
+    synthetic)
+      run synthetic kn0p1_anderson 1 inputs/cavity3d_iterative_kn0p1.yaml -log_view
+      run synthetic kn0p1_synthetic 1 inputs/cavity3d_iterative_kn0p1.yaml -iter_synthetic true \
+        -log_view
+      run synthetic kn0p01_synthetic 1 inputs/cavity3d_iterative_kn0p01.yaml -log_view
+      run synthetic cube_synthetic 1 inputs/cube_iterative.yaml -iter_synthetic true -log_view
+      for log in "$OUT"/synthetic/*/log; do
+        python3 - "$log" <<'PY' | tee -a "$report"
+import re, sys
+seconds = {}
+for line in open(sys.argv[1]):
+    row = re.match(r"^(BoltSynthetic|BoltSweep)\s+(\d+)\s+[\d.]+\s+([\d.]+e[+-]\d+)", line)
+    if row:
+        seconds[row.group(1)] = (int(row.group(2)), float(row.group(3)))
+print(f"  {sys.argv[1]}: " + ", ".join(f"{k} {t / n:.3f} s per sweep ({n})"
+                                       for k, (n, t) in sorted(seconds.items())))
+PY
       done ;;
     cube)
       run cube cube 1 inputs/cube_iterative.yaml
