@@ -14,9 +14,10 @@ example (the 2-D cavity's D and G, first-order streaming, three grids, to steady
       --vary grid_n=16,16,1:32,32,1:64,64,1 --fixed "-vgrid_n 12 -stream_order 1" \\
       --fixed "-solver iterative" --steady --quantity D --quantity G
 
-Runs with the same options run once: each has a folder of --work-dir named by its options
-(runs/<hash>/, with its options.txt), so the base point shared by several ladders runs once, and
-a study repeated in the same --work-dir with more levels runs only the new ones.
+Runs with the same options (each option's last value) run once: each has a folder of
+--work-dir named by its options (runs/<hash>/, with its options.txt), so the base point shared
+by several ladders runs once, and a study repeated in the same --work-dir with more levels runs
+only the new ones.
 
 Levels go from coarse to fine. Values of a level are separated by ':' (values themselves may
 hold commas). Each --vary is a ladder of its own around the --fixed options (one parameter
@@ -191,9 +192,24 @@ def level_command(args, name, value, outdir):
                   "-summary", os.path.join(outdir, "summary.json")]
 
 
+def is_option_name(token):
+    return len(token) > 1 and token[0] == "-" and token[1].isalpha()
+
+
 def run_options(args, name, value):
-    """The options that make a level's run: equal lists are the same run."""
-    return shlex.join(level_command(args, name, value, "-")[:-4])
+    """The options that make a level's run, each with the value that wins (the last), sorted:
+    levels of different ladders that set the same options are the same run."""
+    prefix = (shlex.split(args.mpirun) if args.mpirun else []) + [args.bolt]
+    tokens = level_command(args, name, value, "-")[len(prefix):-4]
+    final, k = {}, 0
+    while k < len(tokens):
+        if k + 1 < len(tokens) and not is_option_name(tokens[k + 1]):
+            final[tokens[k]] = [tokens[k + 1]]
+            k += 2
+        else:
+            final[tokens[k]] = []
+            k += 1
+    return shlex.join(prefix + [t for key in sorted(final) for t in [key] + final[key]])
 
 
 def run_folder(work, options):
