@@ -5,6 +5,8 @@
 #
 #   OUT=/tmp/conv BOLT=build/app/bolt BUDGET=300 bash tools/device-projection-convergence.sh
 #
+# (BACKEND=cpu with smaller ladders to try it without a GPU.)
+#
 # For each Mach number, tools/convergence.py ladders of one parameter about the base point below
 # (second-order streaming): the precision (double against float: float is used for the rest where
 # it changes the reciprocal thickness by less than 1e-3 and is faster), the cells, the lattice
@@ -25,6 +27,7 @@ BOLT=${BOLT:-build/app/bolt}
 OUT=${OUT:-/tmp/projection-convergence}
 WORK=${WORK:-$OUT/work}
 BUDGET=${BUDGET:-3600}
+BACKEND=${BACKEND:-cuda}
 mkdir -p "$OUT" "$WORK"
 start=$SECONDS
 left() { echo $((BUDGET - (SECONDS - start))); }
@@ -43,7 +46,7 @@ COMMON="-ts_max_steps 1000000 -out_monitor_every 250 -out_checkpoint_final false
 study() {
   local name=$1 case_file=$2 precision=$3 base=$4 ladder=$5
   local t0=$SECONDS
-  python3 tools/convergence.py "$BOLT" --case "$case_file" --fixed "$base $COMMON" \
+  python3 tools/convergence.py "$BOLT" --backend "$BACKEND" --case "$case_file" --fixed "$base $COMMON" \
     --fixed "-precision $precision" --vary "$ladder" --quantity reciprocal_thickness \
     --work-dir "$WORK/$name" --timeout "$(left)" \
     --json "$OUT/${name}_${ladder%%=*}_$precision.json" >> "$OUT/$name.txt" 2>&1
