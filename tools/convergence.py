@@ -14,6 +14,11 @@ example (the 2-D cavity's D and G, first-order streaming, three grids, to steady
       --vary grid_n=16,16,1:32,32,1:64,64,1 --fixed "-vgrid_n 12 -stream_order 1" \\
       --fixed "-solver iterative" --steady --quantity D --quantity G
 
+Runs with the same options (each option's last value) run once: each has a folder of
+--work-dir named by its options (runs/<hash>/, with its options.txt), so the base point shared
+by several ladders runs once, and a study repeated in the same --work-dir with more levels runs
+only the new ones.
+
 Levels go from coarse to fine. Values of a level are separated by ':' (values themselves may
 hold commas). Each --vary is a ladder of its own around the --fixed options (one parameter
 varied at a time); several are run one after the other. Each run is
@@ -45,6 +50,7 @@ unfinished transient would measure the stopping time, not the discretisation. A 
 stops the study with its command and the tail of its stderr (exit status 1).
 """
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -186,9 +192,56 @@ def level_command(args, name, value, outdir):
                   "-summary", os.path.join(outdir, "summary.json")]
 
 
-def run_level(args, name, value, outdir):
+def is_option_name(token):
+    return len(token) > 1 and token[0] == "-" and token[1].isalpha()
+
+
+def run_options(args, name, value):
+    """The options that make a level's run, each with the value that wins (the last), sorted:
+    levels of different ladders that set the same options are the same run."""
+    prefix = (shlex.split(args.mpirun) if args.mpirun else []) + [args.bolt]
+    tokens = level_command(args, name, value, "-")[len(prefix):-4]
+    final, k = {}, 0
+    while k < len(tokens):
+        if k + 1 < len(tokens) and not is_option_name(tokens[k + 1]):
+            final[tokens[k]] = [tokens[k + 1]]
+            k += 2
+        else:
+            final[tokens[k]] = []
+            k += 1
+    return shlex.join(prefix + [t for key in sorted(final) for t in [key] + final[key]])
+
+
+def run_folder(work, options):
+    """Each distinct run has one folder, named by its options: a level shared by several ladders
+    (the base point) runs once, and a study repeated with more levels in the same --work-dir
+    reuses the runs it has."""
+    return os.path.join(work, "runs", hashlib.sha1(options.encode()).hexdigest()[:12])
+
+
+def reused_summary(outdir, options):
+    try:
+        with open(os.path.join(outdir, "options.txt")) as f:
+            if f.read() != options:
+                return None
+        with open(os.path.join(outdir, "summary.json")) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def run_level(args, name, value, work):
+    options = run_options(args, name, value)
+    outdir = run_folder(work, options)
     cmd = level_command(args, name, value, outdir)
     shown = shlex.join(cmd)
+    summary = reused_summary(outdir, options)
+    if summary is not None:
+        print(f"+ (the run of {outdir}) {shown}", flush=True)
+        return check_summary(args, name, value, summary, shown), shown
+    os.makedirs(outdir, exist_ok=True)
+    with open(os.path.join(outdir, "options.txt"), "w") as f:
+        f.write(options)
     print(f"+ {shown}", flush=True)
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
@@ -203,6 +256,10 @@ def run_level(args, name, value, outdir):
                          f"{shown}\n{tail or '  (no stderr)'}")
     with open(summary_path) as f:
         summary = json.load(f)
+    return check_summary(args, name, value, summary, shown), shown
+
+
+def check_summary(args, name, value, summary, shown):
     if args.steady and not summary.get("steady"):
         raise StudyError(f"-{name} {value}: not steady after {summary.get('steps')} steps "
                          f"(residual {summary.get('residual')}): give a steady tolerance "
@@ -210,7 +267,7 @@ def run_level(args, name, value, outdir):
                          f"{shown}")
     print(f"  {summary.get('steps')} steps, steady {summary.get('steady')}, "
           f"{summary.get('timing', {}).get('wall_seconds', float('nan')):.3g} s", flush=True)
-    return summary, shown
+    return summary
 
 
 def quantity(summary, key):
@@ -301,8 +358,8 @@ def parse_args(argv):
 
 def study(args, name, levels, work):
     summaries, commands, values = [], [], {key: [] for key in args.quantity}
-    for k, level in enumerate(levels):
-        summary, command = run_level(args, name, level, os.path.join(work, f"level{k + 1}"))
+    for level in levels:
+        summary, command = run_level(args, name, level, work)
         for key in args.quantity:  # a misspelt quantity fails after the first run
             values[key].append(quantity(summary, key))
         summaries.append(summary)
@@ -329,8 +386,7 @@ def main(argv=None):
         for name, levels in ladders:  # a ladder in the wrong order fails before any run
             if args.ratio is None and name in COUNT_OPTIONS:
                 mesh_sizes(name, levels, None, None)
-        result = {"studies": [study(args, name, levels, os.path.join(work, f"{k + 1}_{name}"))
-                              for k, (name, levels) in enumerate(ladders)]}
+        result = {"studies": [study(args, name, levels, work) for name, levels in ladders]}
     except StudyError as e:
         print(f"convergence.py: error: {e}", file=sys.stderr)
         if not args.work_dir and os.listdir(work):

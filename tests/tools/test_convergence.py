@@ -185,12 +185,39 @@ def check_refusals(bolt):
     return ok
 
 
+def check_reuse(bolt):
+    """Runs with the same options run once: a study repeated in its --work-dir with one more
+    level runs only that level and gives the earlier levels' values unchanged."""
+    base = [sys.executable, TOOL, bolt, "--backend", "cpu", "--quantity", "minus_pxy",
+            "--case", os.path.join(ROOT, "inputs", "couette.yaml"),
+            "--fixed", "-solver iterative -stream_order 1 -vgrid_n 8,24,8"]
+    with tempfile.TemporaryDirectory() as work:
+        results = []
+        for levels in ("1,8,1:1,16,1", "1,8,1:1,16,1:1,32,1"):
+            out = os.path.join(work, "study.json")
+            done = run_tool(base + ["--work-dir", work, "--json", out, "--vary", "grid_n=" + levels])
+            if not report(done.returncode == 0, f"the study of {levels} ran"):
+                return False
+            with open(out) as f:
+                results.append((done.stdout, json.load(f)["studies"][0]["quantities"]["minus_pxy"]))
+    (_, first), (log, second) = results
+    lines = [line for line in log.splitlines() if line.startswith("+ ")]
+    reused = sum(line.startswith("+ (the run of ") for line in lines)
+    ran = len(lines) - reused
+    ok = report(reused == 2 and ran == 1, f"repeated with a third level: {reused} runs reused "
+                f"(2), {ran} run (1)")
+    ok &= report([r["value"] for r in second[:2]] == [r["value"] for r in first],
+                 "the reused levels give the same values")
+    return ok
+
+
 def main():
     if sys.argv[1:] == ["arithmetic"]:
         ok = check_arithmetic()
     elif len(sys.argv) == 3 and sys.argv[1] == "couette":
         ok = check_couette(sys.argv[2])
         ok &= check_refusals(sys.argv[2])
+        ok &= check_reuse(sys.argv[2])
     else:
         raise SystemExit(__doc__)
     print("PASS" if ok else "FAILED")
