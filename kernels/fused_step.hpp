@@ -6,6 +6,7 @@
 //
 // Stream = false gives the relaxation-only pass used by Strang splitting.
 #include <cstdint>
+#include <type_traits>
 
 #include "core/host_device.hpp"
 #include "core/sums.hpp"
@@ -14,6 +15,9 @@
 #include "views.hpp"
 
 namespace bolt {
+
+// Velocities a GPU thread takes per item of the fused step's loops (stream_row, relax_row).
+constexpr int kFusedBatch = 4;
 
 // The post-streaming row of a cell (its row of f_in when !Stream; row_in points at it) written to
 // `row`, and the row's moment sums: the sweep FusedStep and StreamAndSum share.
@@ -34,17 +38,57 @@ BOLT_HOST_DEVICE Sums<Relax::kSums> stream_row(const Team& team, const StreamTab
     return team.template reduce<Relax::kSums>(
         vel.n, [&](int v, Sums<Relax::kSums>& s) { relax.accumulate(s, vel, v, row[v]); });
   }
+  // The GPU takes kFusedBatch velocities per item, i + u * items (u < kFusedBatch, consecutive
+  // across a warp's lanes), loaded without branches before any is stored (loads past nv read the
+  // last velocity, summed as 0): a loop over single velocities stores each one's value before
+  // the next one's loads, which may not pass a store that could alias them, and so waits on
+  // each velocity's table and then its upwind values in turn.
+  const int nv = vel.n, items = (nv + kFusedBatch - 1) / kFusedBatch;
   return stream.for_cells(ip, [&](const auto& streamer) {
-    return team.template reduce<Relax::kSums>(vel.n, [&](int v, Sums<Relax::kSums>& s) {
-      Real value;
-      if constexpr (Stream)
-        value = streamer.value(streamer.upwind(v), 0, row_in + v);
-      else
-        value = row_in[v];
-      row[v] = value;
-      relax.accumulate(s, vel, v, value);
+    return team.template reduce_rolled<Relax::kSums>(items, [&](int i, Sums<Relax::kSums>& s) {
+      Real value[kFusedBatch];
+      for (int u = 0; u < kFusedBatch; ++u) {
+        const int v = i + u * items < nv ? i + u * items : nv - 1;
+        if constexpr (Stream)
+          value[u] = streamer.value(streamer.upwind(v), 0, row_in + v);
+        else
+          value[u] = row_in[v];
+        if (i + u * items >= nv) value[u] = Real(0);
+      }
+      for (int u = 0; u < kFusedBatch; ++u)
+        relax.accumulate(s, vel, i + u * items < nv ? i + u * items : nv - 1, value[u]);
+      for (int u = 0; u < kFusedBatch; ++u)
+        if (i + u * items < nv) row[i + u * items] = value[u];
     });
   });
+}
+
+// Writes relax(v, row[v]) of every velocity to out (both may be one row): on the GPU in batches
+// of kFusedBatch per item, as stream_row takes them, all computed before any is stored, with
+// the force term's test taken once (per velocity it splits the batch, as in stream_row).
+template <class Team, class Real, class Relax>
+BOLT_HOST_DEVICE void relax_row(const Team& team, const Velocities<Real>& vel, const Relax& relax,
+                                const RelaxationTarget& target, const Real* row, Real* out) {
+  if constexpr (!Team::kBatchesLoads) {
+    team.for_each(vel.n, [&](int v) { out[v] = relax.relax(target, vel, v, row[v]); });
+  } else {
+    const int nv = vel.n, items = (nv + kFusedBatch - 1) / kFusedBatch;
+    const auto batches = [&](auto forced) {
+      team.for_each_rolled(items, [&](int i) {
+        Real value[kFusedBatch];
+        for (int u = 0; u < kFusedBatch; ++u) {
+          const int v = i + u * items < nv ? i + u * items : nv - 1;
+          value[u] = relax.template relax<decltype(forced)::value>(target, vel, v, row[v]);
+        }
+        for (int u = 0; u < kFusedBatch; ++u)
+          if (i + u * items < nv) out[i + u * items] = value[u];
+      });
+    };
+    if (target.forced())
+      batches(std::true_type{});
+    else
+      batches(std::false_type{});
+  }
 }
 
 template <class Real, class Relax, bool Stream>
@@ -59,11 +103,21 @@ struct FusedStep {
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
+    // A full velocity set passes a copy whose h is null where the compiler sees it: the loops
+    // over velocities then test no h node per velocity (a test that splits a GPU thread's batch).
+    if (vel.h) return cell(team, item, vel);
+    Velocities<Real> full = vel;
+    full.h = nullptr;
+    cell(team, item, full);
+  }
+
+  template <class Team>
+  BOLT_HOST_DEVICE void cell(const Team& team, std::int64_t item,
+                             const Velocities<Real>& vel) const {
     const auto c = cells.coord(item);
     const std::int64_t p = cells.padded(c);
     const int ip[1][3] = {
         {c.i[0] + cells.offset[0], c.i[1] + cells.offset[1], c.i[2] + cells.offset[2]}};
-    const int nv = vel.n;
     Real* BOLT_RESTRICT row_out = f_out + p * vel.row;
     Real* BOLT_RESTRICT fs = team.row_scratch(row_out);
     // Stream and accumulate the moments in one sweep: the velocity tables are read once for
@@ -71,7 +125,7 @@ struct FusedStep {
     const auto sums = stream_row<Stream>(team, stream, vel, relax, f_in + p * vel.row, ip, fs);
     auto target = relax.target(team, sums, vel);
     if (relax.normalised(target)) relax.normalise(target, relax.normalisation_sums(team, target, vel));
-    team.for_each(nv, [&](int v) { row_out[v] = relax.relax(target, vel, v, fs[v]); });
+    relax_row(team, vel, relax, target, fs, row_out);
   }
 };
 
@@ -94,6 +148,17 @@ struct StreamAndSum {
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
+    // A full velocity set passes a copy whose h is null where the compiler sees it: the loops
+    // over velocities then test no h node per velocity (a test that splits a GPU thread's batch).
+    if (vel.h) return cell(team, item, vel);
+    Velocities<Real> full = vel;
+    full.h = nullptr;
+    cell(team, item, full);
+  }
+
+  template <class Team>
+  BOLT_HOST_DEVICE void cell(const Team& team, std::int64_t item,
+                             const Velocities<Real>& vel) const {
     const auto c = cells.coord(item);
     const std::int64_t p = cells.padded(c);
     const int ip[1][3] = {
@@ -153,7 +218,7 @@ struct RelaxSummed {
         s[k] = normalisation[item * kNormalisationSums + k];
       relax.normalise(target, s);
     }
-    team.for_each(vel.n, [&](int v) { row[v] = relax.relax(target, vel, v, row[v]); });
+    relax_row(team, vel, relax, target, row, row);
   }
 };
 

@@ -78,11 +78,10 @@ struct StreamTables {
   template <int N, class Body>
   BOLT_HOST_DEVICE auto for_cells(const int (&ip)[N][3], Body&& body) const {
     if (order == 1) {
-#if !defined(__CUDA_ARCH__)
-      // The CPU decides the shifts here too: a shift table read under a condition inside the
-      // loop over velocities keeps it from vectorizing.
+      // The shifts are decided here too: a shift table read under a condition inside the loop
+      // over velocities keeps the CPU's loop from vectorizing, and splits a GPU thread's batch
+      // of velocities (fused_step.hpp) into blocks whose loads are not issued together.
       if (!shifts) return first_order_axes<false>(ip, body);
-#endif
       return first_order_axes<true>(ip, body);
     }
     return body(SecondOrderStreamer<N>{*this, ip});

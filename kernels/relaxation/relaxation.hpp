@@ -158,11 +158,16 @@ struct Relaxation {
           const int j = i - (a == 0 ? 0 : (a == 1 ? n0 : n01));
           const Real c = Real(params.axis_node[a][j] - u[a]);
           const Real e = Real(params.axis_width[a][j]) * exp(-c * c * Real(inv_T));
-          acc[K * a] += e;
-          acc[K * a + 1] += e * c;
-          if constexpr (K == 4) {
-            acc[K * a + 2] += e * c * c;
-            acc[K * a + 3] += e * c * c * c;
+          // Every axis's sums take a term, 0 but on axis a: indexed by a, the sums would live
+          // in local memory on the GPU.
+          for (int b = 0; b < 3; ++b) {
+            const Real eb = a == b ? e : Real(0);
+            acc[K * b] += eb;
+            acc[K * b + 1] += eb * c;
+            if constexpr (K == 4) {
+              acc[K * b + 2] += eb * c * c;
+              acc[K * b + 3] += eb * c * c * c;
+            }
           }
         });
     const double M0[3] = {m[0], m[K], m[2 * K]};
@@ -232,11 +237,14 @@ struct Relaxation {
     return vel.is_h(v) ? F * Real(t.h_factor) : F;
   }
 
+  // MayBeForced = false: the caller knows !t.forced() (a loop that tests it once, not per
+  // velocity).
+  template <bool MayBeForced = true>
   BOLT_HOST_DEVICE Real relax(const RelaxationTarget& t, const Velocities<Real>& vel, int v,
                               Real f) const {
     const Real F = equilibrium(t, vel, v);
     Real result = F + (f - F) * Real(t.decay);
-    if (t.forced()) {
+    if (MayBeForced && t.forced()) {
       const double* u0 = t.shakhov.u0;
       const Real x = vel.x[v], y = vel.y[v], z = vel.z[v];
       const Real cx = x - Real(u0[0]), cy = y - Real(u0[1]), cz = z - Real(u0[2]);
