@@ -1035,13 +1035,15 @@ def check_reduced(bolt, args, tmp):
 # Fixed sweeps (-iter_max, no tolerance): both spaces must give the same fields whatever the
 # state. BGK with a symmetry side and a solid block (plain source iteration); Shakhov with the
 # synthetic correction and Anderson (the correction's closure from the reduced moments: the
-# stress and heat flux). Half width 6 as in REDUCED_CASES: the box's cut of the tails is below
-# round-off.
+# stress and heat flux); ES-BGK with an inflow and an outflow face. Half width 6 as in
+# REDUCED_CASES: the box's cut of the tails is below round-off.
 ITERATIVE_REDUCED_CASES = [
     ("bgk", ["-bc_x_low", "specular", "-geometry_solids", "4,4,0,4,3,1",
              "-geometry_solid_temperature", "1.05", "-iter_max", "20"], (12, 16, 24)),
     ("shakhov", ["-model_type", "shakhov", "-iter_accel", "anderson", "-iter_synthetic", "true",
                  "-iter_max", "8"], (12, 16, 24)),
+    ("esbgk", ["-model_type", "esbgk", "-bc_x_low", "inflow", "-bc_x_low_velocity", "0.2,0,0",
+               "-bc_x_high", "outflow", "-iter_max", "20"], (12, 16, 24)),
 ]
 
 
