@@ -6,9 +6,9 @@ usage: test_sweep_second_order.py cavity BOLT
        test_sweep_second_order.py runs BOLT
 
 cavity: the 2-D cavity at delta = 1 (inputs/cavity.yaml, 12 velocity nodes per axis, 2V, SNES
-Anderson to a last change of 1e-10) through tools/convergence.py on 32^2, 64^2 and 128^2 cells: the observed
-order of D and G at least 1.8; and the sweeps to convergence within 1.5 times first order's on
-32^2 and 64^2 (about 100 s on two cores).
+Anderson to a last change of 1e-10) through tools/convergence.py on 32^2, 64^2 and 128^2 cells:
+the observed order of D and G at least 1.8; and the sweeps to convergence within 1.5 times first
+order's on 32^2 and 64^2 (about 100 s on two cores).
 runs: plane Couette flow against the explicit solver's second-order steady state; on the 16^2
 cavity the synthetic correction, float, two velocity ranks, a restart and a solid block with
 the second-order sweep (about 40 s).
