@@ -1031,19 +1031,28 @@ def check_reduced(bolt, args, tmp):
     return ok
 
 
-# The iterative solver's reduced form against full 3-D runs: (name, options, node counts on xi_z).
-# Fixed sweeps (-iter_max, no tolerance): both spaces must give the same fields whatever the
-# state. BGK with a symmetry side and a solid block (plain source iteration); Shakhov with the
-# synthetic correction and Anderson (the correction's closure from the reduced moments: the
-# stress and heat flux); ES-BGK with an inflow and an outflow face. Half width 6 as in
-# REDUCED_CASES: the box's cut of the tails is below round-off.
+# The iterative solver's reduced form against full 3-D runs: (name, case file (None: the check's
+# cavity), options, expected reduction, -vgrid_n of the 3-D runs, node counts on the reduced
+# axes). Fixed sweeps (-iter_max, no tolerance): both spaces must give the same fields whatever
+# the state. The cavity in 2V: BGK with a symmetry side and a solid block (plain source
+# iteration); Shakhov with the synthetic correction and Anderson (the correction's closure from
+# the reduced moments: the stress and heat flux); ES-BGK with an inflow and an outflow face.
+# Heat transfer between plates at 0.9 and 1.2 T0 in 1V (xi_x and xi_z reduced: h shared by
+# two axes), Shakhov. Half width 6 as in REDUCED_CASES: the box's cut of the tails is below
+# round-off.
 ITERATIVE_REDUCED_CASES = [
-    ("bgk", ["-bc_x_low", "specular", "-geometry_solids", "4,4,0,4,3,1",
-             "-geometry_solid_temperature", "1.05", "-iter_max", "20"], (12, 16, 24)),
-    ("shakhov", ["-model_type", "shakhov", "-iter_accel", "anderson", "-iter_synthetic", "true",
-                 "-iter_max", "8"], (12, 16, 24)),
-    ("esbgk", ["-model_type", "esbgk", "-bc_x_low", "inflow", "-bc_x_low_velocity", "0.2,0,0",
-               "-bc_x_high", "outflow", "-iter_max", "20"], (12, 16, 24)),
+    ("bgk", None, ["-bc_x_low", "specular", "-geometry_solids", "4,4,0,4,3,1",
+                   "-geometry_solid_temperature", "1.05", "-iter_max", "20"],
+     "z", "8,8,{}", (12, 16, 24)),
+    ("shakhov", None, ["-model_type", "shakhov", "-iter_accel", "anderson", "-iter_synthetic",
+                       "true", "-iter_max", "8"], "z", "8,8,{}", (12, 16, 24)),
+    ("esbgk", None, ["-model_type", "esbgk", "-bc_x_low", "inflow", "-bc_x_low_velocity",
+                     "0.2,0,0", "-bc_x_high", "outflow", "-iter_max", "20"],
+     "z", "8,8,{}", (12, 16, 24)),
+    ("heat", "heat.yaml", ["-grid_n", "1,16,1", "-vgrid_n", "12,16,12", "-bc_y_low_temperature",
+                           "0.9", "-bc_y_high_temperature", "1.2", "-stream_order", "1",
+                           "-ts_steady_tol", "0", "-model_type", "shakhov", "-iter_max", "20"],
+     "xz", "{0},16,{0}", (12, 16, 24)),
 ]
 
 
@@ -1054,8 +1063,8 @@ def check_iterative_reduced(bolt, args, tmp):
       D and G within 0.1 % at each (issue 39 item 3) and within 1e-5 of the dt -> 0
       extrapolation of the two (the explicit split step's O(dt) error, as in check_iterative);
       mass to round-off, 1e-12;
-    * the full 3-D iterative runs approach the 2V run as the nodes on xi_z grow (12, 16, 24 on
-      [-6, 6]): each field difference at least 100 times smaller than the one before (the
+    * the full 3-D iterative runs approach the reduced run as the nodes on the reduced axes grow
+      (12, 16, 24 on [-6, 6]; the cavity in 2V, heat transfer in 1V): each field difference at least 100 times smaller than the one before (the
       midpoint rule on a Gaussian converges as exp(-pi^2 T / h^2), as in check_reduced) and the
       last within 1e-10;
     * two and three ranks splitting the g and h nodes (three split two pairs: a node's g and h
@@ -1087,19 +1096,25 @@ def check_iterative_reduced(bolt, args, tmp):
                         it["diagnostics"][k], value, 1e-3)
         ok &= close(f"{k} iterative 2V vs explicit 2V extrapolated to dt -> 0",
                     it["diagnostics"][k], 2.0 * b - a, 1e-5)
-    for name, options, sizes in ITERATIVE_REDUCED_CASES:
-        fixed = base + options + ["-iter_tol", "1e-30", "-vgrid_half_width", "6",
-                                  "-vgrid_tolerance", "0.5"]
-        reduced = run(bolt, fixed, os.path.join(tmp, f"{name}_2v"))
+    for name, case_file, options, reduction, nodes, sizes in ITERATIVE_REDUCED_CASES:
+        start = base if case_file is None else [
+            "-options_file_yaml", os.path.join(ROOT, "inputs", case_file), "-solver", "iterative"]
+        fixed = start + options + ["-iter_tol", "1e-30", "-vgrid_half_width", "6",
+                                   "-vgrid_tolerance", "0.5"]
+        reduced = run(bolt, fixed, os.path.join(tmp, f"{name}_reduced"))
+        ok &= report(reduced["velocity_reduction"] == reduction,
+                     f"iterative {name}: -vgrid_reduce auto reduced "
+                     f"{reduced['velocity_reduction']} (expected {reduction})")
         diffs = []
         for n in sizes:
-            full = run(bolt, fixed + ["-vgrid_reduce", "none", "-vgrid_n", f"8,8,{n}"],
+            full = run(bolt, fixed + ["-vgrid_reduce", "none", "-vgrid_n", nodes.format(n)],
                        os.path.join(tmp, f"{name}_full{n}"))
             diffs.append(fields_difference(reduced["fields_file"], full["fields_file"]))
         text = ", ".join(f"{n} nodes {d:.2e}" for n, d in zip(sizes, diffs))
         ok &= report(all(b <= a / 100 for a, b in zip(diffs, diffs[1:])) and diffs[-1] <= 1e-10,
-                     f"iterative {name}: 3-D against 2V after {reduced['steps']} sweeps, max rel. "
-                     f"field diff.: {text} (each 100 times smaller, the last <= 1e-10)")
+                     f"iterative {name}: 3-D against {reduction} reduced after {reduced['steps']} "
+                     f"sweeps, max rel. field diff.: {text} (each 100 times smaller, the last "
+                     f"<= 1e-10)")
     # 2 ranks split the 128 nodes between pairs, 3 (43, 43, 42) inside two pairs.
     for ranks in (2, 3):
         split = run(bolt, base + ["-iter_tol", "1e-11"], os.path.join(tmp, f"ranks{ranks}"),
