@@ -1064,9 +1064,9 @@ def check_iterative_reduced(bolt, args, tmp):
       extrapolation of the two (the explicit split step's O(dt) error, as in check_iterative);
       mass to round-off, 1e-12;
     * the full 3-D iterative runs approach the reduced run as the nodes on the reduced axes grow
-      (12, 16, 24 on [-6, 6]; the cavity in 2V, heat transfer in 1V): each field difference at least 100 times smaller than the one before (the
-      midpoint rule on a Gaussian converges as exp(-pi^2 T / h^2), as in check_reduced) and the
-      last within 1e-10;
+      (12, 16, 24 on [-6, 6]; the cavity in 2V, heat transfer in 1V): each field difference at
+      least 100 times smaller than the one before (the midpoint rule on a Gaussian converges as
+      exp(-pi^2 T / h^2), as in check_reduced) and the last within 1e-10;
     * two and three ranks splitting the g and h nodes (three split two pairs: a node's g and h
       on different ranks) give D and G to 1e-12 (sums in another order);
     * a restart from iteration 10 continues bit-identically to 30, and a 2V checkpoint does not
@@ -1088,7 +1088,8 @@ def check_iterative_reduced(bolt, args, tmp):
                                               "1e-12", "-out_monitor_every", "1000"],
                                 os.path.join(tmp, "explicit" + courant))
         ok &= report(explicit[courant]["steady"] and explicit[courant]["velocity_reduction"] == "z",
-                     f"explicit 2V (Courant {courant}) steady after {explicit[courant]['steps']} steps")
+                     f"explicit 2V (Courant {courant}) steady after "
+                     f"{explicit[courant]['steps']} steps")
     for k in ("D", "G"):
         a, b = explicit["0.5"]["diagnostics"][k], explicit["0.25"]["diagnostics"][k]
         for courant, value in (("0.5", a), ("0.25", b)):

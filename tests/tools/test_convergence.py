@@ -120,8 +120,8 @@ def check_couette(bolt):
     velocity nodes around 32 cells (about 3 s in all).
 
     Measured minus_pxy (the reduced 2V space, -vgrid_reduce auto): 8 cells 0.352171, 16 0.346426,
-    32 0.343431, 64 0.341902, 128 0.341129, 256 0.340740: the differences fall by 1.92, 1.96, 1.98, 1.99 per halving, observed orders
-    0.94, 0.97, 0.98, 0.99: the upwind scheme's error C1 h + C2 h^2 tends to first order from
+    32 0.343431, 64 0.341902, 128 0.341129, 256 0.340740: the differences fall by 1.92, 1.96,
+    1.98, 1.99 per halving, observed orders 0.94, 0.97, 0.98, 0.99: the upwind scheme's error C1 h + C2 h^2 tends to first order from
     below as the h^2 share halves with each level. Checks:
     - p of the triples 16-32-64 (0.969) and 32-64-128 (0.984) in [0.9, 1.1]: first order with
       the h^2 remainder of these levels (0.03, 0.016) three times over; order 2 or 1/2, or a
