@@ -20,18 +20,25 @@ BOLT_HOST_DEVICE constexpr int m2_index(int i, int j) {
 // An h node's share of the raw moments (a g node adds nothing): its value h = int |xi_r|^2 f over
 // the reduced axes r is their xi_r^2 moment, split equally between them (the flows reduced over
 // two axes are symmetric about the kept one), and adds h xi_i to m3_i.
+// wh: the h node's weight times its value; xi: the node (its kept components).
+template <int Order, int K>
+BOLT_HOST_DEVICE inline void add_reduced_moments(Sums<K>& s, unsigned reduced, int reduced_count,
+                                                 double wh, double x, double y, double z) {
+  const double share = wh / reduced_count;
+  for (int a = 0; a < 3; ++a)
+    if ((reduced >> a) & 1u) s[kM2 + a] += share;
+  if constexpr (Order >= 3) {
+    s[kM3 + 0] += wh * x;
+    s[kM3 + 1] += wh * y;
+    s[kM3 + 2] += wh * z;
+  }
+}
+
 template <int Order, int K, class Real>
 BOLT_HOST_DEVICE inline void accumulate_reduced(Sums<K>& s, const Velocities<Real>& vel, int v,
                                                 Real f) {
-  const double wh = double(vel.h[v]) * double(f);
-  const double share = wh / vel.reduced_count();
-  for (int a = 0; a < 3; ++a)
-    if ((vel.reduced >> a) & 1u) s[kM2 + a] += share;
-  if constexpr (Order >= 3) {
-    s[kM3 + 0] += wh * double(vel.x[v]);
-    s[kM3 + 1] += wh * double(vel.y[v]);
-    s[kM3 + 2] += wh * double(vel.z[v]);
-  }
+  add_reduced_moments<Order>(s, vel.reduced, vel.reduced_count(), double(vel.h[v]) * double(f),
+                             double(vel.x[v]), double(vel.y[v]), double(vel.z[v]));
 }
 
 // Accumulates the raw moments up to order `Order` (1: m0, m1; 2: + m2; 3: + m3) of value f at v.

@@ -140,7 +140,9 @@ template <class Real, class Relax>
 struct Sweep {
   Velocities<Real> vel;      // the velocities this rank owns
   const int* slot_velocity;  // [slot] the velocity a slot sweeps (idle slots: their group's first)
-  const Real* slot_weight;   // [slot] its weight, 0 for idle slots (they sweep but add nothing)
+  // [slot] its weight (a reduced set's h node: its h weight), 0 for idle slots (they sweep but
+  // add nothing)
+  const Real* slot_weight;
   const SweepCell<Real>* cells;  // [interior cell]
   SweepGrid<Real> grid;
   SweepFace face[3][2];
@@ -183,6 +185,8 @@ struct Sweep {
   // What a slot sweeps: its velocity, weight, direction along each axis (+1: upwind is the low
   // side; xi_d = 0 couples no neighbours along d and takes +1, like the octant grouping of
   // lib/solver/sweep_slots.cpp) and speed along it.
+  // On a reduced set (Chu) g and h nodes sweep alike, each to its own target (`node`), and add
+  // their own moments (add_cell).
   struct Lane {
     int v;
     Real w;
@@ -190,6 +194,7 @@ struct Sweep {
     Real speed[3];  // |xi_a|
     double xi2;
     int dir[3];
+    CompactNode<Real> node;
   };
 
   BOLT_HOST_DEVICE Lane lane(std::int64_t slot) const {
@@ -200,6 +205,7 @@ struct Sweep {
     l.xi[1] = vel.y[l.v];
     l.xi[2] = vel.z[l.v];
     l.xi2 = double(l.xi[0]) * l.xi[0] + double(l.xi[1]) * l.xi[1] + double(l.xi[2]) * l.xi[2];
+    l.node = compact_node(vel, l.v);
     for (int a = 0; a < 3; ++a) {
       l.dir[a] = l.xi[a] < Real(0) ? -1 : 1;
       l.speed[a] = l.xi[a] < Real(0) ? -l.xi[a] : l.xi[a];
@@ -252,7 +258,7 @@ struct Sweep {
     // A solid cell is not swept; its gas neighbours take their solid wall's value, never its
     // slice entry (nor its target, read above with the others, unused).
     if (cell_flags & kSolidCell) return Real(0);
-    const Real F = relax.equilibrium(c.target, l.xi[0], l.xi[1], l.xi[2]);
+    const Real F = relax.equilibrium(c.target, l.xi[0], l.xi[1], l.xi[2], l.node);
     Real lhs = c.nu, rhs = c.nu * F;
     // Along each axis the upwind cell's value, a solid's wall or the face's entering value. Away
     // from faces and solids every active axis has its upwind cell, and xi_a = 0 adds exactly
@@ -348,7 +354,7 @@ struct Sweep {
       up[2] = {slice[here], slice[kSliceFaceZ * size + here],
                slice[kSliceDifferenceZ * size + here]};
     if (cell_flags & kSolidCell) return;
-    const Real F = relax.equilibrium(c.target, l.xi[0], l.xi[1], l.xi[2]);
+    const Real F = relax.equilibrium(c.target, l.xi[0], l.xi[1], l.xi[2], l.node);
     Real lhs = c.nu, rhs = c.nu * F;
     Real coefficient[3] = {Real(0), Real(0), Real(0)};
     Real entering[3] = {Real(0), Real(0), Real(0)};
@@ -437,14 +443,18 @@ struct Sweep {
     const int* n = grid.n;
     const Real* xi = l.xi;
     const double wf = double(l.w) * double(f);
-    Sums<kRawMoments> m;
-    m[kM0] = wf;
-    for (int a = 0; a < 3; ++a) m[kM1 + a] = wf * xi[a];
-    for (int a = 0; a < 3; ++a) m[kM2 + a] = wf * xi[a] * xi[a];
-    m[kM2 + 3] = wf * xi[0] * xi[1];
-    m[kM2 + 4] = wf * xi[0] * xi[2];
-    m[kM2 + 5] = wf * xi[1] * xi[2];
-    for (int a = 0; a < 3; ++a) m[kM3 + a] = wf * xi[a] * l.xi2;
+    Sums<kRawMoments> m = Sums<kRawMoments>::zero();
+    if (l.node.h) {  // the reduced axes' |xi_r|^2 moment (macroscopic.hpp, accumulate_reduced)
+      add_reduced_moments<3>(m, vel.reduced, vel.reduced_count(), wf, xi[0], xi[1], xi[2]);
+    } else {
+      m[kM0] = wf;
+      for (int a = 0; a < 3; ++a) m[kM1 + a] = wf * xi[a];
+      for (int a = 0; a < 3; ++a) m[kM2 + a] = wf * xi[a] * xi[a];
+      m[kM2 + 3] = wf * xi[0] * xi[1];
+      m[kM2 + 4] = wf * xi[0] * xi[2];
+      m[kM2 + 5] = wf * xi[1] * xi[2];
+      for (int a = 0; a < 3; ++a) m[kM3 + a] = wf * xi[a] * l.xi2;
+    }
     acc.add(moments + copy * copies.stride + cell * kRawMoments, m);
     if (cell_flags & kSolidSides) add_solid_outflux(l, cell, cell_flags, leaving, acc, copy);
     if (cell_flags & kOuterFaceCell)
@@ -455,7 +465,8 @@ struct Sweep {
   }
 
   // Into a solid downwind: the leaving flux its wall's density balances (every lane of a warp is
-  // at this cell and goes the same way: the add is the warp's, xi_a = 0 adding nothing).
+  // at this cell and goes the same way: the add is the warp's, xi_a = 0 and h nodes, which carry
+  // no mass, adding nothing).
   template <class Accumulator>
   BOLT_HOST_DEVICE void add_solid_outflux(const Lane& l, std::int64_t cell, unsigned cell_flags,
                                           const Real* leaving, Accumulator& acc, int copy) const {
@@ -463,7 +474,7 @@ struct Sweep {
       const int side = l.dir[a] > 0 ? 1 : 0;  // the side the velocity leaves its cells through
       if (!grid.active(a) || !(cell_flags & (1u << (2 * a + side)))) continue;
       Sums<1> q;
-      q[0] = double(l.w) * double(l.speed[a]) * double(leaving[a]);
+      q[0] = l.node.h ? 0.0 : double(l.w) * double(l.speed[a]) * double(leaving[a]);
       acc.add(solids.outflux + copy * copies.stride + cell * 6 + 2 * a + side, q);
     }
   }
@@ -502,11 +513,13 @@ struct Sweep {
                            : face_here.kind == FaceKind::outflow ? double(f)
                                                                   : double(entering);
       const double flux = double(l.w) * xn * value;
+      // An h node carries no mass or momentum, only the reduced axes' part of the energy.
+      const double mass = l.node.h ? 0.0 : flux;
       Sums<kFaceSums> q;
-      q[0] = flux;
-      for (int b = 0; b < 3; ++b) q[1 + b] = flux * l.xi[b];
-      q[4] = flux * l.xi2;
-      q[5] = leaving ? flux : 0.0;
+      q[0] = mass;
+      for (int b = 0; b < 3; ++b) q[1 + b] = mass * l.xi[b];
+      q[4] = l.node.h ? flux : flux * l.xi2;
+      q[5] = leaving ? mass : 0.0;
       acc.add(face_here.sums + copy * copies.stride + t * kFaceSums, q);
     }
   }
@@ -514,7 +527,9 @@ struct Sweep {
 
 // The sweep's cell coefficients from the moments of the previous iteration (summed over every
 // velocity rank): the model's target, normalised to the cell's mass on the whole velocity set
-// (`vel` is every velocity of the run, not only this rank's), and nu.
+// (`vel` is every velocity of the run, not only this rank's), and nu. On a reduced set the
+// target is the explicit step's reduced one (Relaxation::target), and its compact form carries
+// the h nodes' factor.
 template <class Real, class Relax>
 struct SweepTargets {
   const double* moments;  // [interior cell][kRawMoments]

@@ -73,7 +73,25 @@ struct CompactTarget {
   Real s[3];     // the Shakhov factor's s
   Real inv_T;    // and its 1 / T (its centre is u: unconservative targets only)
   Real L[6];     // the quadratic form with beta folded in (Gaussian::L)
+  Real h;        // Chu reduction: an h node's target over its g node's (RelaxationTarget::h_factor)
 };
+
+// A node of the velocity set as the compact target reads it. On a reduced set (Chu,
+// Relaxation::reduce) an h node's target is its g node's times CompactTarget::h, and the Shakhov
+// factor's 2 c^2 / T - 5 integrates to 2 c_k^2 / T - kappa over the kept components c_k, kappa =
+// 5 - ShakhovFactor::shift (5 - n_r at g nodes, 3 - n_r at h nodes); a full set's node is {}.
+template <class Real>
+struct CompactNode {
+  bool h = false;
+  Real shakhov_constant = Real(5);
+};
+
+template <class Real>
+BOLT_HOST_DEVICE CompactNode<Real> compact_node(const Velocities<Real>& vel, int v) {
+  if (!vel.h) return {};
+  const bool h = vel.is_h(v);
+  return {h, Real(5 - vel.reduced_count() - (h ? 2 : 0))};
+}
 
 // The target in f's precision, rounded as the evaluators' full-target equilibrium rounds it.
 template <class Real, bool Isotropic>
@@ -88,6 +106,7 @@ BOLT_HOST_DEVICE CompactTarget<Real> compact_target(const RelaxationTarget& t) {
   }
   for (int i = 0; i < 3; ++i) c.s[i] = Real(t.shakhov.s[i]);
   c.inv_T = Real(t.shakhov.inv_T);
+  c.h = Real(t.h_factor);
   return c;
 }
 

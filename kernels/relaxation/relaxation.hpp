@@ -225,9 +225,11 @@ struct Relaxation {
     return compact_target<Real, Evaluator::kIsotropic>(t);
   }
 
-  // The compact target at velocity (x, y, z).
-  BOLT_HOST_DEVICE Real equilibrium(const CompactTarget<Real>& t, Real x, Real y, Real z) const {
-    return Evaluator::equilibrium(t, x, y, z);
+  // The compact target at velocity (x, y, z), of a reduced set's g or h node (compact_node).
+  BOLT_HOST_DEVICE Real equilibrium(const CompactTarget<Real>& t, Real x, Real y, Real z,
+                                    const CompactNode<Real>& node = {}) const {
+    const Real F = Evaluator::equilibrium(t, x, y, z, node.shakhov_constant);
+    return node.h ? F * t.h : F;
   }
 
   // The target of the discrete velocity v.

@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "core/error.hpp"
-#include "solver/solver_type.hpp"
 
 namespace bolt {
 
@@ -78,13 +77,10 @@ std::string axis_reduction_refusal(const RunOptions& run, int axis) {
 
 namespace {
 
-// Why the run cannot use any reduction (model, solver, velocity grid), or empty.
+// Why the run cannot use any reduction (model, velocity grid), or empty.
 std::string run_reduction_refusal(const RunOptions& run) {
   const std::string model = run.model->reduction_refusal();
   if (!model.empty()) return model;
-  if (run.solver && run.solver->name() != "explicit")
-    return "-solver " + std::string(run.solver->name()) +
-           " runs on the full 3-D velocity space (its sweep has no reduced form yet)";
   if (run.velocity_grid.type != "cartesian")
     return "-vgrid_type " + run.velocity_grid.type + ": the reduced sets are Cartesian boxes";
   return {};

@@ -1,7 +1,8 @@
 // The iterative solver's sweep on the GPU against the CPU backend (the same kernel body, a thread
 // per velocity, warp sums and atomics against per-thread sums): moments and face sums of one
 // sweep, 2-D and 3-D, with walls, inflow, outflow, a symmetry face and a solid block, whole and
-// in batches, double and float, first and second order.
+// in batches, double and float, first and second order, on the full and the reduced (2V)
+// velocity space.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -33,6 +34,7 @@ struct Variant {
   std::array<int, 3> nodes{10, 9, 8};
   int lines = 0;
   int order = 1;  // the sweep's scheme (SweepConfig::order)
+  bool reduced = false;  // 2-D boxes: the 2V set (xi_z reduced, g and h nodes)
 };
 
 // A box of n cells (stretched on x), the variant's velocities, a non-uniform gas; walls on x (one
@@ -47,7 +49,8 @@ SweepCase make_case(std::array<int, 3> n, RelaxationKind kind, Precision precisi
   VelocityGridSpec spec;
   spec.nodes = variant.nodes;
   spec.half_width = 3.5;
-  c.config.velocities = make_velocity_grid(spec);
+  c.config.velocities = variant.reduced ? make_reduced_velocity_grid(spec, {false, false, true})
+                                        : make_velocity_grid(spec);
   c.config.model = test::relaxation_model(kind);
   c.config.gas = {3.0, 0.7};
   c.config.precision = precision;
@@ -64,14 +67,19 @@ SweepCase make_case(std::array<int, 3> n, RelaxationKind kind, Precision precisi
   const std::int64_t cells = c.config.grid.interior_cells();
   for (std::int64_t cell = 0; cell < cells; ++cell) {
     const double density = 1.0 + 0.01 * (cell % 7), T = 1.0 + 0.02 * (cell % 5);
-    const double u[3] = {0.01 * (cell % 3), -0.02, 0.005 * (cell % 2)};
+    const double u[3] = {0.01 * (cell % 3), -0.02, variant.reduced ? 0.0 : 0.005 * (cell % 2)};
     Sums<kRawMoments> s = Sums<kRawMoments>::zero();
     for (int v = 0; v < vg.size(); ++v) {
       const double f = maxwellian<double>(maxwellian_prefactor(density, T), 1.0 / T, u,
                                           vg.xi[0][v], vg.xi[1][v], vg.xi[2][v]) *
+                       vg.reduced_factor(v, T) *
                        (1.0 + 0.05 * vg.xi[0][v] * (cell % 2));  // some heat flux for Shakhov
-      accumulate_raw<3>(s, Velocities<double>{&vg.xi[0][v], &vg.xi[1][v], &vg.xi[2][v],
-                                              &vg.weight[v], 1, 1}, 0, f);
+      Velocities<double> node{&vg.xi[0][v], &vg.xi[1][v], &vg.xi[2][v], &vg.weight[v], 1, 1};
+      if (vg.is_reduced()) {
+        node.h = &vg.h_weight[v];
+        node.reduced = vg.reduced_mask();
+      }
+      accumulate_raw<3>(s, node, 0, f);
     }
     for (int k = 0; k < kRawMoments; ++k) c.moments.push_back(s[k]);
   }
@@ -178,6 +186,25 @@ TEST(SweepGpu, SecondOrder3dFloat) {
                    {.solid = true, .order = 2});
 }
 TEST(SweepGpu, EsbgkFloat) { expect_agreement({6, 5, 1}, RelaxationKind::esbgk, Precision::single, 0, 2e-5); }
+
+// The reduced (2V) sweep: g and h nodes side by side in every warp, each to its own target, the
+// h nodes adding only the reduced axes' energy; walls, inflow, outflow, a solid block.
+TEST(SweepGpu, Reduced2dShakhovDoubleInBatches) {
+  Variant v;
+  v.reduced = true;
+  expect_agreement({9, 7, 1}, RelaxationKind::shakhov, Precision::double_, 64, 1e-12, v);
+}
+TEST(SweepGpu, Reduced2dSolidBlockSecondOrderDouble) {
+  Variant v;
+  v.reduced = v.solid = true;
+  v.order = 2;
+  expect_agreement({9, 7, 1}, RelaxationKind::bgk, Precision::double_, 0, 1e-12, v);
+}
+TEST(SweepGpu, Reduced2dEsbgkFloat) {
+  Variant v;
+  v.reduced = true;
+  expect_agreement({6, 5, 1}, RelaxationKind::esbgk, Precision::single, 0, 2e-5, v);
+}
 
 }  // namespace
 }  // namespace bolt

@@ -34,9 +34,11 @@ class SweepEngineImpl final : public SweepEngine {
     params_.omega = config.gas.omega;
     params_.prandtl = config.model->prandtl();
     params_.dt = 0.0;  // the target's decay is not used: the sweep takes nu itself
+    // The target's discrete mass factorises over the axes of a full tensor-product set (a
+    // reduced one's g nodes), as in the explicit engine (models/relaxation_operator.hpp).
     std::size_t product = 1;
     for (int a = 0; a < 3; ++a) product *= std::size_t(vg.axes[a].cells());
-    params_.tensor = product == std::size_t(vg.size());
+    params_.tensor = product == std::size_t(vg.mass_nodes());
     if (params_.tensor)
       for (int a = 0; a < 3; ++a) {
         axis_node_[a] = Buffer<double>(backend_, vg.axes[a].centres);
@@ -216,15 +218,23 @@ class SweepEngineImpl final : public SweepEngine {
   // Per velocity and position of a symmetry face (SweepFaceTables::mirror).
   int mirror_values() const { return config_.order == 2 ? 3 : 1; }
 
+  // The nodes, weights and, on a reduced set, h weights of velocities [lo, lo + count).
   Velocities<Real> upload_velocities(const VelocityGrid& vg, int lo, int count,
-                                     Buffer<Real> (&store)[4]) {
-    std::vector<Real> c[4];
+                                     Buffer<Real> (&store)[5]) {
+    std::vector<Real> c[5];
     for (int v = lo; v < lo + count; ++v) {
       for (int a = 0; a < 3; ++a) c[a].push_back(Real(vg.xi[a][v]));
       c[3].push_back(Real(vg.weight[v]));
+      c[4].push_back(Real(vg.h_weight_of(v)));
     }
-    for (int k = 0; k < 4; ++k) store[k] = Buffer<Real>(backend_, c[k]);
-    return {store[0].data(), store[1].data(), store[2].data(), store[3].data(), count, count};
+    for (int k = 0; k < 5; ++k) store[k] = Buffer<Real>(backend_, c[k]);
+    Velocities<Real> vel{store[0].data(), store[1].data(), store[2].data(), store[3].data(),
+                         count, count};
+    if (vg.is_reduced()) {
+      vel.h = store[4].data();
+      vel.reduced = vg.reduced_mask();
+    }
+    return vel;
   }
 
   SweepConfig config_;
@@ -232,7 +242,7 @@ class SweepEngineImpl final : public SweepEngine {
   Exec exec_{};
   RelaxationParams params_;
   Buffer<double> axis_node_[3], axis_width_[3];
-  Buffer<Real> all_store_[4], owned_store_[4];
+  Buffer<Real> all_store_[5], owned_store_[5];
   Velocities<Real> all_{}, owned_{};
   int warp_ = 32;
   int copies_ = 1;  // of the moment and face sums (sweep_sum_copies)

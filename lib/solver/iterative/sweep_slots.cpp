@@ -35,7 +35,8 @@ SweepSlots make_sweep_slots(const PhysicalGrid& grid, const VelocityGrid& veloci
       if (members.empty() || entered(octant) != phase) continue;
       for (int v : members) {
         slots.velocity.push_back(v);
-        slots.weight.push_back(velocities.weight[lo + v]);
+        // One of the two is 0 (VelocityGrid::h_weight): a g node's weight, or an h node's.
+        slots.weight.push_back(velocities.weight[lo + v] + velocities.h_weight_of(lo + v));
       }
       for (std::size_t pad = members.size(); pad % warp != 0; ++pad) {
         slots.velocity.push_back(members.front());

@@ -15,7 +15,7 @@ namespace bolt {
 
 struct SweepSlots {
   std::vector<int> velocity;    // [slot] index into the rank's velocities [lo, lo + count)
-  std::vector<double> weight;   // [slot] quadrature weight, 0 for idle slots
+  std::vector<double> weight;   // [slot] quadrature (or h) weight, 0 for idle slots
   std::vector<std::int64_t> phase_end;  // slot after each phase
 };
 
