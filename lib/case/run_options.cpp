@@ -304,6 +304,19 @@ void read_initial(MPI_Comm comm, RunOptions& run) {
   require(init.kind != InitKind::fields || !init.fields_file.empty(),
           "-init_type fields: name the file with -init_fields (a fields_*.h5 of an earlier run)");
   if (init.kind == InitKind::fields) init.fields = read_initial_fields(comm, init.fields_file);
+  const std::string steady = o.choice(
+      "init_steady_model",
+      "warm start: first solve this model equation (same delta, omega, grids) to its steady "
+      "state with the iterative solver, and start from Grad's distribution of its n, u, T, stress "
+      "and heat flux (none: start from -init_type)",
+      "none", {"none", "shakhov", "bgk"});
+  init.steady_model = steady == "none" ? "" : steady;
+  init.steady_tolerance = o.positive_real(
+      "init_steady_tol",
+      "warm start: the iterative solver's tolerance (relative change per iteration)", 1e-6);
+  require(!init.steady_model.empty() || !o.is_set("init_steady_tol"), "-init_steady_tol ",
+          init.steady_tolerance, ": given without a warm start; it needs -init_steady_model "
+          "shakhov or bgk");
   init.density = o.positive_real("init_density", "density (n0)", 1.0);
   const auto u = o.reals("init_velocity", "velocity (c0)", {0, 0, 0});
   for (int i = 0; i < 3; ++i) init.velocity[i] = u[i];

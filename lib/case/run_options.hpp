@@ -38,6 +38,11 @@ struct InitialState {
   std::string fields_file;
   std::shared_ptr<const InitialFields> fields;
   double fields_scale = 1.0;
+  // Warm start (driver/warm_start.hpp): a model equation (bgk, shakhov) whose steady state the
+  // iterative solver finds first, to -init_steady_tol; the run then starts from its fields.
+  // Empty: none.
+  std::string steady_model;
+  double steady_tolerance = 1e-6;
 };
 
 struct OutputOptions {

@@ -26,6 +26,7 @@ const std::vector<std::string_view>& options_free_on_restart() {
       "init_type", "init_fields", "init_density", "init_velocity", "init_temperature",
       "init_temperature_axes", "init_second_density", "init_second_velocity",
       "init_second_temperature", "init_left", "init_right", "init_interface",
+      "init_steady_model", "init_steady_tol",
       // Outputs.
       "case_name", "out_dir", "out_monitor_every", "out_fields_every", "out_checkpoint_every",
       "out_checkpoint", "out_checkpoint_final", "out_checkpoint_keep", "restart", "summary",

@@ -1,0 +1,135 @@
+#include "driver/warm_start.hpp"
+
+#include <petscsys.h>
+
+#include <array>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "case/case_setup.hpp"
+#include "core/error.hpp"
+#include "decomposition/partition.hpp"
+#include "diagnostics/field_access.hpp"
+#include "driver/parallel_setup.hpp"
+#include "solver/iterative/iterative_plan.hpp"
+#include "solver/iterative/iterative_steady.hpp"
+#include "solver/solver_type.hpp"
+
+namespace bolt {
+
+namespace {
+
+// The most iterations the warm start may take: with Anderson and the synthetic correction the
+// cavities converge in tens; a case that needs thousands is better started from rest.
+constexpr int kMostIterations = 2000;
+
+struct PartitionGuard {
+  Partition partition;
+  ~PartitionGuard() { free_partition(partition); }
+};
+
+// The model run: the run's grids, gas, walls and backend with the model equation in place of the
+// run's model, in double, its velocities split over the ranks.
+RunOptions model_run_options(const RunOptions& run) {
+  RunOptions model = run;
+  model.model = default_model(run.initial.steady_model);
+  model.precision = Precision::double_;
+  model.decomposition = DecompositionKind::automatic;
+  model.velocity_ranks = 0;
+  model.initial.steady_model.clear();
+  return model;
+}
+
+// The steady fields as the initial state's fields: the gas of every cell at its centre, with its
+// stress and heat flux.
+std::shared_ptr<const InitialFields> as_initial_fields(const CaseSetup& setup,
+                                                       const std::vector<double>& fields) {
+  const PhysicalGrid& grid = setup.engine.grid;
+  std::array<std::vector<double>, 3> centres, widths;
+  for (int a = 0; a < 3; ++a) {
+    centres[a] = grid.axes[a].centres;
+    widths[a] = grid.axes[a].widths;
+  }
+  const FieldView view{fields, grid};
+  std::vector<unsigned char> fluid;
+  std::vector<FieldsGas> gas;
+  for (int k = 0; k < grid.cells(2); ++k)
+    for (int j = 0; j < grid.cells(1); ++j)
+      for (int i = 0; i < grid.cells(0); ++i) {
+        const bool is_gas = setup.geometry.fluid(i, j, k);
+        fluid.push_back(is_gas ? 1 : 0);
+        FieldsGas cell{1.0, {0.0, 0.0, 0.0}, 1.0};
+        if (is_gas) {
+          cell.n = view.at(i, j, k, kN);
+          cell.T = view.at(i, j, k, kT);
+          const double p = cell.n * cell.T;
+          for (int a = 0; a < 3; ++a) {
+            cell.u[a] = view.at(i, j, k, Field(kUx + a));
+            cell.heat[a] = view.at(i, j, k, Field(kQx + a));
+            // The field array holds sum w f c_i c_j, half of P_ij in p0 (hdf5_fields.cpp).
+            cell.stress[a] = 2.0 * view.at(i, j, k, Field(kPxx + a)) - p;
+            cell.stress[3 + a] = 2.0 * view.at(i, j, k, Field(kPxy + a));
+          }
+        }
+        gas.push_back(cell);
+      }
+  return std::make_shared<const InitialFields>(std::move(centres), std::move(widths),
+                                               std::move(fluid), std::move(gas));
+}
+
+}  // namespace
+
+InitialState steady_model_initial(MPI_Comm comm, const RunOptions& run, int ranks_per_node) {
+  const double start = MPI_Wtime();
+  const std::string& name = run.initial.steady_model;
+  const CaseSetup setup = make_case_setup(model_run_options(run));
+  require(!setup.engine.velocities.is_reduced(), "-init_steady_model ", name,
+          ": the iterative solver needs the full 3-D velocity space (-vgrid_reduce none)");
+  const std::string refusal = iterative_refusal(setup.run, setup);
+  require(refusal.empty(), "-init_steady_model ", name, ": ", refusal);
+
+  // Anderson with the synthetic correction: the fastest of the iterative solver's paths on the
+  // cavities (docs/validation.md), tens of sweeps from rest at every delta.
+  IterationOptions options;
+  options.tolerance = run.initial.steady_tolerance;
+  options.max_iterations = kMostIterations;
+  options.accelerator = Accelerator::anderson;
+  options.synthetic = true;
+  PartitionRequest request = case_partition_request(setup);
+  request.kind = DecompositionKind::velocity;
+  const PartitionGuard owned{make_partition(comm, request)};
+  const Partition& partition = owned.partition;
+  std::int64_t batch = 0;
+  check_iterative_plan(comm, setup, options, partition.velocity_lo, partition.velocity_count,
+                       ranks_per_node, batch);
+  IterativeSteady solver(setup, options, partition, make_communicator(setup.run, partition),
+                         batch);
+  int iterations = 0;
+  solver.march([&] { return kMostIterations - iterations; },
+               [&](int taken) {
+                 iterations += taken;
+                 return !solver.converged(solver.residual({}, {}, taken));
+               },
+               [] { return false; });
+  const double change = solver.residual({}, {}, 0);
+  require(solver.converged(change), "-init_steady_model ", name, ": the iterative solver did not ",
+          "reach -init_steady_tol ", options.tolerance, " in ", iterations,
+          " iterations (last relative change ", change, ")");
+  DomainView& domain = solver.domain();
+  const std::vector<double> fields = domain.gather_fields(domain.local_fields());
+
+  InitialState initial = run.initial;
+  initial.kind = InitKind::fields;
+  initial.fields_file = "the " + name + " steady state (-init_steady_model)";
+  initial.fields = as_initial_fields(setup, fields);
+  initial.steady_model.clear();
+  PetscPrintf(comm,
+              "bolt: warm start: the %s steady state in %d iterations (relative change %.2e), "
+              "%.2f s; the run starts from its 13 moments (Grad)\n",
+              name.c_str(), iterations, change, MPI_Wtime() - start);
+  return initial;
+}
+
+}  // namespace bolt
