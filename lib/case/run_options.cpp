@@ -191,6 +191,14 @@ void read_time_stepping(MPI_Comm comm, RunOptions& run) {
   if (run.final_time > 0.0 && !o.is_set("ts_max_steps")) run.max_steps = 2000000000;
   run.steady_tolerance =
       o.real("ts_steady_tol", "stop when the residual falls below this (0: never)", 0.0);
+  run.mean_tolerance = o.real(
+      "ts_mean_tol",
+      "cavity, noisy runs (hs_mc): stop when the window means of D and G after the transient are "
+      "known to this relative standard error (batch means; 0: never)",
+      0.0);
+  require(run.mean_tolerance == 0.0 || (run.mean_tolerance > 0.0 && run.mean_tolerance < 1.0),
+          "-ts_mean_tol ", run.mean_tolerance,
+          ": must be 0 (off) or a relative standard error in (0, 1), e.g. 1e-3");
 }
 
 // The condition named by option `base` (-bc_x_low, -geometry_box1_bc_x_low, ...) and its
@@ -414,6 +422,12 @@ RunOptions read_run_options(MPI_Comm comm) {
   resolve_velocity_reduction(run, run.velocity_reduction);
   // A checkpoint's configuration holds the velocity space itself, whichever choice made it.
   record_canonical_value("vgrid_reduce", reduction_name(run.velocity_grid.reduced));
+  // The window means are those of the cavity's D and G, and a steady iteration has no noise.
+  require(run.mean_tolerance == 0.0 ||
+              (run.case_kind == CaseKind::cavity && run.solver->name() == "explicit"),
+          "-ts_mean_tol ", run.mean_tolerance,
+          ": stops a noisy time march of -case cavity by its D and G; this run is -case ",
+          to_string(run.case_kind), " with -solver ", std::string(run.solver->name()));
   // Couette's shear is reported per unit of the plates' velocity difference.
   require(run.case_kind != CaseKind::couette ||
               run.faces[1][1].velocity[0] != run.faces[1][0].velocity[0],

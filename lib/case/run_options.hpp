@@ -83,6 +83,9 @@ struct RunOptions {
   int max_steps = 1000;
   double final_time = 0.0;  // 0: no time limit
   double steady_tolerance = 0.0;
+  // Stop once the cavity's D and G window means have this relative standard error (0: never;
+  // diagnostics/window_mean.hpp).
+  double mean_tolerance = 0.0;
   std::array<std::array<FaceSpec, 2>, 3> faces;
   // -solver with its own options (solver/solver_registry.hpp)
   std::shared_ptr<const SolverType> solver;
