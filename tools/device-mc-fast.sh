@@ -17,6 +17,7 @@ run() {  # label input [options...]
     -summary "$out/$label.json" "$@" >"$out/$label.log" 2>&1
   local status=$?
   end=$(date +%s.%N)
+  rm -f "$out/$label"/checkpoint.h5*  # hundreds of MB; the summary and monitor.csv are kept
   echo "$label $status $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')" >>"$out/wall.txt"
 }
 run d0p1 inputs/cavity_hs_mc_delta0p1.yaml
