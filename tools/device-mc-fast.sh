@@ -2,15 +2,16 @@
 # paper 000's cavities with the default hs_mc inputs (inputs/cavity_hs_mc_delta{0p1,1,10}.yaml:
 # uniform 64^2, second order, Shakhov warm start, -ts_mean_tol) on one GPU: the whole process's
 # wall time and the summary's window means against the paper's D_e, G_e (docs/validation.md).
-# usage: tools/device-mc-fast.sh BOLT OUTDIR   (from the repository root; the runs after the
+# usage: [RUNS="d1 d10"] tools/device-mc-fast.sh BOLT OUTDIR   (from the repository root; the runs after the
 # three defaults: delta = 1 from rest, and delta = 10 on 96^2 cells, for comparison)
 set -u
 bolt=$1
 out=$2
 mkdir -p "$out"
-run() {  # label input [options...]
+run() {  # label input [options...]; RUNS="label ..." in the environment: only those
   local label=$1 input=$2
   shift 2
+  [[ -z "${RUNS:-}" || " $RUNS " == *" $label "* ]] || return 0
   local start end
   start=$(date +%s.%N)
   timeout 150 "$bolt" -backend cuda -options_file_yaml "$input" -out_dir "$out/$label" \
