@@ -49,8 +49,8 @@ RunOptions model_run_options(const RunOptions& run) {
 }
 
 // Density and temperature of the equilibrium at rest, n = T = 1, as the velocity grid's sums
-// give them (n_d = sum w Phi0, T_d = (2/3) sum w Phi0 |xi|^2 / n_d; 1 - 5e-3 and 1 + 6e-4 on the
-// 20^3 stretched grid of the cavities).
+// give them (n_d = sum w Phi0, T_d = (2/3) sum w Phi0 |xi|^2 / n_d; about 1 - 4.4e-3 and
+// 1 + 6e-4 on the 20^3 stretched grid of the cavities).
 std::pair<double, double> discrete_equilibrium(const VelocityGrid& velocities) {
   double n = 0.0, energy = 0.0;
   for (int v = 0; v < velocities.size(); ++v) {
