@@ -194,7 +194,7 @@ void read_time_stepping(MPI_Comm comm, RunOptions& run) {
   run.mean_tolerance = o.real(
       "ts_mean_tol",
       "cavity, noisy runs (hs_mc): stop when the window means of D and G after the transient are "
-      "known to this relative standard error (batch means; 0: never)",
+      "known to this relative accuracy (standard error by batch means, and drift; 0: never)",
       0.0);
   require(run.mean_tolerance == 0.0 || (run.mean_tolerance > 0.0 && run.mean_tolerance < 1.0),
           "-ts_mean_tol ", run.mean_tolerance,

@@ -73,7 +73,14 @@ WindowMean window_mean(const std::vector<double>& samples, int batches) {
   w.mean = mean;
   w.error = std::sqrt(var / double(batches - 1) / double(batches));
   w.lag1 = var > 0.0 ? cov / var : 0.0;
-  w.ready = w.lag1 < 2.0 / std::sqrt(double(batches));
+  // The drift left in the window: the means of its two halves, whose difference has the standard
+  // error 2 w.error (two means of B/2 independent batch means each).
+  const int half = batches / 2;
+  double early = 0.0, late = 0.0;
+  for (int b = 0; b < half; ++b) early += means[b] / double(half);
+  for (int b = batches - half; b < batches; ++b) late += means[b] / double(half);
+  w.drift = late - early;
+  w.ready = w.lag1 < 2.0 / std::sqrt(double(batches)) && std::abs(w.drift) <= 2.0 * (2.0 * w.error);
   return w;
 }
 

@@ -17,19 +17,23 @@
 // error of the mean is sd(batch means) / sqrt(batches). Whether they are independent enough is
 // tested, not assumed: the lag-1 autocorrelation of the batch means must lie below 2/sqrt(B),
 // the 95 % bound of independent ones; batches shorter than the correlation time fail it (their
-// neighbours share noise), and the run goes on until they are long enough.
+// neighbours share noise), and the run goes on until they are long enough. A slow drift left in
+// the window (the approach to the steady state that MSER let in) biases the mean without much
+// lag-1 correlation at 20 batches, so the means of the window's two halves must also agree
+// within two standard errors of their difference (2 error, 95 %).
 #include <cstddef>
 #include <vector>
 
 namespace bolt {
 
 struct WindowMean {
-  bool ready = false;       // a window after the transient, with independent batches
+  bool ready = false;       // a window after the transient: independent batches, no drift
   std::size_t start = 0;    // its first sample
   int batches = 0;
   double mean = 0.0;
   double error = 0.0;       // standard error of `mean`
   double lag1 = 0.0;        // lag-1 autocorrelation of the batch means
+  double drift = 0.0;       // mean of the window's second half minus that of its first
 };
 
 // The fewest samples per batch: below it the batch means are not near normal.

@@ -122,7 +122,7 @@ void detect_steady_state(Run& run, LoopState& state) {
 }
 
 // -ts_mean_tol: the run ends once the window means of D and G after the transient are known to
-// that relative standard error (diagnostics/window_mean.hpp). It reads the samples of the
+// that relative accuracy (diagnostics/window_mean.hpp). It reads the samples of the
 // regular rows only, which a checkpoint carries: a continued run stops where the uninterrupted
 // one does.
 void stop_when_means_known(Run& run, LoopState& state) {
@@ -133,7 +133,10 @@ void stop_when_means_known(Run& run, LoopState& state) {
     const std::vector<double> regular(series->begin(),
                                       series->begin() + std::ptrdiff_t(history.regular));
     const WindowMean w = window_mean(regular, kWindowBatches);
-    if (!w.ready || w.error > tolerance * std::abs(w.mean)) return;
+    // Known to the tolerance: its standard error, and the drift between the window's halves
+    // (what is left of the approach to the steady state), each below it.
+    const double allowed = tolerance * std::abs(w.mean);
+    if (!w.ready || w.error > allowed || std::abs(w.drift) > allowed) return;
   }
   PetscPrintf(run.comm,
               "bolt: the window means of D and G are known to %g (relative standard error) at "

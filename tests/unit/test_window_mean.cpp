@@ -1,6 +1,7 @@
 // The window mean of a noisy diagnostic (lib/diagnostics/window_mean.hpp): MSER-5 finds the end
 // of a decaying transient, the batch-means error matches the exact standard error of white
-// noise, and correlated noise in batches shorter than its correlation time fails the lag-1 test.
+// noise, correlated noise in batches shorter than its correlation time fails the lag-1 test, and
+// a drift left in the window fails the test of its two halves.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -82,6 +83,20 @@ TEST(WindowMean, CorrelatedBatchesFailTheLagOneTest) {
   int passed = 0;
   for (int s = 0; s < 20; ++s) passed += window_mean(ar1(40000), kWindowBatches).ready;
   EXPECT_GE(passed, 15);  // the test's size: 5 % of independent batch sets fail it, plus MSER
+}
+
+TEST(WindowMean, ASlowDriftIsNotAWindow) {
+  // White noise 1e-3 on a linear drift of 1e-3 over 2000 samples (the window's halves differ by
+  // ~5e-4, 10 times their standard error of ~4.5e-5): MSER finds no transient to cut, the lag-1
+  // test alone may pass, the halves' test refuses it.
+  std::mt19937_64 random(5);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::vector<double> x(2000);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = 1.0 + 1e-3 * double(i) / double(x.size()) + 1e-3 * normal(random);
+  const WindowMean w = window_mean(x, kWindowBatches);
+  EXPECT_GT(w.drift, 2e-4);
+  EXPECT_FALSE(w.ready);
 }
 
 TEST(WindowMean, TooFewSamples) {
