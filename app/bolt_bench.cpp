@@ -6,7 +6,7 @@
 //              [--conservative 0] [--team-size 0] [--reps 5] [--warmup 5] [--copy-mib 2048]
 //              [--copy-reps 10] [--half-width 4] [--delta 1] [--lid 0.1] [--label NAME]
 //              [--reduce none|z|yz] (reduced velocity space, docs/physics.md)
-//   bolt_bench --case inputs/cavity_hs_mc_delta10.yaml --precision float [--backend ...] ...
+//   bolt_bench --case inputs/cavity_hs_mc_paper_delta10.yaml --precision float [--backend ...] ...
 //
 // --case takes grids, model and boundaries from a bolt case file instead (any model, hs_mc too);
 // --precision and --backend still come from the command line. --solver iterative times one

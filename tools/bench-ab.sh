@@ -6,7 +6,7 @@
 #   tools/bench-ab.sh BASELINE_BENCH CANDIDATE_BENCH [CASE_ARGS ...]
 #
 # Each CASE_ARGS is one quoted argument list for bolt_bench, e.g.
-#   "--case inputs/cavity_hs_mc_delta10.yaml --precision float"
+#   "--case inputs/cavity_hs_mc_paper_delta10.yaml --precision float"
 # (default: the hs_mc delta = 10 cavity in float, the DESIGN.md target case).
 # Environment: ROUNDS (default 2) interleaved runs of each build per case; STEPS (20) and
 # REPS (3) per run; OUT (default /tmp/bench-ab) for the logs.
@@ -20,7 +20,7 @@ A=$1
 B=$2
 shift 2
 CASES=("$@")
-[ ${#CASES[@]} -gt 0 ] || CASES=("--case inputs/cavity_hs_mc_delta10.yaml --precision float")
+[ ${#CASES[@]} -gt 0 ] || CASES=("--case inputs/cavity_hs_mc_paper_delta10.yaml --precision float")
 ROUNDS=${ROUNDS:-2}
 STEPS=${STEPS:-20}
 REPS=${REPS:-3}

@@ -116,9 +116,9 @@ for study in "${STUDIES[@]}"; do
       n=$(largest_grid 2 $((2 * 5856 * 4)) 16)
       stretch=$(python3 -c "print(f'{0.990 ** (192 / $n):.6f},{0.995 ** (192 / $n):.6f},1')")
       opts=(-precision float -grid_n "$n,$n,1" -grid_stretch "$stretch")
-      run "$study" gpu1 1 inputs/cavity_hs_mc_delta10.yaml "${opts[@]}"
+      run "$study" gpu1 1 inputs/cavity_hs_mc_paper_delta10.yaml "${opts[@]}"
       for ranks in "${rank_counts[@]:1}"; do
-        run "$study" "gpu${ranks}_space" "$ranks" inputs/cavity_hs_mc_delta10.yaml "${opts[@]}" \
+        run "$study" "gpu${ranks}_space" "$ranks" inputs/cavity_hs_mc_paper_delta10.yaml "${opts[@]}" \
           -decomp space
       done
       ;;

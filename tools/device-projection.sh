@@ -74,8 +74,8 @@ for part in "${PARTS[@]}"; do
       run cavity projection 0 1 inputs/cavity_projection.yaml -precision double -ts_final_time 8 &
       # hs_mc on paper 000's grid, and on the projection's spatial grid; BGK on the projection's
       # phase-space grid (the same sphere-cut velocity set), first order as the projection run
-      { run cavity hs_mc 1 1 inputs/cavity_hs_mc_delta10.yaml -model_delta 8.885 -ts_final_time 8
-        run cavity hs_mc_uniform160 1 1 inputs/cavity_hs_mc_delta10.yaml -model_delta 8.885 \
+      { run cavity hs_mc 1 1 inputs/cavity_hs_mc_paper_delta10.yaml -model_delta 8.885 -ts_final_time 8
+        run cavity hs_mc_uniform160 1 1 inputs/cavity_hs_mc_paper_delta10.yaml -model_delta 8.885 \
           -ts_final_time 8 -grid_n 160,160,1 -grid_stretch 1,1,1
         run cavity bgk_sphere 1 1 inputs/cavity_delta10.yaml -model_delta 8.885 \
           -grid_n 160,160,1 -stream_order 1 -vgrid_type sphere -vgrid_n 20 \

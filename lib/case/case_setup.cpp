@@ -223,6 +223,8 @@ InitialMaxwellians initial_state_maxwellians(const RunOptions& run, const Physic
                       init.temperature};
         init.fields->at(p, gas);
         out[0] = isotropic(init.fields_scale * gas.n, gas.u, gas.T);
+        for (int k = 0; k < 6; ++k) out[0].stress[k] = init.fields_scale * gas.stress[k];
+        for (int a = 0; a < 3; ++a) out[0].heat[a] = init.fields_scale * gas.heat[a];
         return 1;
       }
     }
@@ -253,12 +255,13 @@ StateRows initial_state_rows(const RunOptions& run, const PhysicalGrid& grid,
     for (int i = 0; i < count; ++i) {
       const double prefactor = m[i].prefactor();
       for (std::size_t v = 0; v < nv; ++v) {
-        double exponent = 0.0;
+        double exponent = 0.0, c[3];
         for (int a = 0; a < 3; ++a) {
-          const double c = xi[a][v] - m[i].u[a];
-          exponent += c * c / m[i].T[a];
+          c[a] = xi[a][v] - m[i].u[a];
+          exponent += c[a] * c[a] / m[i].T[a];
         }
-        row[v] += prefactor * std::exp(-exponent) * reduction.reduced_factor(int(v), m[i].T);
+        row[v] += prefactor * std::exp(-exponent) * reduction.reduced_factor(int(v), m[i].T) *
+                  (1.0 + m[i].grad_factor(c));
       }
     }
   };
@@ -308,7 +311,10 @@ std::vector<double> initial_raw_moments(const RunOptions& run, const PhysicalGri
   // A uniform state: one cell's sums, copied.
   const std::int64_t distinct = run.initial.kind == InitKind::uniform ? 1 : cells;
   const InitialMaxwellians maxwellians = initial_state_maxwellians(run, grid);
-  const StateRows rows = velocities.full_box
+  // Grad's terms do not factorise by axis: such a state is summed row by row.
+  const bool factorised = velocities.full_box && !(run.initial.kind == InitKind::fields &&
+                                                   run.initial.fields->non_equilibrium());
+  const StateRows rows = factorised
                              ? StateRows{}
                              : initial_state_rows(run, grid, velocities, 0, velocities.size());
   const Velocities<double> all{velocities.xi[0].data(),
@@ -321,11 +327,11 @@ std::vector<double> initial_raw_moments(const RunOptions& run, const PhysicalGri
                                velocities.reduced_mask()};
 #pragma omp parallel
   {
-    std::vector<double> row(velocities.full_box ? 0 : velocities.size());
+    std::vector<double> row(factorised ? 0 : velocities.size());
 #pragma omp for
     for (std::int64_t c = 0; c < distinct; ++c) {
       Sums<kRawMoments> s = Sums<kRawMoments>::zero();
-      if (velocities.full_box) {
+      if (factorised) {
         InitialMaxwellian m[2];
         const int count = maxwellians(c, m);
         for (int i = 0; i < count; ++i) add_factorised_moments(velocities.axes, m[i], s);

@@ -28,8 +28,22 @@ struct InitialMaxwellian {
   double n = 0.0;
   double u[3] = {0.0, 0.0, 0.0};
   double T[3] = {1.0, 1.0, 1.0};
-  // f = prefactor() exp(-sum_a (xi_a - u_a)^2 / T_a).
+  // Grad's 13-moment terms of an isotropic one (T[0] = T[1] = T[2]): stress P_ij - n T delta_ij
+  // (xx, yy, zz, xy, xz, yz) and heat flux q; 0 for a Maxwellian.
+  double stress[6] = {0, 0, 0, 0, 0, 0};
+  double heat[3] = {0, 0, 0};
+  // f = prefactor() exp(-sum_a (xi_a - u_a)^2 / T_a) (1 + grad_factor(c)).
   double prefactor() const { return n / std::sqrt(kPi * T[0] * kPi * T[1] * kPi * T[2]); }
+  // Grad's correction at peculiar velocity c (bolt units, p = n T):
+  // sigma_ij c_i c_j / (p T) + 2 q.c / (p T) (2 c^2 / (5 T) - 1).
+  double grad_factor(const double c[3]) const {
+    const double pT = n * T[0] * T[0], c2 = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
+    const double sc = stress[0] * c[0] * c[0] + stress[1] * c[1] * c[1] + stress[2] * c[2] * c[2] +
+                      2.0 * (stress[3] * c[0] * c[1] + stress[4] * c[0] * c[2] +
+                             stress[5] * c[1] * c[2]);
+    const double qc = heat[0] * c[0] + heat[1] * c[1] + heat[2] * c[2];
+    return (sc + 2.0 * qc * (0.4 * c2 / T[0] - 1.0)) / pT;
+  }
 };
 // The initial state of interior cell `cell` of a grid: every -init_type is the sum of at most two
 // Maxwellians; returns how many it wrote.

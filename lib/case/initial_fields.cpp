@@ -64,12 +64,16 @@ bool InitialFields::at(const double p[3], FieldsGas& gas) const {
     sum.n += weight * g.n;
     for (int a = 0; a < 3; ++a) sum.u[a] += weight * g.u[a];
     sum.T += weight * g.T;
+    for (int k = 0; k < 6; ++k) sum.stress[k] += weight * g.stress[k];
+    for (int a = 0; a < 3; ++a) sum.heat[a] += weight * g.heat[a];
     total += weight;
   }
   if (total <= 0.0) return false;
   gas.n = sum.n / total;
   for (int a = 0; a < 3; ++a) gas.u[a] = sum.u[a] / total;
   gas.T = sum.T / total;
+  for (int k = 0; k < 6; ++k) gas.stress[k] = sum.stress[k] / total;
+  for (int a = 0; a < 3; ++a) gas.heat[a] = sum.heat[a] / total;
   return true;
 }
 
@@ -88,6 +92,17 @@ std::vector<FieldsGas> InitialFields::gas_cells() const {
   for (std::size_t cell = 0; cell < gas_.size(); ++cell)
     if (fluid_[cell]) gas.push_back(gas_[cell]);
   return gas;
+}
+
+bool InitialFields::non_equilibrium() const {
+  for (std::size_t cell = 0; cell < gas_.size(); ++cell) {
+    if (!fluid_[cell]) continue;
+    for (double s : gas_[cell].stress)
+      if (s != 0.0) return true;
+    for (double q : gas_[cell].heat)
+      if (q != 0.0) return true;
+  }
+  return false;
 }
 
 namespace {

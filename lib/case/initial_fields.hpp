@@ -12,8 +12,12 @@
 
 namespace bolt {
 
+// The gas of a cell: n, u, T and, where known, its non-equilibrium as Grad's 13 moments: the
+// stress P_ij - n T delta_ij (xx, yy, zz, xy, xz, yz) and the heat flux q (0: a Maxwellian).
 struct FieldsGas {
   double n, u[3], T;
+  double stress[6] = {0, 0, 0, 0, 0, 0};
+  double heat[3] = {0, 0, 0};
 };
 
 class InitialFields {
@@ -24,14 +28,16 @@ class InitialFields {
                 std::array<std::vector<double>, 3> widths, std::vector<unsigned char> fluid,
                 std::vector<FieldsGas> gas);
 
-  // The gas at point p: trilinear between the 8 centres around it, over those of gas cells only
-  // (weights renormalised); beyond the outer centres, the outer values. False where no centre
+  // The gas at point p (with its stress and heat flux): trilinear between the 8 centres around
+  // it, over those of gas cells only (weights renormalised); beyond the outer centres, the outer values. False where no centre
   // around p is a gas cell's.
   bool at(const double p[3], FieldsGas& gas) const;
   // The mass of the file's gas cells, sum n dx dy dz.
   double mass() const;
   // The gas of the file's gas cells (the states the run starts from: time step, velocity range).
   std::vector<FieldsGas> gas_cells() const;
+  // Whether any gas cell carries stress or heat flux (Grad's terms; a fields file has none).
+  bool non_equilibrium() const;
   // [lo, hi] of the cells along axis a.
   double lo(int a) const { return lo_[a]; }
   double hi(int a) const { return hi_[a]; }

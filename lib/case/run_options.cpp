@@ -191,6 +191,14 @@ void read_time_stepping(MPI_Comm comm, RunOptions& run) {
   if (run.final_time > 0.0 && !o.is_set("ts_max_steps")) run.max_steps = 2000000000;
   run.steady_tolerance =
       o.real("ts_steady_tol", "stop when the residual falls below this (0: never)", 0.0);
+  run.mean_tolerance = o.real(
+      "ts_mean_tol",
+      "cavity, noisy runs (hs_mc): stop when the window means of D and G after the transient are "
+      "known to this relative accuracy (standard error by batch means, and drift; 0: never)",
+      0.0);
+  require(run.mean_tolerance == 0.0 || (run.mean_tolerance > 0.0 && run.mean_tolerance < 1.0),
+          "-ts_mean_tol ", run.mean_tolerance,
+          ": must be 0 (off) or a relative standard error in (0, 1), e.g. 1e-3");
 }
 
 // The condition named by option `base` (-bc_x_low, -geometry_box1_bc_x_low, ...) and its
@@ -304,6 +312,19 @@ void read_initial(MPI_Comm comm, RunOptions& run) {
   require(init.kind != InitKind::fields || !init.fields_file.empty(),
           "-init_type fields: name the file with -init_fields (a fields_*.h5 of an earlier run)");
   if (init.kind == InitKind::fields) init.fields = read_initial_fields(comm, init.fields_file);
+  const std::string steady = o.choice(
+      "init_steady_model",
+      "warm start: first solve this model equation (same delta, omega, grids) to its steady "
+      "state with the iterative solver, and start from Grad's distribution of its n, u, T, stress "
+      "and heat flux (none: start from -init_type)",
+      "none", {"none", "shakhov", "bgk"});
+  init.steady_model = steady == "none" ? "" : steady;
+  init.steady_tolerance = o.positive_real(
+      "init_steady_tol",
+      "warm start: the iterative solver's tolerance (relative change per iteration)", 1e-6);
+  require(!init.steady_model.empty() || !o.is_set("init_steady_tol"), "-init_steady_tol ",
+          init.steady_tolerance, ": given without a warm start; it needs -init_steady_model "
+          "shakhov or bgk");
   init.density = o.positive_real("init_density", "density (n0)", 1.0);
   const auto u = o.reals("init_velocity", "velocity (c0)", {0, 0, 0});
   for (int i = 0; i < 3; ++i) init.velocity[i] = u[i];
@@ -401,6 +422,12 @@ RunOptions read_run_options(MPI_Comm comm) {
   resolve_velocity_reduction(run, run.velocity_reduction);
   // A checkpoint's configuration holds the velocity space itself, whichever choice made it.
   record_canonical_value("vgrid_reduce", reduction_name(run.velocity_grid.reduced));
+  // The window means are those of the cavity's D and G, and a steady iteration has no noise.
+  require(run.mean_tolerance == 0.0 ||
+              (run.case_kind == CaseKind::cavity && run.solver->name() == "explicit"),
+          "-ts_mean_tol ", run.mean_tolerance,
+          ": stops a noisy time march of -case cavity by its D and G; this run is -case ",
+          to_string(run.case_kind), " with -solver ", std::string(run.solver->name()));
   // Couette's shear is reported per unit of the plates' velocity difference.
   require(run.case_kind != CaseKind::couette ||
               run.faces[1][1].velocity[0] != run.faces[1][0].velocity[0],

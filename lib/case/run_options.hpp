@@ -38,6 +38,11 @@ struct InitialState {
   std::string fields_file;
   std::shared_ptr<const InitialFields> fields;
   double fields_scale = 1.0;
+  // Warm start (driver/warm_start.hpp): a model equation (bgk, shakhov) whose steady state the
+  // iterative solver finds first, to -init_steady_tol; the run then starts from its fields.
+  // Empty: none.
+  std::string steady_model;
+  double steady_tolerance = 1e-6;
 };
 
 struct OutputOptions {
@@ -78,6 +83,9 @@ struct RunOptions {
   int max_steps = 1000;
   double final_time = 0.0;  // 0: no time limit
   double steady_tolerance = 0.0;
+  // Stop once the cavity's D and G window means have this relative standard error (0: never;
+  // diagnostics/window_mean.hpp).
+  double mean_tolerance = 0.0;
   std::array<std::array<FaceSpec, 2>, 3> faces;
   // -solver with its own options (solver/solver_registry.hpp)
   std::shared_ptr<const SolverType> solver;

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "diagnostics/cavity.hpp"
+#include "diagnostics/window_mean.hpp"
 #include "diagnostics/field_access.hpp"
 #include "diagnostics/shock.hpp"
 #include "diagnostics/shock_tube.hpp"
@@ -193,6 +194,20 @@ nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& gr
     j["D_top_row_std"] = d_row_std;
     j["G_mean"] = g_mean;
     j["G_std"] = g_std;
+    // The window means after the transient with their standard errors (window_mean.hpp).
+    for (const auto& [name, series] : {std::pair{"D", &history.drag},
+                                       std::pair{"D_top_row", &history.drag_top_row},
+                                       std::pair{"G", &history.flow_rate}}) {
+      const WindowMean w = window_mean(*series, kWindowBatches);
+      const std::string key = std::string(name) + "_window";
+      j[key + "_mean"] = w.mean;
+      j[key + "_error"] = w.error;
+      j[key + "_ready"] = w.ready;
+      j[key + "_lag1"] = w.lag1;
+      j[key + "_drift"] = w.drift;
+      j[key + "_from_time"] = w.start < history.time.size() ? history.time[w.start] : time;
+    }
+    j["window_batches"] = kWindowBatches;
     j["centre_line_y"] = grid.axes[1].centres;
     j["centre_line_ux_over_vw"] = centre_line_velocity(grid, fields, run.faces[1][1].velocity[0]);
   }

@@ -6,6 +6,7 @@
 
 #include "core/phase_events.hpp"
 #include "core/run_context.hpp"
+#include "diagnostics/window_mean.hpp"
 #include "driver/exit_status.hpp"
 #include "driver/numerical_guard.hpp"
 #include "driver/run_summary.hpp"
@@ -120,6 +121,30 @@ void detect_steady_state(Run& run, LoopState& state) {
   state.steady = state.step > 0 && run.solver.converged(residual);
 }
 
+// -ts_mean_tol: the run ends once the window means of D and G after the transient are known to
+// that relative accuracy (diagnostics/window_mean.hpp). It reads the samples of the
+// regular rows only, which a checkpoint carries: a continued run stops where the uninterrupted
+// one does.
+void stop_when_means_known(Run& run, LoopState& state) {
+  const double tolerance = run.setup.run.mean_tolerance;
+  if (tolerance <= 0.0 || !regular_row(run, state)) return;
+  const CaseHistory& history = run.history;
+  for (const std::vector<double>* series : {&history.drag, &history.flow_rate}) {
+    const std::vector<double> regular(series->begin(),
+                                      series->begin() + std::ptrdiff_t(history.regular));
+    const WindowMean w = window_mean(regular, kWindowBatches);
+    // Known to the tolerance: its standard error, and the drift between the window's halves
+    // (what is left of the approach to the steady state), each below it.
+    const double allowed = tolerance * std::abs(w.mean);
+    if (!w.ready || w.error > allowed || std::abs(w.drift) > allowed) return;
+  }
+  PetscPrintf(run.comm,
+              "bolt: the window means of D and G are known to %g (relative standard error) at "
+              "step %lld: stopping\n",
+              tolerance, static_cast<long long>(state.step));
+  state.steady = true;
+}
+
 void write_fields(Run& run, LoopState& state) {
   const Phase phase("BoltFieldIO");
   set_run_phase("the fields write at step " + std::to_string(state.step));
@@ -176,6 +201,7 @@ void add_run_hooks(TimeLoop& loop, Run& run) {
   loop.add_hook("monitor", monitor, bind(write_monitor_row));
   loop.add_hook("numerical guard", monitor, bind(guard_the_solution));
   loop.add_hook("steady state", monitor, bind(detect_steady_state));
+  loop.add_hook("window means", monitor, bind(stop_when_means_known));
   loop.add_hook("signal after a row", {output.monitor_every, false, false}, bind(stop_on_signal));
   if (output.fields_every > 0)
     loop.add_hook("fields", {output.fields_every, false, false}, bind(write_fields));

@@ -16,7 +16,8 @@ const std::vector<std::string_view>& options_free_on_restart() {
       "backend", "precision", "team_size", "decomp", "decomp_velocity_ranks", "gpu_share",
       "halo_overlap", "mc_team_size", "mc_cells_per_team", "dry_run",
       // How long it runs and what it checks on the way.
-      "ts_max_steps", "ts_final_time", "ts_steady_tol", "guard_mass_drift", "vgrid_tolerance",
+      "ts_max_steps", "ts_final_time", "ts_steady_tol", "ts_mean_tol", "guard_mass_drift",
+      "vgrid_tolerance",
       // How the time step is chosen: the step itself is compared (dt).
       "ts_dt", "ts_max_courant", "ts_collision_fraction",
       // The path of the iterative solver to its fixed point, not the fixed point.
@@ -26,6 +27,7 @@ const std::vector<std::string_view>& options_free_on_restart() {
       "init_type", "init_fields", "init_density", "init_velocity", "init_temperature",
       "init_temperature_axes", "init_second_density", "init_second_velocity",
       "init_second_temperature", "init_left", "init_right", "init_interface",
+      "init_steady_model", "init_steady_tol",
       // Outputs.
       "case_name", "out_dir", "out_monitor_every", "out_fields_every", "out_checkpoint_every",
       "out_checkpoint", "out_checkpoint_final", "out_checkpoint_keep", "restart", "summary",

@@ -18,6 +18,7 @@
 #include "driver/restart.hpp"
 #include "driver/run_state.hpp"
 #include "driver/time_loop.hpp"
+#include "driver/warm_start.hpp"
 #include "solver/option_plan.hpp"
 #include "solver/solver_type.hpp"
 
@@ -86,11 +87,15 @@ void print_banner(MPI_Comm comm, const CaseSetup& setup, const Partition& partit
 }  // namespace
 
 int run_simulation(MPI_Comm comm) {
-  const std::optional<RunOptions> options = read_options(comm);
+  std::optional<RunOptions> options = read_options(comm);
   if (!options) return 0;
   check_output_paths(*options);
   bind_ranks_to_gpus(comm, *options);
   check_option_plan(comm, *options, ranks_per_node(comm));
+  // The warm start, unless a checkpoint replaces the initial state.
+  if (!options->initial.steady_model.empty() && options->output.restart.empty() &&
+      !options->dry_run)
+    options->initial = steady_model_initial(comm, *options, ranks_per_node(comm));
   const CaseSetup setup = make_case_setup(*options);
   const RunOptions& run = setup.run;
   const SolverType& solver_type = *run.solver;
