@@ -803,6 +803,12 @@ def check_bad_input(bolt, args, tmp):
     sizes = len(cases)
     cases += [(args + bad, " ".join(bad) + " (6 GiB address space)", expect, bug)
               for bad, expect, bug in BAD_SIZES]
+    # The iterative solver's host memory: the synthetic correction's matrices on 128^3 cells
+    # (about 20 GiB) are refused by its plan, not left to std::bad_alloc.
+    cases += [(["-options_file_yaml", os.path.join(ROOT, "inputs", "cavity3d_iterative_kn0p01.yaml"),
+                "-grid_n", "128,128,128", "-vgrid_n", "12", "-dry_run"],
+               "iterative 3-D cavity, 128^3 cells (6 GiB address space)",
+               "the iterative solver needs", None)]
     ok = report(len(cases) >= 90, f"{len(cases)} bad command lines")
     for i, (options, label, expect, bug) in enumerate(cases):
         cmd = [bolt, "-backend", "cpu"] + options
