@@ -17,7 +17,8 @@ example (the 2-D cavity's D and G, first-order streaming, three grids, to steady
 Runs with the same options (each option's last value) run once: each has a folder of
 --work-dir named by its options (runs/<hash>/, with its options.txt), so the base point shared
 by several ladders runs once, and a study repeated in the same --work-dir with more levels runs
-only the new ones.
+only the new ones. A run is reused only by the same bolt executable (its size and modification
+time are in options.txt): a rebuilt bolt runs every level again.
 
 Levels go from coarse to fine. Values of a level are separated by ':' (values themselves may
 hold commas). Each --vary is a ladder of its own around the --fixed options (one parameter
@@ -219,6 +220,16 @@ def run_folder(work, options):
     return os.path.join(work, "runs", hashlib.sha1(options.encode()).hexdigest()[:12])
 
 
+def executable_stamp(bolt):
+    """The bolt executable's size and modification time: a run is reused only by the same build."""
+    path = shutil.which(bolt) or bolt
+    try:
+        st = os.stat(path)
+    except OSError:
+        return f"{path} (not found)"
+    return f"{os.path.realpath(path)} {st.st_size} bytes, modified {st.st_mtime_ns} ns"
+
+
 def reused_summary(outdir, options):
     try:
         with open(os.path.join(outdir, "options.txt")) as f:
@@ -233,6 +244,7 @@ def reused_summary(outdir, options):
 def run_level(args, name, value, work):
     options = run_options(args, name, value)
     outdir = run_folder(work, options)
+    options += "\n" + executable_stamp(args.bolt)
     cmd = level_command(args, name, value, outdir)
     shown = shlex.join(cmd)
     summary = reused_summary(outdir, options)

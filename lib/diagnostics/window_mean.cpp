@@ -49,9 +49,10 @@ WindowMean window_mean(const std::vector<double>& samples, int batches) {
   WindowMean w;
   w.batches = batches;
   w.start = mser_start(samples);
+  if (batches < 4) return w;  // before the division: 0 or a negative count has no batches
   const std::size_t length = samples.size() - w.start;
   const std::size_t per_batch = length / std::size_t(batches);
-  if (batches < 4 || per_batch < kLeastBatchSamples) return w;
+  if (per_batch < kLeastBatchSamples) return w;
   // The batches end at the last sample; the window's first few samples (length % batches) are
   // left out.
   const std::size_t first = samples.size() - per_batch * std::size_t(batches);

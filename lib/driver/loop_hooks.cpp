@@ -123,8 +123,8 @@ void detect_steady_state(Run& run, LoopState& state) {
 
 // -ts_mean_tol: the run ends once the window means of D and G after the transient are known to
 // that relative accuracy (diagnostics/window_mean.hpp). It reads the samples of the
-// regular rows only, which a checkpoint carries: a continued run stops where the uninterrupted
-// one does.
+// regular rows only, which a checkpoint carries: a continued run with the same
+// -out_monitor_every stops where the uninterrupted one does (the batches count samples).
 void stop_when_means_known(Run& run, LoopState& state) {
   const double tolerance = run.setup.run.mean_tolerance;
   if (tolerance <= 0.0 || !regular_row(run, state)) return;

@@ -92,9 +92,8 @@ int run_simulation(MPI_Comm comm) {
   check_output_paths(*options);
   bind_ranks_to_gpus(comm, *options);
   check_option_plan(comm, *options, ranks_per_node(comm));
-  // The warm start, unless a checkpoint replaces the initial state.
-  if (!options->initial.steady_model.empty() && options->output.restart.empty() &&
-      !options->dry_run)
+  // The warm start (a dry run: its plan), unless a checkpoint replaces the initial state.
+  if (!options->initial.steady_model.empty() && options->output.restart.empty())
     options->initial = steady_model_initial(comm, *options, ranks_per_node(comm));
   const CaseSetup setup = make_case_setup(*options);
   const RunOptions& run = setup.run;

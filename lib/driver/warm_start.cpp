@@ -14,6 +14,7 @@
 #include "decomposition/partition.hpp"
 #include "diagnostics/field_access.hpp"
 #include "driver/parallel_setup.hpp"
+#include "grid/velocity_grid.hpp"
 #include "kernels/maxwellian.hpp"
 #include "solver/iterative/iterative_plan.hpp"
 #include "solver/iterative/iterative_steady.hpp"
@@ -111,8 +112,12 @@ InitialState steady_model_initial(MPI_Comm comm, const RunOptions& run, int rank
   const double start = MPI_Wtime();
   const std::string& name = run.initial.steady_model;
   const CaseSetup setup = make_case_setup(model_run_options(run));
+  // Grad's distribution (InitialMaxwellian::grad_factor) and the grid's n_d, T_d are those of
+  // the full set: a reduced set's h nodes would need their own.
   require(!setup.engine.velocities.is_reduced(), "-init_steady_model ", name,
-          ": the iterative solver needs the full 3-D velocity space (-vgrid_reduce none)");
+          ": the warm start starts from Grad's distribution on the full 3-D velocity space; "
+          "this run's is reduced (-vgrid_reduce ",
+          reduction_name(setup.engine.velocities.reduced), "): give -vgrid_reduce none");
   const std::string refusal = iterative_refusal(setup.run, setup);
   require(refusal.empty(), "-init_steady_model ", name, ": ", refusal);
 
@@ -130,6 +135,7 @@ InitialState steady_model_initial(MPI_Comm comm, const RunOptions& run, int rank
   std::int64_t batch = 0;
   check_iterative_plan(comm, setup, options, partition.velocity_lo, partition.velocity_count,
                        ranks_per_node, batch);
+  if (run.dry_run) return run.initial;
   IterativeSteady solver(setup, options, partition, make_communicator(setup.run, partition),
                          batch);
   int iterations = 0;

@@ -16,6 +16,7 @@ namespace bolt {
 
 // run.initial with the model's steady moments as its fields (InitKind::fields; the model solve
 // starts from run.initial as given). Prints one line with the iterations and seconds it took.
+// A dry run (-dry_run) checks and prints the model run's plan only and returns run.initial.
 // Throws bolt::Error naming -init_steady_model when the iterative solver cannot run the case or
 // does not reach -init_steady_tol. Collective.
 InitialState steady_model_initial(MPI_Comm comm, const RunOptions& run, int ranks_per_node);

@@ -87,7 +87,8 @@ def check_mc_warm_start(bolt, args, tmp):
        start line in its output) and ends at the uninterrupted run's fields (1e-12: the state
        goes through f in the checkpoint);
     3. -ts_mean_tol 2e-3 stops the run before its final time with D and G window means whose
-       standard errors are below 2e-3 relative, the batches found independent;
+       standard errors are below 2e-3 relative, the batches found independent; continued from a
+       checkpoint halfway, the run stops at the same step with the same means;
     4. bad values are refused with a one-line error naming the option (status 2);
     5. on the cavities' own 20^3 stretched velocity grid the warm-started state holds the mass of
        the state at rest to 1e-5 (the grid's sums of a Maxwellian depend on its u and T only at
@@ -127,8 +128,8 @@ def check_mc_warm_start(bolt, args, tmp):
         ok &= report(diff <= 1e-12, f"restart at step 20 -> 40: max rel. field diff. {diff:.2e} "
                      "(tol. 1e-12)")
     tol = 2e-3
-    s = run(bolt, args + ["-ts_final_time", "30", "-ts_mean_tol", str(tol),
-                          "-out_monitor_every", "5"], os.path.join(tmp, "noise"))
+    noise = args + ["-ts_final_time", "30", "-ts_mean_tol", str(tol), "-out_monitor_every", "5"]
+    s = run(bolt, noise, os.path.join(tmp, "noise"))
     d = s["diagnostics"]
     ok &= report(s["steady"] and s["time"] < 30, f"noise stop at t = {s['time']:.3f} (before 30)")
     for key in ("D", "G"):
@@ -136,6 +137,19 @@ def check_mc_warm_start(bolt, args, tmp):
         ok &= report(d[f"{key}_window_ready"] and error <= tol * abs(mean),
                      f"{key} = {mean:.5f} +- {error:.1e} from t = {d[f'{key}_window_from_time']:.2f} "
                      f"(lag-1 {d[f'{key}_window_lag1']:.2f}; need error <= {tol} |mean|)")
+    # The stop reads the checkpointed samples: continued from a checkpoint at a regular row
+    # halfway, the run stops at the same step with the same window means (to 1e-12, as item 2).
+    half = s["steps"] // 10 * 5
+    noise_first = os.path.join(tmp, "noise_first")
+    run(bolt, noise + ["-ts_max_steps", str(half), "-out_checkpoint", noise_first + ".h5"],
+        noise_first)
+    cont = run(bolt, noise + ["-restart", noise_first + ".h5"], os.path.join(tmp, "noise_second"))
+    diffs = [abs(cont["diagnostics"][f"{k}_window_mean"] / d[f"{k}_window_mean"] - 1)
+             for k in ("D", "G")]
+    ok &= report(cont["steady"] and cont["steps"] == s["steps"] and max(diffs) <= 1e-12,
+                 f"noise stop continued from step {half}: stopped at step {cont['steps']} "
+                 f"({s['steps']} uninterrupted), window means' rel. diff. {max(diffs):.1e} "
+                 "(tol. 1e-12)")
     for bad, option in ((["-ts_mean_tol", "1.5"], "-ts_mean_tol 1.5"),
                         (["-ts_mean_tol", "-1"], "-ts_mean_tol -1"),
                         (["-init_steady_model", "none", "-init_steady_tol", "1e-4"],

@@ -14,6 +14,7 @@ import csv
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -187,7 +188,8 @@ def check_refusals(bolt):
 
 def check_reuse(bolt):
     """Runs with the same options run once: a study repeated in its --work-dir with one more
-    level runs only that level and gives the earlier levels' values unchanged."""
+    level runs only that level and gives the earlier levels' values unchanged; a rebuilt bolt
+    (a copy whose modification time then changes) reuses none of its earlier runs."""
     base = [sys.executable, TOOL, bolt, "--backend", "cpu", "--quantity", "minus_pxy",
             "--case", os.path.join(ROOT, "inputs", "couette.yaml"),
             "--fixed", "-solver iterative -stream_order 1 -vgrid_n 8,24,8"]
@@ -208,6 +210,19 @@ def check_reuse(bolt):
                 f"(2), {ran} run (1)")
     ok &= report([r["value"] for r in second[:2]] == [r["value"] for r in first],
                  "the reused levels give the same values")
+    with tempfile.TemporaryDirectory() as work:
+        copy = os.path.join(work, "bolt")
+        shutil.copy2(bolt, copy)
+        logs = []
+        for _ in range(2):
+            study = [sys.executable, TOOL, copy] + base[3:] + [
+                "--work-dir", work, "--vary", "grid_n=1,8,1:1,16,1"]
+            done = run_tool(study)
+            logs.append(done.stdout)
+            os.utime(copy, ns=(os.stat(copy).st_atime_ns, os.stat(copy).st_mtime_ns + 10**9))
+        reused = logs[1].count("+ (the run of ")
+        ok &= report(done.returncode == 0 and reused == 0,
+                     f"after the executable changed: {reused} runs reused (0)")
     return ok
 
 

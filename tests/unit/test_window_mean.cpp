@@ -103,5 +103,12 @@ TEST(WindowMean, TooFewSamples) {
   EXPECT_FALSE(window_mean(std::vector<double>(50, 1.0), kWindowBatches).ready);
 }
 
+TEST(WindowMean, TooFewBatches) {
+  // Fewer than 4 batches (0 and negative counts too) give no window, never a division by zero.
+  const std::vector<double> x(2000, 1.0);
+  for (const int batches : {-1, 0, 3}) EXPECT_FALSE(window_mean(x, batches).ready) << batches;
+  EXPECT_TRUE(window_mean(x, 4).ready);
+}
+
 }  // namespace
 }  // namespace bolt

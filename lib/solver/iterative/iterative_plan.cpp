@@ -80,6 +80,17 @@ MemoryPlan check_iterative_plan(MPI_Comm comm, const CaseSetup& setup,
          " per rank (moments, targets and "
          "one warp of slices), ",
          gib(device_free), " are free -- a coarser grid, or -precision float");
+  // The host holds the moments, the sums and the synthetic correction's matrices (on the CPU
+  // also the targets and slices): checked as the explicit plan checks its own.
+  double host_free = gpu ? host_available_bytes(ranks_per_node) : device_free;
+  if (gpu) MPI_Allreduce(MPI_IN_PLACE, &host_free, 1, MPI_DOUBLE, MPI_MIN, comm);
+  const double host_need = plan.host_bytes + (gpu ? 0.0 : plan.device_bytes);
+  if (host_free > 0.0 && host_need > 0.97 * host_free)
+    fail("-grid_n ", grid.cells(0), ",", grid.cells(1), ",", grid.cells(2), " with ", vg.size(),
+         " velocities: the iterative solver needs ", gib(host_need),
+         " of host memory per rank (moments", options.synthetic ? ", the synthetic correction" : "",
+         "), ", gib(host_free), " are available per rank on the node -- a coarser grid",
+         options.synthetic ? ", or -iter_synthetic false" : "");
   return plan;
 }
 
