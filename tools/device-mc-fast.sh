@@ -8,6 +8,7 @@ set -u
 bolt=$1
 out=$2
 mkdir -p "$out"
+: >"$out/wall.txt"  # this call's runs only
 run() {  # label input [options...]; RUNS="label ..." in the environment: only those
   local label=$1 input=$2
   shift 2

@@ -14,7 +14,7 @@
 #              change of 1e-10): D, G, steps and wall time of each (SKIP_EXPLICIT_3D=1 leaves
 #              out the explicit 3-D run, about 70 s on an H200)
 #   table      the paper-002 cavities of docs/validation.md's iterative table in 2V (the inputs'
-#              default now): inputs/cavity_iterative_delta{0p1,1,10}.yaml (first order, Anderson)
+#              default): inputs/cavity_iterative_delta{0p1,1,10}.yaml (first order, Anderson)
 #              and their explicit counterparts inputs/cavity_delta*.yaml -stream_order 1
 # Logs and summaries go to $OUT/<name>.{log,json}; $OUT/summary.txt is the table.
 set -u -o pipefail

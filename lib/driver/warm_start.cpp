@@ -43,8 +43,8 @@ RunOptions model_run_options(const RunOptions& run) {
   model.velocity_ranks = 0;
   model.initial.steady_model.clear();
   // The model's state only starts the run: what the velocity grid misses of its Maxwellians'
-  // energy (the time march's -vgrid_tolerance check of a non-conservative relaxation, 5e-4 per
-  // relaxation on the 18^3 grid at delta = 10) costs the run a shorter transient, not accuracy.
+  // energy (the time march's -vgrid_tolerance check of a non-conservative relaxation) costs the
+  // run a slightly longer transient, not accuracy.
   model.velocity_tolerance = 1.0;
   return model;
 }

@@ -92,8 +92,8 @@ def check_mc_warm_start(bolt, args, tmp):
     4. bad values are refused with a one-line error naming the option (status 2);
     5. on the cavities' own 20^3 stretched velocity grid the warm-started state holds the mass of
        the state at rest to 1e-5 (the grid's sums of a Maxwellian depend on its u and T only at
-       O(u^2, (T - 1)(T_d - 1)) ~ 1e-6; without the division by the grid's n_d it held 0.44 %
-       less)."""
+       O(u^2, (T - 1)(T_d - 1)) ~ 1e-6; a state built without dividing by the grid's own n_d
+       would miss its discretisation error, 0.44 % on this grid)."""
     ok = True
     import h5py
     import numpy as np

@@ -318,8 +318,7 @@ struct SyntheticCorrection::Impl {
   }
 
   // Geometric multigrid on the cells: ILU(0) alone needs more Krylov iterations the finer the
-  // grid (16 on 32^3 cells, 40 on 64^3 at Kn = 0.1); V-cycles with one ILU(0) smoothing per
-  // level need one or two on both. The coarse levels' cells are 2^3 fine cells each (piecewise
+  // grid, V-cycles with one ILU(0) smoothing per level one or two on any (docs/physics.md). The coarse levels' cells are 2^3 fine cells each (piecewise
   // constant interpolation, as suits cell averages) and their operators are the Galerkin
   // products, so solids and walls need no coarse description of their own.
   void use_multigrid(PC pc) {
