@@ -25,7 +25,12 @@ class SweepLanes {
 
   SweepLanes(const Kernel& sweep, const Accumulator& acc, std::int64_t slice_size)
       : sweep_(sweep), acc_(acc), slice_size_(slice_size),
-        slices_(std::size_t(slice_size) * kLanes, Real(0)) {}
+        slices_(std::size_t(slice_size) * kLanes, Real(0)) {
+    // The SIMD loops take the active axes to be x, x-y or x-y-z; a grid active along y or z
+    // alone (a 1-D problem across y) is swept per slot.
+    const int* n = sweep.grid.n;
+    simd_cells_ = n[0] > 1 && (n[1] > 1 || n[2] == 1);
+  }
 
   // Whether slot `slot`'s lane sweeps in the direction of `first` on every active axis (one
   // octant: the same cell order).
@@ -105,7 +110,7 @@ class SweepLanes {
     for (int ii = 0; ii < n[0]; ++ii) {
       at[0] = l.dir[0] > 0 ? ii : n[0] - 1 - ii;
       const std::int64_t cell = row + at[0];
-      if (sweep_.flags[cell] != 0) {
+      if (sweep_.flags[cell] != 0 || !simd_cells_) {
         for (int b = 0; b < count_; ++b) {
           if constexpr (Second) {
             SweepCarry<Real> carry{value_[b], face_[b], difference_[b]};
@@ -292,6 +297,7 @@ class SweepLanes {
   std::vector<Real> slices_;  // [slice element][kLanes]: the group's slices, interleaved
   Lane lanes_[kLanes];
   int count_ = 0;
+  bool simd_cells_ = true;  // the cells of flags 0 take the SIMD loops
   alignas(64) Real xi_[3][kLanes] = {};
   alignas(64) Real speed_[3][kLanes] = {};
   alignas(64) Real shakhov_constant_[kLanes] = {};
