@@ -24,7 +24,7 @@ class SweepLanes {
   using Lane = typename Kernel::Lane;
 
   SweepLanes(const Kernel& sweep, const Accumulator& acc, std::int64_t slice_size)
-      : sweep_(sweep), acc_(acc), slice_size_(slice_size),
+      : sweep_(sweep), acc_(acc),
         slices_(std::size_t(slice_size) * kLanes, Real(0)) {
     // The SIMD loops take the active axes to be x, x-y or x-y-z; a grid active along y or z
     // alone (a 1-D problem across y) is swept per slot.
@@ -32,7 +32,7 @@ class SweepLanes {
     simd_cells_ = n[0] > 1 && (n[1] > 1 || n[2] == 1);
   }
 
-  // Whether slot `slot`'s lane sweeps in the direction of `first` on every active axis (one
+  // Whether `other` sweeps in the direction of `first` on every active axis (one
   // octant: the same cell order).
   bool same_octant(const Lane& first, const Lane& other) const {
     for (int a = 0; a < 3; ++a)
@@ -293,7 +293,6 @@ class SweepLanes {
 
   const Kernel& sweep_;
   Accumulator acc_;
-  std::int64_t slice_size_;
   std::vector<Real> slices_;  // [slice element][kLanes]: the group's slices, interleaved
   Lane lanes_[kLanes];
   int count_ = 0;
