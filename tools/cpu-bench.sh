@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # cpu-bench.sh -- the CPU backend against STREAM (docs/benchmarks.md, "CPU backend"): bolt_bench
 # --backend cpu on the explicit step (2-D cavity 64² × 16³ and 128² × 24³, float and double) and
-# the iterative sweep (2-D cavity), each run measuring STREAM copy and triad itself, its passes
-# interleaved with the repetitions of the step. Given a second binary (the baseline), each
-# explicit case runs both, alternating, ROUNDS times, so that a shared machine slows both alike.
+# the iterative sweep (2-D cavity 64² × 32² reduced, 3-D cavity 24³ × 16³, first and second
+# order, float and double), each run measuring STREAM copy and triad itself, its passes
+# interleaved with the repetitions of the step. Given a second binary (the baseline), each case
+# runs both, alternating, ROUNDS times, so that a shared machine slows both alike.
 #
 #   tools/cpu-bench.sh [BENCH [BASELINE_BENCH]]    (default: build/app/bolt_bench)
 #
 # Environment: OUT (default /tmp/cpu-bench): the logs and bench.jsonl (labels "cpu$TAG-..." and,
 # for the baseline, "cpu$TAG-...-before"; TAG, e.g. "-16cores", keeps another machine's rows
-# apart in docs/data/benchmarks/cpu_stream.json); ROUNDS (default 2); OMP_NUM_THREADS (default: every
+# apart in docs/data/benchmarks/cpu_stream.json); ROUNDS (default 2); ONLY (a regular expression:
+# the cases whose names match it, e.g. "^sweep"; default all); OMP_NUM_THREADS (default: every
 # core); OMP_PROC_BIND and OMP_PLACES default to close and cores (one thread per core, kept
 # there: a thread that moves loses its caches and, on several sockets, its memory).
 set -u -o pipefail
@@ -18,6 +20,7 @@ BASELINE=${2:-}
 OUT=${OUT:-/tmp/cpu-bench}
 ROUNDS=${ROUNDS:-2}
 TAG=${TAG:-}
+ONLY=${ONLY:-.}
 export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
 mkdir -p "$OUT"
 : > "$OUT/bench.jsonl"
@@ -27,18 +30,28 @@ CASES=(
   "explicit-64-16-float|--bc cavity --cells 64,64 --velocities 16 --precision float --steps 5 --reps 5 --warmup 1"
   "explicit-128-24-double|--bc cavity --cells 128,128 --velocities 24 --precision double --steps 2 --reps 3 --warmup 1"
   "explicit-128-24-float|--bc cavity --cells 128,128 --velocities 24 --precision float --steps 2 --reps 3 --warmup 1"
-  "sweep-64-32-double|--solver iterative --case inputs/cavity_iterative_delta1.yaml --precision double --steps 1 --reps 5 --warmup 1"
 )
+sweep2d="--solver iterative --bc cavity --cells 64,64 --velocities 32 --reduce z --delta 1 --lid 0.01 --steps 1 --reps 5 --warmup 1"
+sweep3d="--solver iterative --bc cavity --cells 24,24,24 --velocities 16 --delta 1 --lid 0.01 --steps 1 --reps 3 --warmup 1"
+for order in 1 2; do
+  for precision in double float; do
+    CASES+=("sweep2d-64-32-order$order-$precision|$sweep2d --order $order --precision $precision"
+            "sweep3d-24-16-order$order-$precision|$sweep3d --order $order --precision $precision")
+  done
+done
+# A baseline bolt_bench from before --solver times only the explicit step.
+baseline_sweeps=0
+[ -n "$BASELINE" ] && "$BASELINE" --help 2>&1 | grep -q -- --solver && baseline_sweeps=1
 
 for entry in "${CASES[@]}"; do
   name=${entry%%|*}
   args=${entry#*|}
+  [[ $name =~ $ONLY ]] || continue
   for round in $(seq 1 "$ROUNDS"); do
     for side in after before; do
       binary=$BENCH label=cpu$TAG-$name
       if [ "$side" = before ]; then
-        # A baseline bolt_bench from before --solver times only the explicit step.
-        [ -n "$BASELINE" ] && [ "${name#sweep}" = "$name" ] || continue
+        [ -n "$BASELINE" ] && { [ "${name#sweep}" = "$name" ] || [ $baseline_sweeps = 1 ]; } || continue
         binary=$BASELINE label=cpu$TAG-$name-before
       fi
       log=$OUT/$name-$side-$round.log

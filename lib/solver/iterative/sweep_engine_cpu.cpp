@@ -1,13 +1,15 @@
-// The OpenMP instantiations of SweepEngineImpl, one per relaxation evaluator: a thread per
-// velocity, each with its own slice and its own moment and face sums, added together when the
-// batch is done.
+// The OpenMP instantiations of SweepEngineImpl, one per relaxation evaluator: each thread sweeps
+// its share of the velocity slots in groups of one octant (SweepLanes), with its own slices and
+// its own moment and face sums, added together when the batch is done.
 #include <omp.h>
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
 #include "core/launch_cpu.hpp"
 #include "kernels/sweep.hpp"
+#include "solver/iterative/sweep_lanes_cpu.hpp"
 
 namespace bolt {
 
@@ -22,9 +24,9 @@ struct HostAccumulator {
 
 }  // namespace
 
-// Each thread takes a fixed share of the slots (static schedule) and its sums are added in thread
-// order afterwards: for a given thread count the result does not depend on timing, so a restarted
-// iteration continues bit-identically. Returns 0: a thread sweeps its velocity alone, in no lines.
+// Each thread takes a fixed, contiguous share of the slots (as a static schedule splits them) and
+// its sums are added in thread order afterwards: for a given thread count the result does not
+// depend on timing, so a restarted iteration continues bit-identically. Returns 0: no GPU lines.
 template <class Real, class Relax>
 int sweep_batch(CpuExec, const Sweep<Real, Relax>& sweep, std::int64_t first, std::int64_t count,
                 Real* /*slices: each thread has its own*/, std::int64_t slice_size,
@@ -51,11 +53,13 @@ int sweep_batch(CpuExec, const Sweep<Real, Relax>& sweep, std::int64_t first, st
           mine.faces[a][s].assign(std::size_t(face_size[a][s]) * kFaceSums, 0.0);
           own.face[a][s].sums = mine.faces[a][s].data();
         }
-    std::vector<Real> slice(static_cast<std::size_t>(slice_size), Real(0));
-    const HostAccumulator accumulator{};
-#pragma omp for schedule(static)
-    for (std::int64_t slot = first; slot < first + count; ++slot)
-      own(slot, SliceView<Real>{slice.data(), 1}, accumulator);
+    // libgomp's static split: the first count % threads threads take one slot more.
+    const std::int64_t threads = omp_get_num_threads(), thread = omp_get_thread_num();
+    const std::int64_t share = count / threads, extra = count % threads;
+    const std::int64_t lo = first + thread * share + std::min(thread, extra);
+    const std::int64_t hi = lo + share + (thread < extra ? 1 : 0);
+    SweepLanes<Real, Relax, HostAccumulator> lanes(own, HostAccumulator{}, slice_size);
+    lanes.sweep_slots(lo, hi);
   }
   for (const Partial& part : partials) {
     for (std::size_t k = 0; k < part.moments.size(); ++k) sweep.moments[k] += part.moments[k];
