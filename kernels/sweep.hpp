@@ -17,9 +17,10 @@
 // of the previous iteration (the sweep records it); inflow the given equilibrium; outflow the
 // cell's own value (zero gradient: the term moves to the left-hand side).
 //
-// The same body runs on the CPU (a thread per velocity, its own slice and sums) and on the GPU
-// (a thread per velocity, slices interleaved across the batch so a warp's accesses coalesce,
-// sums reduced across the warp): the accumulator and slice view are the backend's.
+// The same body runs on the CPU (per slot at faces and solids; lib/solver/iterative/
+// sweep_lanes_cpu.hpp repeats the interior cells' update as SIMD loops over a group of slots) and
+// on the GPU (a thread per velocity, slices interleaved across the batch so a warp's accesses
+// coalesce, sums reduced across the warp): the accumulator and slice view are the backend's.
 #include <cstdint>
 
 #include "boundary_fill.hpp"

@@ -50,7 +50,8 @@ class SweepEngineImpl final : public SweepEngine {
     // Every velocity (the target's normalisation) and this rank's.
     all_ = upload_velocities(vg, 0, vg.size(), all_store_);
     owned_ = upload_velocities(vg, lo, count, owned_store_);
-    // Whole warps of one octant on the GPU; the CPU's threads sweep single velocities.
+    // Whole warps of one octant on the GPU; the CPU's threads group their slots by octant
+    // themselves (sweep_lanes_cpu.hpp).
     warp_ = backend_ == Backend::cuda ? 32 : 1;
     std::array<std::array<bool, 2>, 3> specular{};
     for (int a = 0; a < 3; ++a)

@@ -1,9 +1,9 @@
 #pragma once
 // The CPU's sweep of a group of velocity slots of one octant (kernels/sweep.hpp): one thread
 // walks the cells once, in the octant's order, and at each cell updates every slot of the group
-// -- as a GPU warp's lanes do -- so that the first-order update of a cell away from faces and
-// solids runs as one SIMD loop over the slots, with the cell's target loaded once. Every other
-// cell (faces, solids) and the second-order update take the shared kernel's step per slot. Each
+// -- as a GPU warp's lanes do -- so that the update of a cell away from faces and solids (first
+// or second order) runs as SIMD loops over the slots, with the cell's target loaded once. Every
+// other cell (faces, solids) takes the shared kernel's step per slot. Each
 // slot sees the cells in the order it sees them alone, and the sums of a cell are added slot
 // after slot in slot order, so that the result does not depend on the group's size: only the
 // SIMD loop's exp (glibc's vector exp, libmvec) rounds differently from the scalar one. Include
