@@ -1,17 +1,15 @@
 #include "option_reader.hpp"
 
-#include <algorithm>
-#include <array>
 #include <cerrno>
 #include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
-#include <string_view>
 
 #include "core/error.hpp"
 #include "core/option_files.hpp"
+#include "core/solver_options.hpp"
 
 namespace bolt {
 
@@ -307,23 +305,20 @@ std::vector<int> OptionReader::integers(const std::string& name, const std::stri
 }
 
 void reject_unused_options() {
-  // The PETSc solvers bolt builds after this check read their own options under these prefixes
-  // (-iter_synthetic_pc_type hypre, -mc_correction_ksp_view, -bolt_iter_snes_monitor ...); a
-  // misspelling there is PETSc's to report (-options_left).
-  const std::array<std::string_view, 3> solver_prefixes = {"iter_synthetic_", "mc_correction_",
-                                                           "bolt_iter_"};
-  const auto solver_option = [&](std::string_view name) {
-    return std::any_of(solver_prefixes.begin(), solver_prefixes.end(), [&](std::string_view p) {
-      return name.substr(0, p.size()) == p;
-    });
-  };
   PetscInt count = 0;
   char** names = nullptr;
   char** values = nullptr;
   PetscOptionsLeftGet(nullptr, &count, &names, &values);
   std::string unused;
   for (PetscInt i = 0; i < count; ++i) {
-    if (solver_option(names[i])) continue;
+    if (const SolverOptionsPrefix* solver = solver_options_prefix(names[i])) {
+      // Checked by the solver once it has read them, where the run builds it.
+      if (solver_in_use(*solver)) continue;
+      fail("-", names[i], values[i] ? std::string(" ") + values[i] : std::string(),
+           ": an option of the PETSc solver that -", solver->use.selector, " ",
+           choices_text(solver->use), " builds, and this run does not build it (it would be "
+           "ignored)");
+    }
     unused += std::string(unused.empty() ? "" : ", ") + "-" + names[i];
     if (values[i]) unused += std::string(" ") + values[i];
   }

@@ -3,6 +3,7 @@
 #include <petscksp.h>
 
 #include "core/error.hpp"
+#include "core/solver_options.hpp"
 
 namespace bolt {
 
@@ -12,6 +13,10 @@ void check(PetscErrorCode code, const char* what) {
   if (code != 0) fail("PETSc: ", what, " failed (error code ", int(code), ")");
 }
 
+constexpr const char* kOptionsPrefix = "mc_correction_";
+const bool kOptionsPrefixRegistered =
+    register_solver_options_prefix(kOptionsPrefix, {"mc_correction", {"petsc"}});
+
 }  // namespace
 
 struct PetscBlockSolver5::Impl {
@@ -20,6 +25,7 @@ struct PetscBlockSolver5::Impl {
   Vec b = nullptr, x = nullptr;
   KSP ksp = nullptr;
   PetscInt first_block = 0;  // global index of this rank's first block row
+  bool options_checked = false;
 };
 
 PetscBlockSolver5::PetscBlockSolver5(std::int64_t blocks, bool across_ranks)
@@ -49,7 +55,7 @@ PetscBlockSolver5::PetscBlockSolver5(std::int64_t blocks, bool across_ranks)
   check(KSPGetPC(m.ksp, &pc), "KSPGetPC");
   check(PCSetType(pc, PCPBJACOBI), "PCSetType");
   // -mc_correction_ksp_view etc. inspect it; the type is fixed above and may be overridden.
-  check(KSPSetOptionsPrefix(m.ksp, "mc_correction_"), "KSPSetOptionsPrefix");
+  check(KSPSetOptionsPrefix(m.ksp, kOptionsPrefix), "KSPSetOptionsPrefix");
   check(KSPSetFromOptions(m.ksp), "KSPSetFromOptions");
 }
 
@@ -80,6 +86,10 @@ void PetscBlockSolver5::solve(const std::vector<double>& matrices, const std::ve
   check(VecRestoreArray(m.b, &b), "VecRestoreArray");
   check(KSPSetOperators(m.ksp, m.A, m.A), "KSPSetOperators");
   check(KSPSolve(m.ksp, m.b, m.x), "KSPSolve");
+  if (!m.options_checked) {
+    reject_unused_solver_options(kOptionsPrefix, "conservation correction's solver", true);
+    m.options_checked = true;
+  }
   KSPConvergedReason reason;
   check(KSPGetConvergedReason(m.ksp, &reason), "KSPGetConvergedReason");
   require(reason >= 0, "PETSc conservation solve diverged (reason ", int(reason),

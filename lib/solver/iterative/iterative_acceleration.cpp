@@ -10,6 +10,7 @@
 #include "solver/iterative/iterative_steady.hpp"
 #include "core/error.hpp"
 #include "core/phase_events.hpp"
+#include "core/solver_options.hpp"
 #include "kernels/macroscopic.hpp"
 
 namespace bolt {
@@ -19,6 +20,10 @@ namespace {
 void check_petsc(PetscErrorCode status, const char* what) {
   require(status == 0, "-iter_accel: PETSc failed in ", what, " (error ", int(status), ")");
 }
+
+constexpr const char* kOptionsPrefix = "bolt_iter_";
+const bool kOptionsPrefixRegistered =
+    register_solver_options_prefix(kOptionsPrefix, {"iter_accel", {"anderson", "ngmres"}});
 
 // BoltAccelerator (core/phase_events.hpp) is the solve's own work: on in SNESSolve, paused while
 // its function sweeps and the driver's hooks run (they have phases of their own) and after the
@@ -129,12 +134,14 @@ void IterativeSteady::march(const std::function<int()>& next, const std::functio
     check_petsc(SNESSetConvergenceTest(snes_, test, this, nullptr), "SNESSetConvergenceTest");
     // The history depth through the options database (SNESANDERSON and SNESNGMRES read it there).
     const std::string depth = std::to_string(history_);
-    check_petsc(SNESSetOptionsPrefix(snes_, "bolt_iter_"), "SNESSetOptionsPrefix");
+    check_petsc(SNESSetOptionsPrefix(snes_, kOptionsPrefix), "SNESSetOptionsPrefix");
     PetscOptionsSetValue(nullptr, "-bolt_iter_snes_anderson_m", depth.c_str());
     PetscOptionsSetValue(nullptr, "-bolt_iter_snes_ngmres_m", depth.c_str());
     check_petsc(SNESSetFromOptions(snes_), "SNESSetFromOptions");
     PetscOptionsClearValue(nullptr, "-bolt_iter_snes_anderson_m");
     PetscOptionsClearValue(nullptr, "-bolt_iter_snes_ngmres_m");
+    // The march may end inside the first solve: check now, all but the end-of-solve viewers.
+    reject_unused_solver_options(kOptionsPrefix, "-iter_accel solver", false);
     // The march ends the solve (its convergence test), never the solver's own limits.
     check_petsc(SNESSetTolerances(snes_, 0.0, 0.0, 0.0, PETSC_MAX_INT, PETSC_MAX_INT),
                 "SNESSetTolerances");

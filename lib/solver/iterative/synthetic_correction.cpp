@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/solver_options.hpp"
 #include "kernels/macroscopic.hpp"
 
 namespace bolt {
@@ -26,6 +27,10 @@ constexpr double kLargestChange = 0.5;
 // Jacobian of the initial state alone converged in as many sweeps as one formed every 10 or 30;
 // refreshing it is for flows that move far from their start.
 constexpr int kJacobianLag = 20;
+
+constexpr const char* kOptionsPrefix = "iter_synthetic_";
+const bool kOptionsPrefixRegistered =
+    register_solver_options_prefix(kOptionsPrefix, {"iter_synthetic", {"true"}});
 
 void check(PetscErrorCode code, const char* what) {
   if (code != 0) fail("synthetic correction: PETSc ", what, " failed (error ", int(code), ")");
@@ -95,6 +100,7 @@ struct SyntheticCorrection::Impl {
   int multigrid_levels = 1;
   Vec x = nullptr, rhs = nullptr, step = nullptr;
   int since_jacobian = -1;  // corrections since the Jacobian was formed (-1: never)
+  bool options_checked = false;
   int linear_iterations = 0;
 
   bool solid(std::int64_t c) const { return !config.solid.empty() && config.solid[c]; }
@@ -313,7 +319,7 @@ struct SyntheticCorrection::Impl {
       else
         check(PCSetType(pc, PCILU), "PCSetType");
     }
-    check(KSPSetOptionsPrefix(ksp, "iter_synthetic_"), "KSPSetOptionsPrefix");
+    check(KSPSetOptionsPrefix(ksp, kOptionsPrefix), "KSPSetOptionsPrefix");
     check(KSPSetFromOptions(ksp), "KSPSetFromOptions");
   }
 
@@ -433,6 +439,10 @@ void SyntheticCorrection::correct(const std::vector<double>& previous, std::vect
   }
   ++m.since_jacobian;
   check(KSPSolve(m.ksp, m.rhs, m.step), "KSPSolve");
+  if (!m.options_checked) {
+    reject_unused_solver_options(kOptionsPrefix, "synthetic correction's linear solver", true);
+    m.options_checked = true;
+  }
   PetscInt its = 0;
   KSPGetIterationNumber(m.ksp, &its);
   // A solve that broke down (not merely out of iterations: that step is still a correction)
