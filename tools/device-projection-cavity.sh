@@ -10,7 +10,7 @@
 #
 # Projection: tools/convergence.py ladders of one parameter at a time about the base point
 # PROJ_BASE (second-order streaming on 64^2 cells, 2e5 lattice points, N0 = 20, Courant 0.5, in
-# double: at V_w = 0.003 float's rounding is ~1e-2 of the flow's slow mode per step), in order of
+# double: at V_w = 0.003 float freezes at a fixed point of the rounding, README), in order of
 # priority: cells, lattice points, time step, velocity nodes (N0 at a fixed V_max), final time,
 # streaming order, then the finer levels the budget allows (nodes, points, cells). Each run starts from the Shakhov
 # steady state of the same viscosity (-init_steady_model) and runs to a fixed final time; the
