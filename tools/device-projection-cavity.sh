@@ -12,12 +12,14 @@
 # PROJ_BASE (second-order streaming on 64^2 cells, 2e5 lattice points, N0 = 20, Courant 0.5, in
 # double: at V_w = 0.003 float freezes at a fixed point of the rounding, README), in order of
 # priority: cells, lattice points, time step, velocity nodes (N0 at a fixed V_max), final time,
-# streaming order, then the finer levels the budget allows (nodes, points, cells). Each run starts from the Shakhov
+# streaming order, N0 with 8e5 points, then the finer levels the budget allows (nodes, points,
+# cells). On an H200 the ladders up to 96^2 cells, 8e5 points and N0 = 24 took 154 s beside
+# hs_mc's cells and nodes; all of them, by the script's estimates, take about 7 minutes. Each run starts from the Shakhov
 # steady state of the same viscosity (-init_steady_model) and runs to a fixed final time; the
 # quantities are D_mean and G_mean, the means over the monitor rows of the run's second half (the
 # projection's cubature changes its random shift every step: D and G scatter about their
 # mean), and the final-time ladder measures what is left of the transient in them.
-# hs_mc, in the background: ladders of cells and velocity nodes about the shipped fast path
+# hs_mc, in the background: ladders of cells, velocity nodes and time step about the shipped fast path
 # (inputs/cavity_hs_mc_delta10.yaml: 64^2 second order, float, Shakhov warm start, window means
 # to -ts_mean_tol 1e-3) at delta = 8.885 and the projection's lid speed; the quantities are the
 # window means D_window_mean, G_window_mean.
@@ -39,10 +41,12 @@ mkdir -p "$OUT" "$WORK" "$JSON_DIR"
 conv_begin
 
 # The base point and the ladders (coarse to fine; each holds the base point's value). The CPU
-# try: PROJ_BASE="-grid_n 8,8,1 -stream_order 2 -precision double -projection_points 10007
-# -vgrid_n 8 -ts_max_courant 0.5 -init_steady_model shakhov -ts_final_time 0.2" CELLS=6,6,1:8,8,1
-# POINTS=10007:20011 COURANT=0.5:0.35 NODES=8:10 TIMES=0.2:0.3 HS_BASE="-grid_n 8,8,1
-# -vgrid_n 8 -mc_samples 256 -ts_final_time 0.3 -ts_mean_tol 0" HS_CELLS=6,6,1:8,8,1 HS_NODES=8:10
+# try (30 s on two cores): PROJ_BASE="-grid_n 8,8,1 -stream_order 2 -precision double
+# -projection_points 10007 -vgrid_n 8 -ts_max_courant 0.5 -init_steady_model shakhov
+# -ts_final_time 0.2" CELLS=6,6,1:8,8,1 CELLS_MORE=6,6,1:8,8,1:10,10,1 POINTS=10007:20011
+# POINTS_MORE=10007:20011:40009 COURANT=0.5:0.35 NODES=8:10 NODES_MORE=8:10:12 NODES_POINTS=8:10
+# MANY_POINTS=20011 TIMES=0.2:0.3 HS_BASE="-grid_n 8,8,1 -vgrid_n 8 -mc_samples 256
+# -ts_final_time 0.3 -ts_mean_tol 0" HS_CELLS=6,6,1:8,8,1 HS_NODES=8:10 HS_COURANT=0.5:0.35
 PROJ_BASE=${PROJ_BASE:-"-grid_n 64,64,1 -stream_order 2 -precision double -projection_points 200000
   -vgrid_n 20 -ts_max_courant 0.5 -init_steady_model shakhov -ts_final_time 4"}
 PROJ_COMMON="-ts_max_steps 100000000 -out_monitor_every 10 -out_checkpoint_final false"
@@ -53,12 +57,15 @@ POINTS_MORE=${POINTS_MORE:-$POINTS:1600000}
 COURANT=${COURANT:-0.5:0.3535534:0.25}
 NODES=${NODES:-16:20:24}
 NODES_MORE=${NODES_MORE:-$NODES:28}
+NODES_POINTS=${NODES_POINTS:-20:24}
+MANY_POINTS=${MANY_POINTS:-800000}
 TIMES=${TIMES:-4:8}
 HS_BASE=${HS_BASE:-"-grid_n 64,64,1"}
 HS_COMMON="-model_delta 8.885 -bc_y_high_velocity 0.003,0,0 -mc_epsilon 0.003
   -out_checkpoint_final false"
 HS_CELLS=${HS_CELLS:-64,64,1:96,96,1:128,128,1}
 HS_NODES=${HS_NODES:-18:24}
+HS_COURANT=${HS_COURANT:-0.5:0.25}
 
 # hs_mc in the background: the GPU runs its steps between the projection runs' lattices.
 {
@@ -66,38 +73,44 @@ HS_NODES=${HS_NODES:-18:24}
     window D_window_mean G_window_mean
   conv_study hs_mc inputs/cavity_hs_mc_delta10.yaml "$HS_COMMON $HS_BASE" "vgrid_n=$HS_NODES" \
     window D_window_mean G_window_mean
+  conv_study hs_mc inputs/cavity_hs_mc_delta10.yaml "$HS_COMMON $HS_BASE" \
+    "ts_max_courant=$HS_COURANT" window D_window_mean G_window_mean
 } > "$OUT/hs_mc.log" 2>&1 &
 
-proj() {  # proj LADDER: one projection ladder of D_mean and G_mean about PROJ_BASE
-  conv_study proj inputs/cavity_projection.yaml "$PROJ_BASE $PROJ_COMMON" "$1" mean D_mean G_mean
+proj() {  # proj LADDER [OPTIONS]: one projection ladder of D_mean and G_mean about PROJ_BASE OPTIONS
+  conv_study proj inputs/cavity_projection.yaml "$PROJ_BASE $PROJ_COMMON ${2:-}" "$1" \
+    "mean${2:+_$(tr -dc '0-9a-z_' <<< "${2// /_}")}" D_mean G_mean
 }
 
-# estimate LADDER: seconds for the ladder's levels not yet run, from the base run's step time
+# estimate LADDER [OPTIONS]: seconds for the ladder's levels about PROJ_BASE OPTIONS not yet run
+# (the base point's are), from the base run's step time
 # and start-up time (lattice, warm start; $WORK/proj/base_rates): per step the work is ~cells x
 # (points + 35 000 N0^3 / 20^3) (the collision's terms and the velocity nodes' fixed work), the
 # steps ~cells per axis x final time / Courant number.
 estimate() {
-  python3 - "$WORK/proj/base_rates" "$PROJ_BASE" "$1" "$WORK/proj/done" <<'EOF'
+  python3 - "$WORK/proj/base_rates" "$PROJ_BASE" "$1" "$WORK/proj/done" "${2:-}" <<'EOF'
 import os, shlex, sys
 rates, base, ladder, done_file = sys.argv[1], shlex.split(sys.argv[2]), sys.argv[3], sys.argv[4]
+extra = shlex.split(sys.argv[5])
 step_seconds, startup, steps = map(float, open(rates).read().split())
-done = set(open(done_file).read().split()) if os.path.exists(done_file) else set()
-opt = dict(zip(base[::2], base[1::2]))
+done = set(open(done_file).read().splitlines()) if os.path.exists(done_file) else set()
+opt0 = dict(zip(base[::2], base[1::2]))
+opt = dict(opt0, **dict(zip(extra[::2], extra[1::2])))
 name, levels = ladder.split("=")
 def work(o):
     cells = int(o["-grid_n"].split(",")[0])
     nodes = (float(o["-vgrid_n"]) / 20.0) ** 3
     return cells, cells ** 2 * (float(o["-projection_points"]) + 35000.0 * nodes)
-cells0, work0 = work(opt)
+cells0, work0 = work(opt0)
 total = 0.0
 for value in levels.split(":"):
-    if f"{name}={value}" in done or value == opt["-" + name]:
-        continue
     o = dict(opt, **{"-" + name: value})
+    if f"{' '.join(extra)} {name}={value}" in done or o == opt0:
+        continue
     cells, w = work(o)
-    n = steps * cells / cells0 * float(o["-ts_final_time"]) / float(opt["-ts_final_time"]) \
-        * float(opt["-ts_max_courant"]) / float(o["-ts_max_courant"])
-    points = float(o["-projection_points"]) / float(opt["-projection_points"])
+    n = steps * cells / cells0 * float(o["-ts_final_time"]) / float(opt0["-ts_final_time"]) \
+        * float(opt0["-ts_max_courant"]) / float(o["-ts_max_courant"])
+    points = float(o["-projection_points"]) / float(opt0["-projection_points"])
     total += step_seconds * n * w / work0 + startup * max(1.0, points)
 print(int(total) + 1)
 EOF
@@ -116,15 +129,21 @@ EOF
 echo "proj: base run $((SECONDS - t0)) s; rates (s/step, start-up s, steps): $(cat "$WORK/proj/base_rates")" \
   | tee -a "$OUT/proj.txt"
 
-for ladder in "grid_n=$CELLS" "projection_points=$POINTS" "ts_max_courant=$COURANT" \
-              "vgrid_n=$NODES" "ts_final_time=$TIMES" "stream_order=1:2" \
-              "vgrid_n=$NODES_MORE" "projection_points=$POINTS_MORE" "grid_n=$CELLS_MORE"; do
-  need=$(estimate "$ladder")
+# Each entry: LADDER or LADDER@OPTIONS (the ladder about PROJ_BASE OPTIONS: N0 with more points,
+# since at 2e5 points a finer velocity grid also has fewer lattice points per node pair).
+for entry in "grid_n=$CELLS" "projection_points=$POINTS" "ts_max_courant=$COURANT" \
+             "vgrid_n=$NODES" "ts_final_time=$TIMES" "stream_order=1:2" \
+             "vgrid_n=$NODES_POINTS@-projection_points $MANY_POINTS" \
+             "vgrid_n=$NODES_MORE" "projection_points=$POINTS_MORE" "grid_n=$CELLS_MORE"; do
+  ladder=${entry%%@*} extra=
+  [ "$ladder" = "$entry" ] || extra=${entry#*@}
+  need=$(estimate "$ladder" "$extra")
   if [ "$need" -gt "$(conv_left)" ]; then
-    echo "proj: -$ladder skipped: about $need s, $(conv_left) s left" | tee -a "$OUT/proj.txt"
+    echo "proj: -$ladder $extra skipped: about $need s, $(conv_left) s left" | tee -a "$OUT/proj.txt"
     continue
   fi
-  proj "$ladder" && tr ':' '\n' <<< "${ladder#*=}" | sed "s/^/${ladder%%=*}=/" >> "$WORK/proj/done"
+  proj "$ladder" "$extra" &&
+    tr ':' '\n' <<< "${ladder#*=}" | sed "s/^/$extra ${ladder%%=*}=/" >> "$WORK/proj/done"
 done
 wait
 
