@@ -13,16 +13,15 @@
 # double: at V_w = 0.003 float freezes at a fixed point of the rounding, README), in order of
 # priority: cells, lattice points, time step, velocity nodes (N0 at a fixed V_max), final time,
 # streaming order, N0 with 8e5 points, then the finer levels the budget allows (nodes, points,
-# cells). On an H200 the ladders up to 96^2 cells, 8e5 points and N0 = 24 took 154 s beside
-# hs_mc's cells and nodes; all of them, by the script's estimates, take about 7 minutes. Each run starts from the Shakhov
-# steady state of the same viscosity (-init_steady_model) and runs to a fixed final time; the
+# cells); all of them take about 7 minutes on an H200. Each run starts from the Shakhov steady
+# state of the same viscosity (-init_steady_model) and runs to a fixed final time; the
 # quantities are D_mean and G_mean, the means over the monitor rows of the run's second half (the
 # projection's cubature changes its random shift every step: D and G scatter about their
 # mean), and the final-time ladder measures what is left of the transient in them.
-# hs_mc, in the background: ladders of cells, velocity nodes and time step about the shipped fast path
-# (inputs/cavity_hs_mc_delta10.yaml: 64^2 second order, float, Shakhov warm start, window means
-# to -ts_mean_tol 1e-3) at delta = 8.885 and the projection's lid speed; the quantities are the
-# window means D_window_mean, G_window_mean.
+# hs_mc, in the background: ladders of cells, velocity nodes and time step about the shipped
+# fast path (inputs/cavity_hs_mc_delta10.yaml: 64^2 second order, float, Shakhov warm start,
+# window means to -ts_mean_tol 1e-3) at delta = 8.885 and the projection's lid speed; the
+# quantities are the window means D_window_mean, G_window_mean.
 # BUDGET (seconds, default 3600) bounds the whole script: a ladder whose estimated time (from the
 # base run's measured step time and start-up time) does not fit what is left is skipped and named
 # in the report. Prints and writes $OUT/proj.txt, $OUT/hs_mc.txt (the tables), $OUT/runs.txt
