@@ -76,7 +76,8 @@ HS_COURANT=${HS_COURANT:-0.5:0.25}
     "ts_max_courant=$HS_COURANT" window D_window_mean G_window_mean
 } > "$OUT/hs_mc.log" 2>&1 &
 
-proj() {  # proj LADDER [OPTIONS]: one projection ladder of D_mean and G_mean about PROJ_BASE OPTIONS
+# proj LADDER [OPTIONS]: one projection ladder of D_mean and G_mean about PROJ_BASE OPTIONS.
+proj() {
   conv_study proj inputs/cavity_projection.yaml "$PROJ_BASE $PROJ_COMMON ${2:-}" "$1" \
     "mean${2:+_$(tr -dc '0-9a-z_' <<< "${2// /_}")}" D_mean G_mean
 }
@@ -118,15 +119,16 @@ EOF
 # The base point first, timed whole: its step time and start-up time size the ladders.
 t0=$SECONDS
 # (-stream_order 2 twice: the base run alone, reused by every ladder)
-conv_study proj inputs/cavity_projection.yaml "$PROJ_BASE $PROJ_COMMON" "stream_order=2:2" base D_mean G_mean
+conv_study proj inputs/cavity_projection.yaml "$PROJ_BASE $PROJ_COMMON" "stream_order=2:2" base \
+  D_mean G_mean
 python3 - "$WORK/proj" $((SECONDS - t0)) <<'EOF' > "$WORK/proj/base_rates"
 import glob, json, os, sys
 s = json.load(open(glob.glob(os.path.join(sys.argv[1], "runs", "*", "summary.json"))[0]))
 wall = s["timing"]["wall_seconds"]
 print(f"{wall / s['steps']:.6e} {max(float(sys.argv[2]) - wall, 1.0):.3f} {s['steps']}")
 EOF
-echo "proj: base run $((SECONDS - t0)) s; rates (s/step, start-up s, steps): $(cat "$WORK/proj/base_rates")" \
-  | tee -a "$OUT/proj.txt"
+echo "proj: base run $((SECONDS - t0)) s; s/step, start-up s, steps:" \
+  "$(cat "$WORK/proj/base_rates")" | tee -a "$OUT/proj.txt"
 
 # Each entry: LADDER or LADDER@OPTIONS (the ladder about PROJ_BASE OPTIONS: N0 with more points,
 # since at 2e5 points a finer velocity grid also has fewer lattice points per node pair).
@@ -138,7 +140,8 @@ for entry in "grid_n=$CELLS" "projection_points=$POINTS" "ts_max_courant=$COURAN
   [ "$ladder" = "$entry" ] || extra=${entry#*@}
   need=$(estimate "$ladder" "$extra")
   if [ "$need" -gt "$(conv_left)" ]; then
-    echo "proj: -$ladder $extra skipped: about $need s, $(conv_left) s left" | tee -a "$OUT/proj.txt"
+    echo "proj: -$ladder $extra skipped: about $need s, $(conv_left) s left" |
+      tee -a "$OUT/proj.txt"
     continue
   fi
   proj "$ladder" "$extra" &&
