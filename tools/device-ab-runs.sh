@@ -18,7 +18,7 @@ CASES=(
   "esbgk-shock|-options_file_yaml inputs/shock_mach3.yaml -model_type esbgk -ts_max_steps 100 -out_monitor_every 50"
   "hs_mc-f32|-options_file_yaml inputs/cavity_hs_mc_paper_delta10.yaml -ts_max_steps 20 -out_monitor_every 10 -precision float"
   "hs_mc-f64|-options_file_yaml inputs/cavity_hs_mc_paper_delta1.yaml -ts_max_steps 20 -out_monitor_every 10 -precision double"
-  "projection|-options_file_yaml inputs/cavity_projection.yaml -ts_max_steps 6 -out_monitor_every 3"
+  "projection|-options_file_yaml inputs/cavity_projection_paper.yaml -ts_max_steps 6 -out_monitor_every 3"
   "iterative|-options_file_yaml inputs/cavity_iterative_delta1.yaml -iter_max 8 -out_monitor_every 4"
   "iterative-shakhov|-options_file_yaml inputs/cavity3d_iterative_kn1.yaml -grid_n 16,16,16 -iter_max 4 -out_monitor_every 2"
 )

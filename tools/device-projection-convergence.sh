@@ -28,8 +28,8 @@ WORK=${WORK:-$OUT/work}
 BUDGET=${BUDGET:-3600}
 BACKEND=${BACKEND:-cuda}
 mkdir -p "$OUT" "$WORK"
-start=$SECONDS
-left() { echo $((BUDGET - (SECONDS - start))); }
+. tools/convergence-study.sh
+conv_begin
 
 # Base points. M = 3: [-20, 20] (the Shakhov shock of the same viscosity is 0.1 % from its
 # thickness on [-30, 30]), 320 cells of 0.125 lambda, t = 49 (2500 steps of a tenth of the
@@ -40,18 +40,9 @@ M1P5_BASE="-grid_n 240,1,1 -stream_order 2 -vgrid_n 28 -projection_points 400000
   -ts_collision_fraction 0.1 -ts_final_time 96.7"
 COMMON="-ts_max_steps 1000000 -out_monitor_every 250 -out_checkpoint_final false"
 
-# study NAME CASE PRECISION BASE LADDER: one convergence.py ladder, its table appended to
-# $OUT/NAME.txt; runs shared with earlier ladders of NAME are reused (one --work-dir per NAME).
+# study NAME CASE PRECISION BASE LADDER: one ladder of the reciprocal thickness (conv_study).
 study() {
-  local name=$1 case_file=$2 precision=$3 base=$4 ladder=$5
-  local t0=$SECONDS
-  python3 tools/convergence.py "$BOLT" --backend "$BACKEND" --case "$case_file" --fixed "$base $COMMON" \
-    --fixed "-precision $precision" --vary "$ladder" --quantity reciprocal_thickness \
-    --work-dir "$WORK/$name" --timeout "$(left)" \
-    --json "$OUT/${name}_${ladder%%=*}_$precision.json" >> "$OUT/$name.txt" 2>&1
-  local rc=$?
-  echo "$name: -$ladder ($precision): status $rc, $((SECONDS - t0)) s" | tee -a "$OUT/$name.txt"
-  return $rc
+  conv_study "$1" "$2" "$4 $COMMON -precision $3" "$5" "$3" reciprocal_thickness
 }
 
 # estimate NAME BASE LADDER: seconds for the ladder's levels other than the base point, from
@@ -135,8 +126,8 @@ EOF
                 "ts_collision_fraction=0.2:0.14:0.1" "vgrid_n=$nodes_ladder" \
                 "ts_final_time=$time_ladder" "stream_order=1:2"; do
     need=$(estimate "$name" "$base" "$ladder")
-    if [ "$need" -gt "$(left)" ]; then
-      echo "$name: -$ladder skipped: about $need s, $(left) s left" | tee -a "$OUT/$name.txt"
+    if [ "$need" -gt "$(conv_left)" ]; then
+      echo "$name: -$ladder skipped: about $need s, $(conv_left) s left" | tee -a "$OUT/$name.txt"
       continue
     fi
     study "$name" "$case_file" "$precision" "$base" "$ladder"
@@ -173,4 +164,4 @@ for folder in sorted(glob.glob(os.path.join(sys.argv[1], "*", "runs", "*"))):
           f"{s['timing']['ms_per_step']:.2f} ms/step")
 EOF
 tar -czf "$OUT/work.tgz" -C "$WORK" --exclude='*.h5' . 2>/dev/null
-echo "device-projection-convergence: $((SECONDS - start)) s"
+echo "device-projection-convergence: $((SECONDS - conv_start)) s"

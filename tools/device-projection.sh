@@ -6,7 +6,7 @@
 #   OUT=/tmp/proj BOLT=build/app/bolt bash tools/device-projection.sh [PART ...]
 #
 # Parts (default: all):
-#   cavity   paper 003's cavity (inputs/cavity_projection.yaml): the float step time (200 steps),
+#   cavity   paper 003's cavity (inputs/cavity_projection_paper.yaml): the float step time (200 steps),
 #            then double to steady state (t = 8) on GPU 0, beside hs_mc and BGK at the same
 #            delta = 8.885 on GPU 1 (hs_mc on paper 000's grid and on the uniform 160^2; BGK on
 #            the projection's phase-space grid)
@@ -68,10 +68,10 @@ pack() { tar -czf "$OUT/$1.tgz" -C "$WORK" "$1"; }
 for part in "${PARTS[@]}"; do
   case $part in
     cavity)
-      run cavity projection_float 0 1 inputs/cavity_projection.yaml -precision float \
+      run cavity projection_float 0 1 inputs/cavity_projection_paper.yaml -precision float \
         -ts_max_steps 200 -out_monitor_every 100
       # t = 8 L/c0: D and G of the BGK cavity are steady to 6 digits by then (docs/validation.md)
-      run cavity projection 0 1 inputs/cavity_projection.yaml -precision double -ts_final_time 8 &
+      run cavity projection 0 1 inputs/cavity_projection_paper.yaml -precision double -ts_final_time 8 &
       # hs_mc on paper 000's grid, and on the projection's spatial grid; BGK on the projection's
       # phase-space grid (the same sphere-cut velocity set), first order as the projection run
       { run cavity hs_mc 1 1 inputs/cavity_hs_mc_paper_delta10.yaml -model_delta 8.885 -ts_final_time 8
@@ -84,7 +84,7 @@ for part in "${PARTS[@]}"; do
       wait
       pack cavity ;;
     cavity_2e5)
-      run cavity_2e5 projection 0 1 inputs/cavity_projection.yaml -precision double \
+      run cavity_2e5 projection 0 1 inputs/cavity_projection_paper.yaml -precision double \
         -projection_points 200000 -ts_final_time 5
       pack cavity_2e5 ;;
     shocks)
@@ -101,13 +101,13 @@ for part in "${PARTS[@]}"; do
       pack tube ;;
     cpu)
       for threads in 1 "$(nproc)"; do
-        OMP_NUM_THREADS=$threads run cpu "cores_$threads" "" 1 inputs/cavity_projection.yaml \
+        OMP_NUM_THREADS=$threads run cpu "cores_$threads" "" 1 inputs/cavity_projection_paper.yaml \
           -backend cpu -precision float -ts_max_steps 3 -out_monitor_every 1
       done
       pack cpu ;;
     teams)
       for team in 64 128 256 512 1024; do
-        run teams "team_$team" "${TEAMS_GPU:-0}" 1 inputs/cavity_projection.yaml -precision float \
+        run teams "team_$team" "${TEAMS_GPU:-0}" 1 inputs/cavity_projection_paper.yaml -precision float \
           -ts_max_steps 200 -out_monitor_every 100 -team_size "$team"
       done
       pack teams ;;
