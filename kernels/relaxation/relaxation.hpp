@@ -160,8 +160,12 @@ struct Relaxation {
           const int j = i - (a == 0 ? 0 : (a == 1 ? n0 : n01));
           // Selected, not indexed by a: an index into the parameters or the target would place
           // them in local memory on the GPU.
-          const double* node = a == 0 ? params.axis_node[0] : (a == 1 ? params.axis_node[1] : params.axis_node[2]);
-          const double* width = a == 0 ? params.axis_width[0] : (a == 1 ? params.axis_width[1] : params.axis_width[2]);
+          const double* node = a == 0   ? params.axis_node[0]
+                               : a == 1 ? params.axis_node[1]
+                                        : params.axis_node[2];
+          const double* width = a == 0   ? params.axis_width[0]
+                                : a == 1 ? params.axis_width[1]
+                                         : params.axis_width[2];
           const double centre = a == 0 ? u[0] : (a == 1 ? u[1] : u[2]);
           const Real c = Real(node[j] - centre);
           const Real e = Real(width[j]) * exp(-c * c * Real(inv_T));
