@@ -19,6 +19,24 @@ namespace bolt {
 // Velocities a GPU thread takes per item of the fused step's loops (stream_row, relax_row).
 constexpr int kFusedBatch = 4;
 
+// Whether a reduced set lists its g and h nodes in pairs from its first node (Velocities): the
+// whole set, or a velocity rank's share of it that starts at a g node and ends at an h node.
+template <class Real>
+BOLT_HOST_DEVICE bool paired(const Velocities<Real>& vel) {
+  return vel.h != nullptr && vel.n % 2 == 0 && vel.h[0] == Real(0);
+}
+
+// Calls cell(v) with v = vel, or, for a full set, with a copy whose h is null where the compiler
+// sees it: the loops over velocities then test no h node per velocity (a test that splits a GPU
+// thread's batch).
+template <class Real, class Cell>
+BOLT_HOST_DEVICE void with_h_known(const Velocities<Real>& vel, Cell&& cell) {
+  if (vel.h) return cell(vel);
+  Velocities<Real> full = vel;
+  full.h = nullptr;
+  cell(full);
+}
+
 // The post-streaming row of a cell (its row of f_in when !Stream; row_in points at it) written to
 // `row`, and the row's moment sums: the sweep FusedStep and StreamAndSum share.
 template <bool Stream, class Team, class Real, class Relax>
@@ -73,7 +91,28 @@ BOLT_HOST_DEVICE void relax_row(const Team& team, const Velocities<Real>& vel, c
     team.for_each(vel.n, [&](int v) { out[v] = relax.relax(target, vel, v, row[v]); });
   } else {
     const int nv = vel.n, items = (nv + kFusedBatch - 1) / kFusedBatch;
+    const int pairs = nv / 2, pair_items = (pairs + kFusedBatch / 2 - 1) / (kFusedBatch / 2);
+    // A paired reduced set: a thread takes kFusedBatch / 2 velocities per item, each as its g
+    // node 2k and its h node 2k + 1, which share the target's Gaussian (Relaxation::relax_pair).
+    const auto pair_batches = [&](auto forced) {
+      team.for_each_rolled(pair_items, [&](int i) {
+        Real value[kFusedBatch];
+        for (int u = 0; u < kFusedBatch / 2; ++u) {
+          const int k = i + u * pair_items < pairs ? i + u * pair_items : pairs - 1;
+          value[2 * u] = row[2 * k];
+          value[2 * u + 1] = row[2 * k + 1];
+          relax.template relax_pair<decltype(forced)::value>(target, vel, 2 * k, value[2 * u],
+                                                             value[2 * u + 1]);
+        }
+        for (int u = 0; u < kFusedBatch / 2; ++u)
+          if (i + u * pair_items < pairs) {
+            out[2 * (i + u * pair_items)] = value[2 * u];
+            out[2 * (i + u * pair_items) + 1] = value[2 * u + 1];
+          }
+      });
+    };
     const auto batches = [&](auto forced) {
+      if (paired(vel)) return pair_batches(forced);
       team.for_each_rolled(items, [&](int i) {
         Real value[kFusedBatch];
         for (int u = 0; u < kFusedBatch; ++u) {
@@ -103,12 +142,7 @@ struct FusedStep {
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
-    // A full velocity set passes a copy whose h is null where the compiler sees it: the loops
-    // over velocities then test no h node per velocity (a test that splits a GPU thread's batch).
-    if (vel.h) return cell(team, item, vel);
-    Velocities<Real> full = vel;
-    full.h = nullptr;
-    cell(team, item, full);
+    with_h_known(vel, [&](const Velocities<Real>& v) { cell(team, item, v); });
   }
 
   template <class Team>
@@ -148,12 +182,7 @@ struct StreamAndSum {
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
-    // A full velocity set passes a copy whose h is null where the compiler sees it: the loops
-    // over velocities then test no h node per velocity (a test that splits a GPU thread's batch).
-    if (vel.h) return cell(team, item, vel);
-    Velocities<Real> full = vel;
-    full.h = nullptr;
-    cell(team, item, full);
+    with_h_known(vel, [&](const Velocities<Real>& v) { cell(team, item, v); });
   }
 
   template <class Team>

@@ -27,7 +27,9 @@ struct Velocities {
   int row;  // elements from one cell's row of f to the next (row_stride; n where rows are packed)
   // The Chu reduction (lib/grid/velocity_grid.hpp): the h nodes' weights in the reduced axes'
   // sum of xi_r^2 (0 at g nodes, whose w holds their weight, as w is 0 at h nodes); null on a
-  // full set. `reduced`: bit a set when velocity axis a is reduced.
+  // full set. `reduced`: bit a set when velocity axis a is reduced. A reduced set lists each
+  // velocity as its g node 2k and then its h node 2k + 1 (a velocity rank's share may start at
+  // either).
   const Real* h = nullptr;
   unsigned reduced = 0;
 

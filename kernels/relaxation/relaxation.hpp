@@ -83,7 +83,9 @@ struct Relaxation {
       t.force_dt[i] = 2.0 * params.force[i] * params.dt / m.T;
       t.force_centre[i] = m.u[i];
     }
-    if (vel.h) {  // the force term's Maxwellian reduced: its marginal, and n_r T / 2 at h nodes
+    // The force term's Maxwellian reduced (its marginal, and n_r T / 2 at h nodes): read only when
+    // forced, and its power is a long double-precision call on every thread of a team.
+    if (vel.h && t.forced()) {
       const int count = vel.reduced_count();
       t.force_a *= pow(3.14159265358979323846 * m.T, 0.5 * count);
       t.force_h = 0.5 * count * m.T;
@@ -156,8 +158,17 @@ struct Relaxation {
         n01 + params.axis_count[2], [&](int i, Sums<3 * K, Real>& acc) {
           const int a = i < n0 ? 0 : (i < n01 ? 1 : 2);
           const int j = i - (a == 0 ? 0 : (a == 1 ? n0 : n01));
-          const Real c = Real(params.axis_node[a][j] - u[a]);
-          const Real e = Real(params.axis_width[a][j]) * exp(-c * c * Real(inv_T));
+          // Selected, not indexed by a: an index into the parameters or the target would place
+          // them in local memory on the GPU.
+          const double* node = a == 0   ? params.axis_node[0]
+                               : a == 1 ? params.axis_node[1]
+                                        : params.axis_node[2];
+          const double* width = a == 0   ? params.axis_width[0]
+                                : a == 1 ? params.axis_width[1]
+                                         : params.axis_width[2];
+          const double centre = a == 0 ? u[0] : (a == 1 ? u[1] : u[2]);
+          const Real c = Real(node[j] - centre);
+          const Real e = Real(width[j]) * exp(-c * c * Real(inv_T));
           // Every axis's sums take a term, 0 but on axis a: indexed by a, the sums would live
           // in local memory on the GPU.
           for (int b = 0; b < 3; ++b) {
@@ -237,6 +248,22 @@ struct Relaxation {
                                     int v) const {
     const Real F = Evaluator::equilibrium(t, vel, v);
     return vel.is_h(v) ? F * Real(t.h_factor) : F;
+  }
+
+  // relax of a reduced set's g node v and h node v + 1 (one velocity; kernels/fused_step.hpp,
+  // paired), in place: their equilibria are one Gaussian, evaluated once, and that times
+  // t.h_factor, unless the Shakhov factor or the force term tells the nodes apart.
+  template <bool MayBeForced = true>
+  BOLT_HOST_DEVICE void relax_pair(const RelaxationTarget& t, const Velocities<Real>& vel, int v,
+                                   Real& g, Real& h) const {
+    if (Evaluator::kShakhovFactor || (MayBeForced && t.forced())) {
+      g = relax<MayBeForced>(t, vel, v, g);
+      h = relax<MayBeForced>(t, vel, v + 1, h);
+      return;
+    }
+    const Real F = Evaluator::equilibrium(t, vel, v), Fh = F * Real(t.h_factor);
+    g = F + (g - F) * Real(t.decay);
+    h = Fh + (h - Fh) * Real(t.decay);
   }
 
   // MayBeForced = false: the caller knows !t.forced() (a loop that tests it once, not per

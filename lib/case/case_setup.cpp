@@ -34,12 +34,14 @@ double max_collision_frequency(const RunOptions& run) {
 namespace {
 
 // -team_size 0: a cell's team shares the per-cell work of a step (the moments' team reduction,
-// the target); with fewer than about 16 values of f per thread its threads wait on that work
-// instead of streaming f. So 256 threads for 4096 or more values per cell, and halved down to a
-// warp below that: the reduced velocity spaces (docs/benchmarks.md, "Explicit step, one GPU").
+// the target), which each of its threads repeats or waits on while it holds no values of f to
+// stream: the fewer values a thread holds, the more of its time goes to that work. So 256 threads
+// for 4096 or more values per cell; below, teams in which each thread holds at least 32 values,
+// down to one warp: the reduced velocity spaces (docs/benchmarks.md, "Explicit step, one GPU").
 int default_team_size(int values_per_cell) {
-  int threads = 256;
-  while (threads > 32 && values_per_cell < 16 * threads) threads /= 2;
+  if (values_per_cell >= 4096) return 256;
+  int threads = 128;
+  while (threads > 32 && values_per_cell < 32 * threads) threads /= 2;
   return threads;
 }
 
