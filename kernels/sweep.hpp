@@ -146,10 +146,11 @@ struct SliceView {
 // is first - theta (drop - s_a / 2). The limiter takes its differences at the cell's unlimited
 // solution, not at f, so where f falls far below it (the foot of a shock resolved by one or two
 // cells, where the velocities running upstream drop by orders of magnitude within a cell) a
-// slope can pull f or a face value below zero; that deficit of upstream-running particles cooled
-// the gas ahead of the cube's bow shock by 1 %. Linear constraints that theta = 0 meets: theta is
-// the smallest of their bounds, continuous in the inputs (the fixed-point iteration needs that:
-// docs/physics.md), 1 wherever f and its face values stay above lowest (smooth positive f).
+// slope can pull f or a face value below zero, and that deficit of upstream-running particles
+// would cool the gas ahead of the cube's bow shock by 1 %. Linear constraints that theta = 0
+// meets: theta is the smallest of their bounds, continuous in the inputs (the fixed-point
+// iteration needs that: docs/physics.md), 1 wherever f and its face values stay above lowest
+// (smooth positive f).
 // Selects, not branches (the CPU's SIMD loops); an unselected quotient may be infinite.
 template <class Real>
 BOLT_HOST_DEVICE inline Real positive_slope_fraction(Real first, Real f, const Real* slope,
@@ -443,6 +444,8 @@ struct Sweep {
       slope[a] = fmax(limited, Real(-2) * unlimited);
       rhs -= Real(0.5) * coefficient[a] * slope[a];
     }
+    // Positivity: the slopes scaled back toward first order where f or a face value would fall
+    // below the lowest value the cell is built from, or 0.
     const Real theta = positive_slope_fraction(first, rhs / lhs, slope, 3, lowest);
     for (int a = 0; a < 3; ++a) slope[a] *= theta;
     const Real unscaled = rhs / lhs;
