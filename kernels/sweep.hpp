@@ -137,6 +137,33 @@ struct SliceView {
   BOLT_HOST_DEVICE Real& operator[](std::int64_t p) const { return base[p * stride]; }
 };
 
+// The second-order sweep's positivity: the largest theta in [0, 1] by which a cell's slopes can
+// be scaled so that neither its value nor any face value it leaves falls below `lowest` (0, or
+// the lowest of the values the cell is built from where one of those is negative: a Shakhov
+// target's tail). With the slopes scaled by theta the cell's value is first - theta drop, where
+// first is its value without slopes (first order: a convex combination of its target and its
+// entering face values, so never below lowest) and drop = first - f; the face value along axis a
+// is first - theta (drop - s_a / 2). The limiter takes its differences at the cell's unlimited
+// solution, not at f, so where f falls far below it (the foot of a shock resolved by one or two
+// cells, where the velocities running upstream drop by orders of magnitude within a cell) a
+// slope can pull f or a face value below zero, and that deficit of upstream-running particles
+// would cool the gas ahead of the cube's bow shock by 1 %. Linear constraints that theta = 0
+// meets: theta is the smallest of their bounds, continuous in the inputs (the fixed-point
+// iteration needs that: docs/physics.md), 1 wherever f and its face values stay above lowest
+// (smooth positive f).
+// Selects, not branches (the CPU's SIMD loops); an unselected quotient may be infinite.
+template <class Real>
+BOLT_HOST_DEVICE inline Real positive_slope_fraction(Real first, Real f, const Real* slope,
+                                                     int axes, Real lowest) {
+  const Real room = first - lowest, drop = first - f;
+  Real theta = drop > Real(0) && room < drop ? room / drop : Real(1);
+  for (int a = 0; a < axes; ++a) {
+    const Real fall = drop - Real(0.5) * slope[a];
+    theta = fall > Real(0) && room < theta * fall ? room / fall : theta;
+  }
+  return theta;
+}
+
 template <class Real, class Relax>
 struct Sweep {
   Velocities<Real> vel;      // the velocities this rank owns
@@ -399,6 +426,11 @@ struct Sweep {
       rhs_unlimited += k * up[a].value;
     }
     const Real unlimited = rhs_unlimited / lhs_unlimited;
+    const Real first = rhs / lhs;
+    // The lowest value the cell is built from, or 0 (positive_slope_fraction).
+    Real lowest = fmin(Real(0), F);
+    for (int a = 0; a < 3; ++a)
+      if (coefficient[a] != Real(0)) lowest = fmin(lowest, fmin(up[a].value, up[a].face));
     Real slope[3] = {Real(0), Real(0), Real(0)};
     for (int a = 0; a < 3; ++a) {
       if (coefficient[a] == Real(0)) continue;
@@ -412,7 +444,12 @@ struct Sweep {
       slope[a] = fmax(limited, Real(-2) * unlimited);
       rhs -= Real(0.5) * coefficient[a] * slope[a];
     }
-    const Real f = rhs / lhs;
+    // Positivity: the slopes scaled back toward first order where f or a face value would fall
+    // below the lowest value the cell is built from, or 0.
+    const Real theta = positive_slope_fraction(first, rhs / lhs, slope, 3, lowest);
+    for (int a = 0; a < 3; ++a) slope[a] *= theta;
+    const Real unscaled = rhs / lhs;
+    const Real f = theta < Real(1) ? first - theta * (first - unscaled) : unscaled;
     Real leaving[3], difference[3];
     for (int a = 0; a < 3; ++a) {
       const bool swept = coefficient[a] != Real(0);

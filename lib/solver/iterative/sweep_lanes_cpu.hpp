@@ -262,6 +262,12 @@ class SweepLanes {
         rhs_unlimited += k * up_value[a];
       }
       const Real unlimited = rhs_unlimited / lhs_unlimited;
+      const Real first = rhs / lhs;
+      Real lowest = F < Real(0) ? F : Real(0);
+      for (int a = 0; a < Dims; ++a) {
+        const Real least = up_value[a] < up_face[a] ? up_value[a] : up_face[a];
+        lowest = coefficient[a] != Real(0) && least < lowest ? least : lowest;
+      }
       Real slope[Dims];
       for (int a = 0; a < Dims; ++a) {
         const Real limited = limited_difference(L, unlimited - up_value[a], up_difference[a]);
@@ -270,7 +276,10 @@ class SweepLanes {
         slope[a] = coefficient[a] == Real(0) ? Real(0) : (limited < floor ? floor : limited);
         rhs -= Real(0.5) * coefficient[a] * slope[a];
       }
-      const Real f = rhs / lhs;
+      const Real theta = positive_slope_fraction(first, rhs / lhs, slope, Dims, lowest);
+      for (int a = 0; a < Dims; ++a) slope[a] *= theta;
+      const Real unscaled = rhs / lhs;
+      const Real f = theta < Real(1) ? first - theta * (first - unscaled) : unscaled;
       Real leaving[Dims], difference[Dims];
       for (int a = 0; a < Dims; ++a) {
         leaving[a] = f + Real(0.5) * slope[a];
