@@ -60,7 +60,7 @@ struct CpuTeam {
   static constexpr int kReduceLanes = 16;
   // Acc is the GPU's per-thread accumulator; one CPU thread sums a whole row, in double, in
   // kReduceLanes partial sums per accumulator added lane by lane at the end: the loop over a
-  // block of lanes vectorizes (independent adds, one vector per accumulator and 8 lanes), and
+  // block of lanes vectorizes (independent adds, 16 lanes in one or two registers), and
   // the order of the sums is the source's, the same for every vector width and compiler. Not an
   // omp simd loop: OpenMP gives a local whose address f takes (the sums) one copy per lane in
   // memory, which GCC does not vectorize (an omp simd reduction of the sums' array stays scalar:
