@@ -37,13 +37,24 @@ BOLT_HOST_DEVICE void with_h_known(const Velocities<Real>& vel, Cell&& cell) {
   cell(full);
 }
 
+// body(set): the CPU's loops over velocities take a local copy of vel, whose h the loop then
+// knows to be null (a full set) or not. Unlike with_h_known's (which hands a reduced set on by
+// reference), the copy is made for every set: an h read through a reference is read again after
+// every call in the loop (the vector exp), and its test then keeps the loop from vectorizing.
+template <class Real, class Body>
+BOLT_HOST_INLINE auto on_cpu_set(const Velocities<Real>& vel, Body&& body) {
+  Velocities<Real> set = vel;
+  if (set.h) return body(set);
+  set.h = nullptr;
+  return body(set);
+}
+
 // The post-streaming row of a cell (its row of f_in when !Stream; row_in points at it) written to
 // `row`, and the row's moment sums: the sweep FusedStep and StreamAndSum share.
 template <bool Stream, class Team, class Real, class Relax>
-BOLT_HOST_DEVICE Sums<Relax::kSums> stream_row(const Team& team, const StreamTables<Real>& stream,
-                                               const Velocities<Real>& vel, const Relax& relax,
-                                               const Real* row_in, const int (&ip)[1][3],
-                                               Real* BOLT_RESTRICT row) {
+BOLT_HOST_DEVICE BOLT_HOST_INLINE Sums<Relax::kSums> stream_row(
+    const Team& team, const StreamTables<Real>& stream, const Velocities<Real>& vel,
+    const Relax& relax, const Real* row_in, const int (&ip)[1][3], Real* BOLT_RESTRICT row) {
   if constexpr (!Team::kBatchesLoads) {
     // The CPU streams the row first, then sums it: two loops over velocities, each simple
     // enough to vectorize (the row stays in cache between them).
@@ -53,8 +64,10 @@ BOLT_HOST_DEVICE Sums<Relax::kSums> stream_row(const Team& team, const StreamTab
       });
       return 0;
     });
-    return team.template reduce<Relax::kSums>(
-        vel.n, [&](int v, Sums<Relax::kSums>& s) { relax.accumulate(s, vel, v, row[v]); });
+    return on_cpu_set(vel, [&](const Velocities<Real>& set) {
+      return team.template reduce<Relax::kSums>(
+          set.n, [&](int v, Sums<Relax::kSums>& s) { relax.accumulate(s, set, v, row[v]); });
+    });
   }
   // The GPU takes kFusedBatch velocities per item, i + u * items (u < kFusedBatch, consecutive
   // across a warp's lanes), loaded without branches before any is stored (loads past nv read the
@@ -85,10 +98,24 @@ BOLT_HOST_DEVICE Sums<Relax::kSums> stream_row(const Team& team, const StreamTab
 // of kFusedBatch per item, as stream_row takes them, all computed before any is stored, with
 // the force term's test taken once (per velocity it splits the batch, as in stream_row).
 template <class Team, class Real, class Relax>
-BOLT_HOST_DEVICE void relax_row(const Team& team, const Velocities<Real>& vel, const Relax& relax,
-                                const RelaxationTarget& target, const Real* row, Real* out) {
+BOLT_HOST_DEVICE BOLT_HOST_INLINE void relax_row(const Team& team, const Velocities<Real>& vel,
+                                                 const Relax& relax, const RelaxationTarget& target,
+                                                 const Real* row, Real* out) {
   if constexpr (!Team::kBatchesLoads) {
-    team.for_each(vel.n, [&](int v) { out[v] = relax.relax(target, vel, v, row[v]); });
+    // The force term's test outside the loop, so that each loop is branch-free and vectorizes.
+    // The target is copied for the same reason as the set (on_cpu_set): the caller's escapes.
+    const RelaxationTarget local = target;
+    on_cpu_set(vel, [&](const Velocities<Real>& set) {
+      const auto loop = [&](auto forced) {
+        team.for_each(set.n, [&](int v) {
+          out[v] = relax.template relax<decltype(forced)::value>(local, set, v, row[v]);
+        });
+      };
+      if (local.forced())
+        loop(std::true_type{});
+      else
+        loop(std::false_type{});
+    });
   } else {
     const int nv = vel.n, items = (nv + kFusedBatch - 1) / kFusedBatch;
     const int pairs = nv / 2, pair_items = (pairs + kFusedBatch / 2 - 1) / (kFusedBatch / 2);
@@ -146,8 +173,8 @@ struct FusedStep {
   }
 
   template <class Team>
-  BOLT_HOST_DEVICE void cell(const Team& team, std::int64_t item,
-                             const Velocities<Real>& vel) const {
+  BOLT_HOST_DEVICE BOLT_HOST_INLINE void cell(const Team& team, std::int64_t item,
+                                              const Velocities<Real>& vel) const {
     const auto c = cells.coord(item);
     const std::int64_t p = cells.padded(c);
     const int ip[1][3] = {
@@ -186,8 +213,8 @@ struct StreamAndSum {
   }
 
   template <class Team>
-  BOLT_HOST_DEVICE void cell(const Team& team, std::int64_t item,
-                             const Velocities<Real>& vel) const {
+  BOLT_HOST_DEVICE BOLT_HOST_INLINE void cell(const Team& team, std::int64_t item,
+                                              const Velocities<Real>& vel) const {
     const auto c = cells.coord(item);
     const std::int64_t p = cells.padded(c);
     const int ip[1][3] = {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # cpu-bench.sh -- the CPU backend against STREAM (docs/benchmarks.md, "CPU backend"): bolt_bench
-# --backend cpu on the explicit step (2-D cavity 64² × 16³ and 128² × 24³, float and double) and
-# the iterative sweep (2-D cavity 64² × 32² reduced, 3-D cavity 24³ × 16³, first and second
-# order, float and double), each run measuring STREAM copy and triad itself, its passes
+# --backend cpu on the explicit step (2-D cavity 64² × 16³, 128² × 24³ and 64² × 32² reduced (2V),
+# float and double) and the iterative sweep (2-D cavity 64² × 32² reduced, 3-D cavity 24³ × 16³,
+# first and second order, float and double), each run measuring STREAM copy and triad itself, its passes
 # interleaved with the repetitions of the step. Given a second binary (the baseline), each case
 # runs both, alternating, ROUNDS times, so that a shared machine slows both alike.
 #
@@ -30,6 +30,8 @@ CASES=(
   "explicit-64-16-float|--bc cavity --cells 64,64 --velocities 16 --precision float --steps 5 --reps 5 --warmup 1"
   "explicit-128-24-double|--bc cavity --cells 128,128 --velocities 24 --precision double --steps 2 --reps 3 --warmup 1"
   "explicit-128-24-float|--bc cavity --cells 128,128 --velocities 24 --precision float --steps 2 --reps 3 --warmup 1"
+  "explicit2v-64-32-double|--bc cavity --cells 64,64 --velocities 32 --reduce z --precision double --steps 5 --reps 5 --warmup 1"
+  "explicit2v-64-32-float|--bc cavity --cells 64,64 --velocities 32 --reduce z --precision float --steps 5 --reps 5 --warmup 1"
 )
 sweep2d="--solver iterative --bc cavity --cells 64,64 --velocities 32 --reduce z --delta 1 --lid 0.01 --steps 1 --reps 5 --warmup 1"
 sweep3d="--solver iterative --bc cavity --cells 24,24,24 --velocities 16 --delta 1 --lid 0.01 --steps 1 --reps 3 --warmup 1"

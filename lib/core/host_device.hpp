@@ -5,10 +5,14 @@
 #define BOLT_HOST_DEVICE __host__ __device__
 #define BOLT_FORCE_INLINE __forceinline__
 #define BOLT_NOINLINE __noinline__
+#define BOLT_HOST_INLINE
 #else
 #define BOLT_HOST_DEVICE
 #define BOLT_FORCE_INLINE inline __attribute__((always_inline))
 #define BOLT_NOINLINE __attribute__((noinline))
+// Inlined where the CPU backend compiles it (nvcc's device code decides for itself): what the
+// caller knows at compile time (a null pointer, a constant) then reaches the loops inside.
+#define BOLT_HOST_INLINE inline __attribute__((always_inline))
 #endif
 // Full unrolling of short fixed loops (over the three axes) where the compiler supports it.
 // And loops kept rolled, where unrolled copies of a short loop of varying length are mostly

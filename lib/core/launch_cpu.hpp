@@ -26,7 +26,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
-#include <type_traits>
 #include <vector>
 
 #include "sums.hpp"
@@ -57,18 +56,37 @@ struct CpuTeam {
 #pragma omp simd
     for (int i = 0; i < n; ++i) f(i);
   }
-  // Acc is the GPU's per-thread accumulator; one CPU thread sums a whole row, in double.
+  // Partial sums per accumulator in CpuTeam::reduce: lane j adds items j, j + kReduceLanes, ...
+  static constexpr int kReduceLanes = 16;
+  // Acc is the GPU's per-thread accumulator; one CPU thread sums a whole row, in double, in
+  // kReduceLanes partial sums per accumulator added lane by lane at the end: the loop over a
+  // block of lanes vectorizes (independent adds, 16 lanes in one or two registers), and
+  // the order of the sums is the source's, the same for every vector width and compiler. Not an
+  // omp simd loop: OpenMP gives a local whose address f takes (the sums) one copy per lane in
+  // memory, which GCC does not vectorize (an omp simd reduction of the sums' array stays scalar:
+  // one dependent add per item and accumulator).
   template <int K, class Acc = double, class F>
   [[gnu::flatten]] Sums<K> reduce(int n, F&& f) const {
-    // An omp simd reduction, so that the loop over items vectorizes (the sums' order is the
-    // compiler's, fixed for a build). Its list item must be an array: the sums' own, which
-    // f adds into as the Sums it is (one array member, nothing else: the static_assert).
-    static_assert(sizeof(Sums<K>) == K * sizeof(double) && std::is_standard_layout_v<Sums<K>>);
-    double acc[K] = {};
-#pragma omp simd reduction(+ : acc[:K])
-    for (int i = 0; i < n; ++i) f(i, *reinterpret_cast<Sums<K>*>(acc));
+    constexpr int W = kReduceLanes;
+    alignas(64) double acc[K][W] = {};
+    const int blocked = n - n % W;
+    for (int first = 0; first < blocked; first += W) {
+      for (int j = 0; j < W; ++j) {
+        Sums<K> s = Sums<K>::zero();
+        f(first + j, s);
+        for (int k = 0; k < K; ++k) acc[k][j] += s[k];
+      }
+    }
+    for (int j = 0; j < n - blocked; ++j) {
+      Sums<K> s = Sums<K>::zero();
+      f(blocked + j, s);
+      for (int k = 0; k < K; ++k) acc[k][j] += s[k];
+    }
     Sums<K> sums;
-    for (int k = 0; k < K; ++k) sums[k] = acc[k];
+    for (int k = 0; k < K; ++k) {
+      sums[k] = acc[k][0];
+      for (int j = 1; j < W; ++j) sums[k] += acc[k][j];
+    }
     return sums;
   }
   template <int K, class Acc = double, class F>
