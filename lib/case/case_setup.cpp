@@ -248,14 +248,26 @@ StateRows initial_state_rows(const RunOptions& run, const PhysicalGrid& grid,
     reduction.h_weight.assign(velocities.h_weight.begin() + velocity_lo,
                               velocities.h_weight.begin() + velocity_lo + velocity_count);
   }
+  // The whole set's extent, for the Grad terms' bound (InitialMaxwellian::grad_scale).
+  double extent[3][2];
+  for (int a = 0; a < 3; ++a) {
+    const auto [lo, hi] = std::minmax_element(velocities.xi[a].begin(), velocities.xi[a].end());
+    extent[a][0] = *lo;
+    extent[a][1] = *hi;
+  }
   return [maxwellians = initial_state_maxwellians(run, grid), xi = std::move(xi),
-          reduction = std::move(reduction)](std::int64_t cell, double* row) {
+          reduction = std::move(reduction), extent](std::int64_t cell, double* row) {
     InitialMaxwellian m[2];
     const int count = maxwellians(cell, m);
     const std::size_t nv = xi[0].size();
     std::fill_n(row, nv, 0.0);
     for (int i = 0; i < count; ++i) {
       const double prefactor = m[i].prefactor();
+      double largest[3];
+      for (int a = 0; a < 3; ++a)
+        largest[a] =
+            std::max(std::abs(extent[a][0] - m[i].u[a]), std::abs(extent[a][1] - m[i].u[a]));
+      const double grad = m[i].grad_scale(largest);
       for (std::size_t v = 0; v < nv; ++v) {
         double exponent = 0.0, c[3];
         for (int a = 0; a < 3; ++a) {
@@ -263,7 +275,7 @@ StateRows initial_state_rows(const RunOptions& run, const PhysicalGrid& grid,
           exponent += c[a] * c[a] / m[i].T[a];
         }
         row[v] += prefactor * std::exp(-exponent) * reduction.reduced_factor(int(v), m[i].T) *
-                  (1.0 + m[i].grad_factor(c));
+                  (1.0 + grad * m[i].grad_factor(c));
       }
     }
   };

@@ -1,6 +1,7 @@
 #pragma once
 // Turns the run options into what the engine needs: grids, the time step, the boundary faces,
 // and the initial distribution.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -43,6 +44,24 @@ struct InitialMaxwellian {
                              stress[5] * c[1] * c[2]);
     const double qc = heat[0] * c[0] + heat[1] * c[1] + heat[2] * c[2];
     return (sc + 2.0 * qc * (0.4 * c2 / T[0] - 1.0)) / pT;
+  }
+  // The factor s of Grad's terms that keeps 1 + s grad_factor(c) >= 1/2 wherever |c_a| <=
+  // largest[a]: 1 unless the terms are large against p T. Grad's expansion turns negative in the
+  // tails there (the fields of a shock as the initial state), and f must stay positive; an
+  // initial state from fields is a start, its stress and heat flux need not be exact where the
+  // expansion fails. A bound from the box's extent, not the least value on the nodes: so it is
+  // the same on every velocity rank.
+  double grad_scale(const double largest[3]) const {
+    const double* L = largest;
+    const double c2 = L[0] * L[0] + L[1] * L[1] + L[2] * L[2];
+    const double sc = std::abs(stress[0]) * L[0] * L[0] + std::abs(stress[1]) * L[1] * L[1] +
+                      std::abs(stress[2]) * L[2] * L[2] +
+                      2.0 * (std::abs(stress[3]) * L[0] * L[1] + std::abs(stress[4]) * L[0] * L[2] +
+                             std::abs(stress[5]) * L[1] * L[2]);
+    const double qc =
+        std::abs(heat[0]) * L[0] + std::abs(heat[1]) * L[1] + std::abs(heat[2]) * L[2];
+    const double bound = (sc + 2.0 * qc * std::max(1.0, 0.4 * c2 / T[0] - 1.0)) / (n * T[0] * T[0]);
+    return bound > 0.5 ? 0.5 / bound : 1.0;
   }
 };
 // The initial state of interior cell `cell` of a grid: every -init_type is the sum of at most two

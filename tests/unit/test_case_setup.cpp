@@ -113,5 +113,43 @@ TEST(CaseSetup, InitialMomentsFactoriseOnTheBox) {
   }
 }
 
+// Grad's terms are kept whole where 1 + grad_factor stays positive in the velocity box, and
+// scaled so that 1 + s grad_factor >= 1/2 everywhere in it where they are not (a shock's heat
+// flux as an initial state would make f negative in the tails).
+TEST(CaseSetup, GradTermsKeepTheInitialStatePositive) {
+  const double largest[3] = {5.0, 4.0, 4.0};
+  InitialMaxwellian small;
+  small.n = 1.0;
+  small.heat[0] = 1e-3;
+  small.stress[3] = -2e-3;
+  EXPECT_EQ(small.grad_scale(largest), 1.0);
+  InitialMaxwellian strong = small;
+  strong.n = 0.7;
+  std::fill_n(strong.T, 3, 1.3);
+  strong.heat[0] = 0.4;
+  strong.heat[1] = -0.1;
+  strong.stress[0] = 0.3;
+  strong.stress[1] = -0.2;
+  strong.stress[2] = -0.1;
+  strong.stress[4] = 0.15;
+  const double s = strong.grad_scale(largest);
+  ASSERT_LT(s, 1.0);
+  double least = 1.0;
+  for (int i = -20; i <= 20; ++i)
+    for (int j = -16; j <= 16; ++j)
+      for (int k = -16; k <= 16; ++k) {
+        const double c[3] = {0.25 * i, 0.25 * j, 0.25 * k};
+        least = std::min(least, 1.0 + s * strong.grad_factor(c));
+      }
+  EXPECT_GE(least, 0.5);
+  // The unscaled terms would make f negative in this box.
+  double unscaled = 1.0;
+  for (int i = -20; i <= 20; ++i) {
+    const double c[3] = {0.25 * i, 0.0, 0.0};
+    unscaled = std::min(unscaled, 1.0 + strong.grad_factor(c));
+  }
+  EXPECT_LT(unscaled, 0.0);
+}
+
 }  // namespace
 }  // namespace bolt
