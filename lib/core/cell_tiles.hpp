@@ -20,8 +20,8 @@
 namespace bolt {
 
 struct CellTiles {
-  int n[3];     // cells of the box per axis
-  int size[3];  // cells of a tile per axis (the last tile along an axis may be shorter)
+  int n[3];      // cells of the box per axis
+  int size[3];   // cells of a tile per axis (the last tile along an axis may be shorter)
   int count[3];  // tiles per axis
 
   std::int64_t tiles() const { return std::int64_t(count[0]) * count[1] * count[2]; }
