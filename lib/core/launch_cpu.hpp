@@ -28,6 +28,11 @@
 #include <numeric>
 #include <vector>
 
+#include <unistd.h>
+
+#include <omp.h>
+
+#include "cell_tiles.hpp"
 #include "sums.hpp"
 #include "team_memory.hpp"
 
@@ -145,6 +150,37 @@ void for_each_team(CpuExec, std::int64_t items, int /*team_size*/, std::size_t s
     CpuTeam team{scratch_bytes ? reinterpret_cast<char*>(scratch.data()) : nullptr};
 #pragma omp for schedule(dynamic, 4)
     for (std::int64_t item = 0; item < items; ++item) f(team, item);
+  }
+}
+
+// L2 bytes of one core, as the C library reads them from the machine; 1 MiB (a common size per
+// core) where it cannot tell.
+inline std::size_t cpu_l2_bytes() {
+  const long bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  return bytes > 0 ? std::size_t(bytes) : std::size_t(1) << 20;
+}
+
+// for_each_team over the cells of a box of n cells (x fastest: item = x + n0 (y + n1 z)) whose
+// rows take row_bytes: the same items, each once, in tiles that keep the neighbours' rows in a
+// thread's L2 (cell_tiles.hpp); a tile is one thread's.
+template <int ReduceWidth, class F>
+void for_each_cell_team(CpuExec, const int n[3], std::size_t row_bytes, int /*team_size*/,
+                        std::size_t scratch_bytes, const F& f, const char* /*label*/ = nullptr) {
+  if (n[0] <= 0 || n[1] <= 0 || n[2] <= 0) return;
+  const CellTiles tiles = cell_tiles(n, row_bytes, cpu_l2_bytes(), omp_get_max_threads());
+#pragma omp parallel
+  {
+    std::vector<double> scratch((scratch_bytes + sizeof(double) - 1) / sizeof(double));
+    CpuTeam team{scratch_bytes ? reinterpret_cast<char*>(scratch.data()) : nullptr};
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t t = 0; t < tiles.tiles(); ++t) {
+      int lo[3], hi[3];
+      tiles.range(t, lo, hi);
+      for (int z = lo[2]; z < hi[2]; ++z)
+        for (int y = lo[1]; y < hi[1]; ++y)
+          for (int x = lo[0]; x < hi[0]; ++x)
+            f(team, x + std::int64_t(n[0]) * (y + std::int64_t(n[1]) * z));
+    }
   }
 }
 

@@ -282,6 +282,15 @@ void for_each_team(CudaExec exec, std::int64_t items, int team_size, std::size_t
   check_cuda_launch(label);
 }
 
+// for_each_team over the n[0] n[1] n[2] cells of a box (the CPU orders them in tiles; a GPU
+// block per cell needs no order).
+template <int ReduceWidth, class F>
+void for_each_cell_team(CudaExec exec, const int n[3], std::size_t /*row_bytes*/, int team_size,
+                        std::size_t scratch_bytes, const F& f, const char* label = "team") {
+  for_each_team<ReduceWidth>(exec, std::int64_t(n[0]) * n[1] * n[2], team_size, scratch_bytes, f,
+                             label);
+}
+
 // Shared memory a block may opt in to on the current device.
 inline std::size_t shared_memory_per_team(CudaExec) {
   int device = 0, limit = 0;

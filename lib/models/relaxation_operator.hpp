@@ -86,14 +86,15 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
     // Phases (core/phase_events.hpp) as the kernels are: streaming and relaxation fused in one
     // pass, or, split, the moment sums between them; the group sums name their own phase.
     const auto wait = device_work(exec_);
+    const std::size_t row_bytes = std::size_t(p.vel.row) * sizeof(Real);
     if constexpr (!Conservative) {
       if (split_) {
         {
           const Phase phase(Stream ? "BoltStreamAndSum" : "BoltMomentSums", wait);
           StreamAndSum<Real, Relax, Stream> first{p.f_in, p.f_out, sums_.data(), p.vel,
                                                   p.stream, p.cells, relax};
-          for_each_team<Relax::kSums>(exec_, cells, setup_.team_size, 0, first,
-                                      Stream ? "stream_and_sum" : "sum");
+          for_each_cell_team<Relax::kSums>(exec_, p.cells.n, row_bytes, setup_.team_size, 0,
+                                           first, Stream ? "stream_and_sum" : "sum");
         }
         setup_.sum_over_velocity_group(sums_.data(), std::size_t(cells) * Relax::kSums);
         if (!relax.factorised()) {
@@ -116,8 +117,9 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
     }
     const Phase phase(Stream ? "BoltFusedStep" : "BoltRelaxation", wait);
     FusedStep<Real, Relax, Stream> kernel{p.f_in, p.f_out, p.vel, p.stream, p.cells, relax};
-    for_each_team<Relax::kReduceWidth>(exec_, cells, setup_.team_size, scratch_bytes_, kernel,
-                                       Stream ? "fused_step" : "relaxation");
+    for_each_cell_team<Relax::kReduceWidth>(exec_, p.cells.n, row_bytes, setup_.team_size,
+                                            scratch_bytes_, kernel,
+                                            Stream ? "fused_step" : "relaxation");
   }
 
   OperatorSetup setup_;

@@ -1,0 +1,74 @@
+#pragma once
+// The CPU's order of a pass over a box of cells (launch_cpu.hpp, for_each_cell_team): the box
+// cut into tiles, each visited whole by one thread in the cells' own order (x fastest).
+//
+// A cell's streaming reads the rows of its neighbours along every axis. Visited in plain order,
+// the neighbour along the slowest axis was read a whole layer of the box earlier (64 cells of
+// 32 KiB rows in the 2-D cavity at 16^3 velocities: 2 MiB back), so it comes back from L3 or
+// memory. Tiles cut the axes below the slowest one (the outer axis) to a layer of P cells that
+// stays in the thread's L2 until the next layer reads it: between reading a row as the
+// neighbour ahead and as the neighbour behind, a thread visits two layers, reading one input
+// row and writing one output row per cell, so the window holds 4 P rows; P = L2 / (8 rows)
+// leaves half the cache to the velocity tables, the scratch row and an imperfect replacement.
+// Tiles are squarish across the cut axes (the least edge, whose neighbours lie in another tile)
+// and the outer axis is cut too where the layer's tiles are too few to share among the threads.
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+namespace bolt {
+
+struct CellTiles {
+  int n[3];      // cells of the box per axis
+  int size[3];   // cells of a tile per axis (the last tile along an axis may be shorter)
+  int count[3];  // tiles per axis
+
+  std::int64_t tiles() const { return std::int64_t(count[0]) * count[1] * count[2]; }
+  // The cells [lo, hi) of tile t along each axis (tile 0 first along x).
+  void range(std::int64_t t, int lo[3], int hi[3]) const {
+    for (int a = 0; a < 3; ++a) {
+      const int index = int(t % count[a]);
+      t /= count[a];
+      lo[a] = index * size[a];
+      hi[a] = std::min(n[a], lo[a] + size[a]);
+    }
+  }
+};
+
+// Tiles of a box of n cells whose rows take row_bytes each, for threads that each have
+// cache_bytes of L2 (read from the machine by cpu_l2_bytes).
+inline CellTiles cell_tiles(const int n[3], std::size_t row_bytes, std::size_t cache_bytes,
+                            int threads) {
+  CellTiles t{{n[0], n[1], n[2]}, {n[0], n[1], n[2]}, {1, 1, 1}};
+  int outer = 0;  // the slowest axis with more than one cell
+  for (int a = 0; a < 3; ++a)
+    if (n[a] > 1) outer = a;
+  const std::int64_t layer = std::max<std::int64_t>(
+      1, std::int64_t(cache_bytes / (8 * std::max<std::size_t>(row_bytes, 1))));
+  int cut = 0;  // axes below the outer one with more than one cell
+  for (int a = 0; a < outer; ++a) cut += n[a] > 1;
+  // The first of two cut axes takes the square root of the layer, the last what is left of it.
+  const std::int64_t side =
+      cut == 2 ? std::max<std::int64_t>(1, std::int64_t(std::sqrt(double(layer)))) : layer;
+  std::int64_t left = layer;
+  for (int a = 0; a < outer; ++a) {
+    if (n[a] <= 1) continue;
+    t.size[a] = int(std::min<std::int64_t>(n[a], --cut > 0 ? side : left));
+    left = std::max<std::int64_t>(1, left / t.size[a]);
+  }
+  std::int64_t in_layer = 1;
+  for (int a = 0; a < 3; ++a) {
+    if (a == outer) continue;
+    t.count[a] = (n[a] + t.size[a] - 1) / t.size[a];
+    in_layer *= t.count[a];
+  }
+  // Enough tiles for every thread to take several (the dynamic schedule then evens them out).
+  const std::int64_t wanted = 4 * std::int64_t(std::max(threads, 1));
+  const int chunks = int(std::min<std::int64_t>(n[outer], (wanted + in_layer - 1) / in_layer));
+  t.size[outer] = (n[outer] + chunks - 1) / chunks;
+  t.count[outer] = (n[outer] + t.size[outer] - 1) / t.size[outer];
+  return t;
+}
+
+}  // namespace bolt
