@@ -304,26 +304,40 @@ std::vector<int> OptionReader::integers(const std::string& name, const std::stri
   return result;
 }
 
-void reject_unused_options() {
+std::vector<LeftOption> options_left() {
   PetscInt count = 0;
   char** names = nullptr;
   char** values = nullptr;
   PetscOptionsLeftGet(nullptr, &count, &names, &values);
-  std::string unused;
+  std::vector<LeftOption> left;
   for (PetscInt i = 0; i < count; ++i) {
-    if (const SolverOptionsPrefix* solver = solver_options_prefix(names[i])) {
+    std::string given = std::string("-").append(names[i]);
+    if (values[i]) given.append(" ").append(values[i]);
+    left.push_back({names[i], given});
+  }
+  PetscOptionsLeftRestore(nullptr, &count, &names, &values);  // zeroes count
+  return left;
+}
+
+std::string given_list(const std::vector<LeftOption>& options) {
+  std::string list;
+  for (const LeftOption& option : options) list += (list.empty() ? "" : ", ") + option.given;
+  return list;
+}
+
+void reject_unused_options() {
+  std::vector<LeftOption> unused;
+  for (LeftOption& option : options_left()) {
+    if (const SolverOptionsPrefix* solver = solver_options_prefix(option.name)) {
       // Checked by the solver once it has read them, where the run builds it.
       if (solver_in_use(*solver)) continue;
-      fail("-", names[i], values[i] ? std::string(" ") + values[i] : std::string(),
-           ": an option of the PETSc solver that -", solver->use.selector, " ",
+      fail(option.given, ": an option of the PETSc solver that -", solver->use.selector, " ",
            choices_text(solver->use), " builds, and this run does not build it (it would be "
            "ignored)");
     }
-    unused += std::string(unused.empty() ? "" : ", ") + "-" + names[i];
-    if (values[i]) unused += std::string(" ") + values[i];
+    unused.push_back(std::move(option));
   }
-  PetscOptionsLeftRestore(nullptr, &count, &names, &values);  // zeroes count
-  require(unused.empty(), "unknown or unused option(s): ", unused,
+  require(unused.empty(), "unknown or unused option(s): ", given_list(unused),
           " (misspelled? run with -help to list every option)");
 }
 

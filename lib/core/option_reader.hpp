@@ -46,6 +46,16 @@ class OptionReader {
 // Fails with a list of the options nobody read (misspelled or not meaningful for this run).
 void reject_unused_options();
 
+// An option set but not read so far (PETSc's options left): its name without the '-', and the
+// option as given ("-name value").
+struct LeftOption {
+  std::string name, given;
+};
+std::vector<LeftOption> options_left();
+
+// The options' `given` texts, comma-separated.
+std::string given_list(const std::vector<LeftOption>& options);
+
 // Which runs use an option: those whose `selector` option (model_type, solver, case) is one of
 // `choices`. An option without one is used by every run.
 struct OptionUse {

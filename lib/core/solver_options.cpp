@@ -1,7 +1,5 @@
 #include "core/solver_options.hpp"
 
-#include <petscsys.h>
-
 #include <algorithm>
 #include <vector>
 
@@ -52,19 +50,12 @@ bool solver_in_use(const SolverOptionsPrefix& solver) {
 
 void reject_unused_solver_options(std::string_view prefix, std::string_view solver,
                                   bool viewers_read) {
-  PetscInt count = 0;
-  char** names = nullptr;
-  char** values = nullptr;
-  PetscOptionsLeftGet(nullptr, &count, &names, &values);
-  std::string unused;
-  for (PetscInt i = 0; i < count; ++i) {
-    if (!starts_with(names[i], prefix) || (!viewers_read && is_viewer_option(names[i]))) continue;
-    unused += std::string(unused.empty() ? "" : ", ") + "-" + names[i];
-    if (values[i]) unused += std::string(" ") + values[i];
-  }
-  PetscOptionsLeftRestore(nullptr, &count, &names, &values);  // zeroes count
+  std::vector<LeftOption> unused;
+  for (LeftOption& option : options_left())
+    if (starts_with(option.name, prefix) && (viewers_read || !is_viewer_option(option.name)))
+      unused.push_back(std::move(option));
   require(unused.empty(), "unknown or unused option(s) of the ", solver, " (PETSc, prefix -",
-          prefix, "): ", unused, " (misspelled? PETSc's manual pages list the options of each "
+          prefix, "): ", given_list(unused), " (misspelled? PETSc's manual pages list the options of each "
           "solver type)");
 }
 
