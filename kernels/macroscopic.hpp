@@ -4,6 +4,8 @@
 // m3_i = sum w f xi_i |xi|^2 (on a reduced set with the h nodes' shares, accumulate_reduced).
 // In bolt's units n = m0, u = m1/n, T = (2/3)(tr m2/n - |u|^2),
 // p = n T (in p0), P_ij = 2 (m2_ij - n u_i u_j) (in p0), q_i = sum w f c_i |c|^2 (in p0 c0).
+#include <type_traits>
+
 #include "core/host_device.hpp"
 #include "core/sums.hpp"
 #include "views.hpp"
@@ -20,11 +22,15 @@ BOLT_HOST_DEVICE constexpr int m2_index(int i, int j) {
 // An h node's share of the raw moments (a g node adds nothing): its value h = int |xi_r|^2 f over
 // the reduced axes r is their xi_r^2 moment, split equally between them (the flows reduced over
 // two axes are symmetric about the kept one), and adds h xi_i to m3_i.
-// wh: the h node's weight times its value; xi: the node (its kept components).
-template <int Order, int K>
-BOLT_HOST_DEVICE inline void add_reduced_moments(Sums<K>& s, unsigned reduced, int reduced_count,
-                                                 double wh, double x, double y, double z) {
-  const double share = wh / reduced_count;
+// wh: the h node's weight times its value; xi: the node (its kept components). Acc: the type
+// of the sums (accumulate_raw).
+template <int Order, int K, class Acc>
+BOLT_HOST_DEVICE inline void add_reduced_moments(Sums<K, Acc>& s, unsigned reduced,
+                                                 int reduced_count, std::type_identity_t<Acc> wh,
+                                                 std::type_identity_t<Acc> x,
+                                                 std::type_identity_t<Acc> y,
+                                                 std::type_identity_t<Acc> z) {
+  const Acc share = wh / Acc(reduced_count);
   for (int a = 0; a < 3; ++a)
     if ((reduced >> a) & 1u) s[kM2 + a] += share;
   if constexpr (Order >= 3) {
@@ -34,18 +40,21 @@ BOLT_HOST_DEVICE inline void add_reduced_moments(Sums<K>& s, unsigned reduced, i
   }
 }
 
-template <int Order, int K, class Real>
-BOLT_HOST_DEVICE inline void accumulate_reduced(Sums<K>& s, const Velocities<Real>& vel, int v,
+template <int Order, int K, class Acc, class Real>
+BOLT_HOST_DEVICE inline void accumulate_reduced(Sums<K, Acc>& s, const Velocities<Real>& vel, int v,
                                                 Real f) {
-  add_reduced_moments<Order>(s, vel.reduced, vel.reduced_count(), double(vel.h[v]) * double(f),
-                             double(vel.x[v]), double(vel.y[v]), double(vel.z[v]));
+  add_reduced_moments<Order>(s, vel.reduced, vel.reduced_count(), Acc(vel.h[v]) * Acc(f),
+                             Acc(vel.x[v]), Acc(vel.y[v]), Acc(vel.z[v]));
 }
 
-// Accumulates the raw moments up to order `Order` (1: m0, m1; 2: + m2; 3: + m3) of value f at v.
-template <int Order, int K, class Real>
-BOLT_HOST_DEVICE inline void accumulate_raw(Sums<K>& s, const Velocities<Real>& vel, int v, Real f) {
-  const double wf = double(vel.w[v]) * double(f);
-  const double x = vel.x[v], y = vel.y[v], z = vel.z[v];
+// Accumulates the raw moments up to order `Order` (1: m0, m1; 2: + m2; 3: + m3) of value f at v
+// into sums of type Acc: double (a float product w f is exact in it), or the run's precision
+// where a GPU thread's partial sums are promoted to double in the team reduction.
+template <int Order, int K, class Acc, class Real>
+BOLT_HOST_DEVICE inline void accumulate_raw(Sums<K, Acc>& s, const Velocities<Real>& vel, int v,
+                                            Real f) {
+  const Acc wf = Acc(vel.w[v]) * Acc(f);
+  const Acc x = vel.x[v], y = vel.y[v], z = vel.z[v];
   s[kM0] += wf;
   s[kM1 + 0] += wf * x;
   s[kM1 + 1] += wf * y;
@@ -59,7 +68,7 @@ BOLT_HOST_DEVICE inline void accumulate_raw(Sums<K>& s, const Velocities<Real>& 
     s[kM2 + 5] += wf * y * z;
   }
   if constexpr (Order >= 3) {
-    const double xi2 = x * x + y * y + z * z;
+    const Acc xi2 = x * x + y * y + z * z;
     s[kM3 + 0] += wf * x * xi2;
     s[kM3 + 1] += wf * y * xi2;
     s[kM3 + 2] += wf * z * xi2;

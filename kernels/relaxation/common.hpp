@@ -118,18 +118,19 @@ BOLT_HOST_DEVICE Real isotropic_gaussian(const RelaxationTarget& t, Real x, Real
   return Real(t.gauss.a) * exp(-Real(t.gauss.beta * t.gauss.L[0]) * (cx * cx + cy * cy + cz * cz));
 }
 
-// The sums of the mass, momentum and energy moments (5 per cell), which BGK's target needs.
-template <class Real>
-BOLT_HOST_DEVICE void accumulate_mass_momentum_energy(Sums<5>& s, const Velocities<Real>& vel,
+// The sums of the mass, momentum and energy moments (5 per cell), which BGK's target needs, in
+// sums of type Acc (accumulate_raw says which).
+template <class Acc, class Real>
+BOLT_HOST_DEVICE void accumulate_mass_momentum_energy(Sums<5, Acc>& s, const Velocities<Real>& vel,
                                                       int v, Real f) {
-  const double wf = double(vel.w[v]) * double(f);
-  const double x = vel.x[v], y = vel.y[v], z = vel.z[v];
+  const Acc wf = Acc(vel.w[v]) * Acc(f);
+  const Acc x = vel.x[v], y = vel.y[v], z = vel.z[v];
   s[0] += wf;
   s[1] += wf * x;
   s[2] += wf * y;
   s[3] += wf * z;
   s[4] += wf * (x * x + y * y + z * z);
-  if (vel.h) s[4] += double(vel.h[v]) * double(f);  // an h node's |xi_r|^2 moment
+  if (vel.h) s[4] += Acc(vel.h[v]) * Acc(f);  // an h node's |xi_r|^2 moment
 }
 
 }  // namespace bolt

@@ -19,8 +19,8 @@ struct EsBgk {
 
   BOLT_HOST_DEVICE static double frequency_scale(double prandtl) { return prandtl; }
 
-  template <class Real>
-  BOLT_HOST_DEVICE static void accumulate(Sums<kSums>& s, const Velocities<Real>& vel, int v,
+  template <class Acc, class Real>
+  BOLT_HOST_DEVICE static void accumulate(Sums<kSums, Acc>& s, const Velocities<Real>& vel, int v,
                                           Real f) {
     accumulate_raw<kOrder>(s, vel, v, f);
   }

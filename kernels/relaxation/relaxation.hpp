@@ -42,7 +42,9 @@ struct Relaxation {
 
   RelaxationParams params;
 
-  BOLT_HOST_DEVICE void accumulate(Sums<kSums>& s, const Velocities<Real>& vel, int v, Real f) const {
+  template <class Acc>
+  BOLT_HOST_DEVICE void accumulate(Sums<kSums, Acc>& s, const Velocities<Real>& vel, int v,
+                                   Real f) const {
     Evaluator::accumulate(s, vel, v, f);
   }
 

@@ -18,8 +18,8 @@ struct Shakhov {
 
   BOLT_HOST_DEVICE static double frequency_scale(double /*prandtl*/) { return 1.0; }
 
-  template <class Real>
-  BOLT_HOST_DEVICE static void accumulate(Sums<kSums>& s, const Velocities<Real>& vel, int v,
+  template <class Acc, class Real>
+  BOLT_HOST_DEVICE static void accumulate(Sums<kSums, Acc>& s, const Velocities<Real>& vel, int v,
                                           Real f) {
     accumulate_raw<kOrder>(s, vel, v, f);
   }
