@@ -51,4 +51,6 @@ double host_peak_bytes() {
   return double(usage.ru_maxrss) * 1024.0;  // kilobytes on Linux
 }
 
+double host_resident_bytes() { return proc_kib("/proc/self/status", "VmRSS:"); }
+
 }  // namespace bolt

@@ -12,8 +12,10 @@ struct MemoryPlan {
   double f_bytes = 0.0;       // the two copies of f (padded)
   double device_bytes = 0.0;  // everything on the device (GPU runs) or in the arrays (CPU runs)
   double host_bytes = 0.0;    // peak of the host's own copies (set-up, checkpoints, fields)
-  // What the process used before the plan: the GPU's memory in use (the CUDA context, NCCL's
-  // buffers) and the host's resident set (libraries, options, grids).
+  // What the process uses when the plan is made: the GPU's memory in use (the CUDA context,
+  // NCCL's buffers) and the host's resident set (libraries, options, grids). The resident set
+  // now, not the peak so far: a warm start's solve, freed before the plan, takes nothing from
+  // the run.
   double device_before = 0.0, host_before = 0.0;
   // The plan's peaks, comparable with what the run measures (summary "memory").
   double device_peak() const { return device_before + device_bytes; }
@@ -25,6 +27,8 @@ constexpr int kFieldsPerCell = 14;  // n, u, T, P, q (kernels/cell_moments.hpp)
 
 // The peak resident set of this process so far, in bytes.
 double host_peak_bytes();
+// The resident set of this process now, in bytes.
+double host_resident_bytes();
 // The host memory one of `ranks_per_node` ranks may take: its share of the node's available
 // memory (MemAvailable of /proc/meminfo), at most what a limit of the address space (ulimit -v)
 // leaves this process; 0 when unknown.
