@@ -34,21 +34,24 @@ std::uint64_t mix(std::uint64_t x) {
 std::uint64_t partial_checksum(const std::array<int, 3>& grid, int nv,
                                const std::vector<OwnedBox>& boxes, const VelocityRange& velocities,
                                const std::vector<std::vector<double>>& f) {
+  // A sum modulo 2^64: the same in any order, so the box's cells are summed on the host's threads
+  // (a GPU run's checkpoint holds ~1e8 values).
   std::uint64_t sum = 0;
   for (std::size_t b = 0; b < boxes.size(); ++b) {
     const OwnedBox& box = boxes[b];
-    std::int64_t local = 0;
-    for (int k = 0; k < box.size[2]; ++k)
-      for (int j = 0; j < box.size[1]; ++j)
-        for (int i = 0; i < box.size[0]; ++i, ++local) {
-          const std::int64_t cell =
-              box.lo[0] + i + std::int64_t(grid[0]) * (box.lo[1] + j + std::int64_t(grid[1]) * (box.lo[2] + k));
-          for (int v = 0; v < velocities.count; ++v) {
-            const std::uint64_t position = std::uint64_t(cell) * nv + velocities.lo + v;
-            const double value = f[b][local * velocities.count + v];
-            sum += mix(mix(position) ^ std::bit_cast<std::uint64_t>(value));
-          }
-        }
+    const std::int64_t box_cells = box.cells();
+#pragma omp parallel for reduction(+ : sum) schedule(static)
+    for (std::int64_t local = 0; local < box_cells; ++local) {
+      const std::int64_t i = local % box.size[0], j = local / box.size[0] % box.size[1],
+                         k = local / box.size[0] / box.size[1];
+      const std::int64_t cell =
+          box.lo[0] + i + std::int64_t(grid[0]) * (box.lo[1] + j + std::int64_t(grid[1]) * (box.lo[2] + k));
+      for (int v = 0; v < velocities.count; ++v) {
+        const std::uint64_t position = std::uint64_t(cell) * nv + velocities.lo + v;
+        const double value = f[b][local * velocities.count + v];
+        sum += mix(mix(position) ^ std::bit_cast<std::uint64_t>(value));
+      }
+    }
   }
   return sum;
 }
@@ -239,16 +242,36 @@ void check_values(const std::string& path, const char* what, const std::vector<O
             velocities.count, " per cell");
 }
 
+// Whether the ranks' boxes and velocity ranges write every value of a [cells][nv] dataset: each
+// value is written once (the checksums rely on it), so the counts add up to the dataset's size
+// exactly when they cover it.
+bool boxes_cover(MPI_Comm comm, std::int64_t cells, int nv, const std::vector<OwnedBox>& boxes,
+                 const VelocityRange& velocities) {
+  std::int64_t written = 0;
+  for (const OwnedBox& box : boxes) written += box.cells() * velocities.count;
+  MPI_Allreduce(MPI_IN_PLACE, &written, 1, MPI_INT64_T, MPI_SUM, comm);
+  return written == cells * nv;
+}
+
+// Zeros at allocation where some values are not written (cells outside every box); where the
+// boxes cover the dataset, the fill would write every byte a second time.
+Handle dataset_creation(const std::string& path, bool covered) {
+  if (!covered) return zero_filled(path);
+  Handle create(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, path, "dataset creation list");
+  check(H5Pset_fill_time(create, H5D_FILL_TIME_NEVER), path, "fill time");
+  return create;
+}
+
 // The [cells][nv] dataset `name` of the owned boxes' values: one collective write per box; a
-// rank with fewer boxes joins with an empty selection.
+// rank with fewer boxes joins with an empty selection. `covered`: boxes_cover.
 void write_boxes(hid_t file, const std::string& path, const char* name,
-                 const std::array<int, 3>& grid, int nv, int rounds,
+                 const std::array<int, 3>& grid, int nv, int rounds, bool covered,
                  const std::vector<OwnedBox>& boxes, const VelocityRange& velocities,
                  const BoxValues& values) {
   Handle xfer = collective_transfer(path);
   const hsize_t dims[2] = {hsize_t(std::int64_t(grid[0]) * grid[1] * grid[2]), hsize_t(nv)};
   Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose, path, "dataspace");
-  Handle create = zero_filled(path);
+  Handle create = dataset_creation(path, covered);
   Handle set(H5Dcreate2(file, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, create, H5P_DEFAULT),
              H5Dclose, path, name);
   for (int round = 0; round < rounds; ++round) {
@@ -344,6 +367,7 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointIn
   for (const OwnedBox& box : boxes) check_box(box, info.grid, path);
   const int rounds = write_rounds(comm, boxes);
   const std::int64_t cells = std::int64_t(info.grid[0]) * info.grid[1] * info.grid[2];
+  const bool covered = boxes_cover(comm, cells, info.nv, boxes, velocities);
   const std::string temporary = temporary_name(comm, path);
   info.f_checksum =
       total_checksum(comm, partial_checksum(info.grid, info.nv, boxes, velocities, f));
@@ -366,9 +390,10 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointIn
     Handle access = mpio_access(comm, temporary);
     Handle file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), H5Fclose,
                 temporary, "file create");
-    write_boxes(file, temporary, "f", info.grid, info.nv, rounds, boxes, velocities, f);
+    write_boxes(file, temporary, "f", info.grid, info.nv, rounds, covered, boxes, velocities, f);
     if (stored)
-      write_boxes(file, temporary, "state", info.grid, info.nv, rounds, boxes, velocities, state);
+      write_boxes(file, temporary, "state", info.grid, info.nv, rounds, covered, boxes, velocities,
+                  state);
     write_checkpoint_history(comm, file, temporary, info.history);
 
     // Attributes are metadata: every rank passes the same values, the library writes them once.

@@ -139,6 +139,41 @@ TEST_F(IoRoundTrip, CheckpointRestoresStateBitwise) {
   EXPECT_EQ(read_checkpoint_info(MPI_COMM_WORLD, path).step, 1300);
 }
 
+// Cells of no box (a slab's row y = 1 left out on every rank) read back as zeros: the datasets
+// are zero-filled where the boxes leave values unwritten, and only there (the covered case is
+// CheckpointRestoresStateBitwise).
+TEST_F(IoRoundTrip, CheckpointZerosCellsOutsideTheBoxes) {
+  const PhysicalGrid grid = small_grid();
+  OwnedBox owned = slab(grid);
+  owned.size[1] = 1;
+  constexpr int nv = 3;
+  CheckpointInfo info;
+  info.step = 7;
+  info.dt = 0.5;
+  info.grid = {grid.cells(0), grid.cells(1), grid.cells(2)};
+  info.nv = nv;
+  info.model = "hs_mc";
+  info.precision = "float";
+  info.state_variable = "h";
+  const std::string path = (directory_ / "partial.h5").string();
+  write_checkpoint(MPI_COMM_WORLD, path, info, {owned}, {0, nv}, {box_values(grid, owned, nv, 0.0)},
+                   {box_values(grid, owned, nv, 0.5)});
+  const CheckpointInfo read = read_checkpoint_info(MPI_COMM_WORLD, path);
+  for (const bool stored : {false, true}) {
+    const std::vector<double> got =
+        read_checkpoint_state(MPI_COMM_WORLD, path, read, {whole_grid(read.grid)}, {0, nv},
+                              stored)[0];
+    ASSERT_EQ(got.size(), std::size_t(grid.interior_cells()) * nv);
+    for (int i = 0; i < grid.cells(0); ++i)
+      for (int j = 0; j < grid.cells(1); ++j)
+        for (int c = 0; c < nv; ++c) {
+          const std::int64_t cell = i + std::int64_t(grid.cells(0)) * j;
+          const double expected = j == 0 ? value(cell, c, stored ? 0.5 : 0.0) : 0.0;
+          EXPECT_EQ(got[cell * nv + c], expected) << "cell " << cell << ", stored " << stored;
+        }
+  }
+}
+
 // A temporary file is named after its writer; those of writers gone (killed inside a write)
 // are removed, those of a running process or of another host stay.
 TEST_F(IoRoundTrip, StaleTemporariesAreRemoved) {

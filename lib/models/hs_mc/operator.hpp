@@ -85,6 +85,8 @@ class McOperator final : public CollisionOperator<Real, Exec> {
                                      x * y, x * z, y * z, x * xi2, y * xi2, z * xi2};
       for (int k = 0; k < kRawMoments; ++k) phi0_raw_[k] += n * m[k];
     }
+    for (int axis = 0; axis < 3; ++axis)
+      for (int side = 0; side < 2; ++side) phi0_flux_[axis][side] = phi0_face_flux(axis, side);
     reserve(cells);
     layout_ = mc_team_layout(team_shared_memory(exec_), nv_, devices_[0].g_samples(), sizeof(Real),
                              config.options.cells_per_team, config.rows_in_scratch,
@@ -119,16 +121,9 @@ class McOperator final : public CollisionOperator<Real, Exec> {
     for (int k = 0; k < kRawMoments; ++k) raw[k] = phi0_raw_[k] + config_.options.epsilon * raw[k];
   }
 
-  // The Phi0 part has face value Phi0 on both sides.
+  // The Phi0 part has face value Phi0 on both sides: the same at every position of the face.
   void flux_of_f(int axis, int side, double* flux) const override {
-    const double sign = side == 0 ? -1.0 : 1.0;
-    double phi0[5] = {0, 0, 0, 0, 0};
-    for (int v = 0; v < nv_; ++v) {
-      const double xn = sign * xi_[axis][v], n = number_host_[v] * xn;
-      phi0[0] += n;
-      for (int a = 0; a < 3; ++a) phi0[1 + a] += n * xi_[a][v];
-      phi0[4] += n * (xi_[0][v] * xi_[0][v] + xi_[1][v] * xi_[1][v] + xi_[2][v] * xi_[2][v]);
-    }
+    const std::array<double, 5>& phi0 = phi0_flux_[axis][side];
     for (int k = 0; k < 5; ++k) flux[k] = phi0[k] + config_.options.epsilon * flux[k];
   }
 
@@ -285,6 +280,20 @@ class McOperator final : public CollisionOperator<Real, Exec> {
     return c;
   }
 
+  // The fluxes of Phi0 through a face of (axis, side), outward, with the weights the kernels
+  // sum with (flux_of_f): once per face, not once per position of a monitor row.
+  std::array<double, 5> phi0_face_flux(int axis, int side) const {
+    const double sign = side == 0 ? -1.0 : 1.0;
+    std::array<double, 5> phi0{0, 0, 0, 0, 0};
+    for (int v = 0; v < nv_; ++v) {
+      const double xn = sign * xi_[axis][v], n = number_host_[v] * xn;
+      phi0[0] += n;
+      for (int a = 0; a < 3; ++a) phi0[1 + a] += n * xi_[a][v];
+      phi0[4] += n * (xi_[0][v] * xi_[0][v] + xi_[1][v] * xi_[1][v] + xi_[2][v] * xi_[2][v]);
+    }
+    return phi0;
+  }
+
   // Record (and correction system) buffers for `count` cells.
   void reserve(std::int64_t count) {
     if (std::int64_t(record_.size()) >= count * kMcRecord) return;
@@ -346,6 +355,7 @@ class McOperator final : public CollisionOperator<Real, Exec> {
   std::array<McDevice<Real, Exec>, 2> devices_;
   std::array<std::vector<double>, 3> xi_;
   std::vector<double> phi0_, number_host_, phi0_raw_;
+  std::array<std::array<std::array<double, 5>, 2>, 3> phi0_flux_{};  // [axis][side]
   Buffer<Real> number_;
   Buffer<double> record_, system_;
   McTeamLayout layout_;

@@ -306,7 +306,11 @@ class ExplicitEngine final : public Engine {
     const PhysicalGrid& grid = config_.grid;
     const FaceGeometry face =
         geometry(axis, side, {0, 0}, {grid.cells((axis + 1) % 3), grid.cells((axis + 2) % 3)});
-    Buffer<double> out(where_, std::size_t(face.transverse_count()) * 5);
+    // Kept between calls: a monitor row asks for the same face every time, and a device
+    // allocation's free waits for the whole device.
+    Buffer<double>& out = face_flux_buffers_[axis][side];
+    if (out.size() != std::size_t(face.transverse_count()) * 5)
+      out = Buffer<double>(where_, std::size_t(face.transverse_count()) * 5);
     FaceFluxes<Real> kernel{f_[current_].data(), moment_view(), face, out.data()};
     for_each_team<5>(exec_, face.transverse_count(), face_team_size(face.transverse_count()), 0,
                      kernel, "face_fluxes");
@@ -593,6 +597,7 @@ class ExplicitEngine final : public Engine {
   std::array<Buffer<Real>, 2> f_;
   int current_ = 0;
   Buffer<double> raw_;   // raw moments per cell (fields)
+  std::array<std::array<Buffer<double>, 2>, 3> face_flux_buffers_;  // face_fluxes, [axis][side]
   Buffer<int> shift_;
   // Per streaming axis k < stream_axes_ (the active axes stream_axis_[k]): StreamTables.
   int stream_axes_ = 0;
