@@ -48,6 +48,15 @@ def run(bolt, options, folder, prefix=()):
         return json.load(f)
 
 
+def regression_checks():
+    """tests/regression/run_case.py as a module: its restart check is shared, not copied."""
+    path = os.path.join(ROOT, "tests", "regression", "run_case.py")
+    spec = importlib.util.spec_from_file_location("run_case", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def relative(a, b):
     return abs(a - b) / abs(b)
 
@@ -97,9 +106,9 @@ def check_runs(bolt):
       float within 1e-4 (stopped at a last change of 1e-5: float's rounding leaves the last
       change at about 3e-6, at either order); two ranks splitting the velocities within 1e-12 (sums
       in another order); a restart from the checkpoint of sweep 10 continues bit-identically to
-      sweep 30 (plain source iteration: the CPU's sums are added in a fixed order); a solid block (warmer walls) converges with its mass to round-off."""
-    import h5py
-    import numpy as np
+      sweep 30 (plain source iteration: the CPU's sums are added in a fixed order; the check is
+      tests/regression/run_case.py's); a solid block (warmer walls) converges with its mass to
+      round-off."""
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         couette = ["-options_file_yaml", os.path.join(ROOT, "inputs", "couette.yaml"),
@@ -127,15 +136,8 @@ def check_runs(bolt):
                              f"{name}: {k} {got['diagnostics'][k]:.9f} ({got['steps']} sweeps), "
                              f"{d:.1e} from Anderson alone (< {tolerance:g})")
         # Plain source iteration: a restart does not keep Anderson's history.
-        never = ["-iter_accel", "none", "-iter_tol", "1e-30", "-out_monitor_every", "10"]
-        full, first, second = (os.path.join(tmp, d) for d in ("full", "first", "second"))
-        run(bolt, base + never + ["-iter_max", "30", "-out_checkpoint", full + ".h5"], full)
-        run(bolt, base + never + ["-iter_max", "10", "-out_checkpoint", first + ".h5"], first)
-        run(bolt, base + never + ["-iter_max", "30", "-out_checkpoint", second + ".h5",
-                                  "-restart", first + ".h5"], second)
-        with h5py.File(full + ".h5", "r") as a, h5py.File(second + ".h5", "r") as b:
-            same = int(b.attrs["step"]) == 30 and np.array_equal(a["f"][...], b["f"][...])
-        ok &= report(same, "restart from sweep 10: sweep 30 bit for bit")
+        ok &= regression_checks().check_iterative_restart(
+            bolt, base + ["-iter_accel", "none"], tmp, "second order, plain iteration:")
         block = run(bolt, base + ["-iter_tol", "1e-11", "-geometry_solids", "5,5,0,6,4,1",
                                   "-geometry_solid_temperature", "1.05"],
                     os.path.join(tmp, "block"))
