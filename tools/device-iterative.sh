@@ -21,15 +21,20 @@
 #              BoltSynthetic and BoltSweep per sweep): the Kn = 0.1 cavity (64^3) with SNES
 #              Anderson alone and with the correction, the Kn = 0.01 cavity (32^3) and the cube
 #              with the correction
-#   cube       supersonic flow past a cube (inputs/cube_iterative.yaml), its mid-plane z = 2
-#              plotted, and with the synthetic correction
-#   cube_large the cube at 7.5e11 phase-space points to convergence, run in the background
-#              and watched by successive calls (each until $LIMIT seconds into the script)
+#   cube       supersonic flow past a cube (inputs/cube_iterative.yaml: second order, minmod),
+#              its mid-plane z = 2 plotted; with the synthetic correction (multigrid and ILU(0),
+#              -log_view: the correction's, the Krylov solve's and the sweep's time per sweep);
+#              with van Leer, at first order and without the cube, and the temperatures of
+#              docs/validation.md (tools/cube_temperature.py, against the run without the cube)
+#              for each (about 60 s)
+#   cube_large the cube at 7.5e11 phase-space points to convergence (first order), run in the
+#              background and watched by successive calls (each until $LIMIT seconds into the
+#              script)
 #   split      the delta = 1 cavity (100 sweeps), the Kn = 1 3-D cavity (20 sweeps) and the cube
-#              at 4.3e10 points (96 x 64 x 64 cells, 48^3 velocities, float; 8 sweeps) on 2 GPUs
-#              (velocity batches) against 1 (needs two GPUs)
-#   split_large the cube at 7.5e11 points (as cube_large, plain source iteration, 3 sweeps from
-#              the default start) on 1 and 2 GPUs (needs two GPUs)
+#              at 4.3e10 points (96 x 64 x 64 cells, 48^3 velocities, float, first order; 8 sweeps)
+#              on 2 GPUs (velocity batches) against 1 (needs two GPUs)
+#   split_large the cube at 7.5e11 points (as cube_large, first order, plain source iteration, 3
+#              sweeps from the default start) on 1 and 2 GPUs (needs two GPUs)
 #   lines      the split part's runs at each -iter_lines of $LINES (default 0 1 2 4 8 16; 0 is
 #              the sweep's own choice), on 1 and 2 GPUs
 #   order2     the second-order sweep (-stream_order 2): the 3-D cavity at Kn = 1 and 0.1 on 32^3
@@ -97,8 +102,22 @@ split_runs() {
   run $part cavity3d_$ranks$suffix $ranks inputs/cavity3d_iterative_kn1.yaml -iter_accel none \
     -iter_max 20 -iter_tol 1e-30 -out_monitor_every 4 "$@"
   run $part cube_$ranks$suffix $ranks inputs/cube_iterative.yaml -grid_n 96,64,64 \
-    -geometry_solids 24,24,24,16,16,16 -vgrid_n 48 -precision float -iter_accel none \
-    -iter_max 8 -iter_tol 1e-30 -out_monitor_every 2 "$@"
+    -geometry_solids 24,24,24,16,16,16 -vgrid_n 48 -precision float -stream_order 1 \
+    -iter_accel none -iter_max 8 -iter_tol 1e-30 -out_monitor_every 2 "$@"
+}
+
+# log_events LOG: the -log_view events of bolt's phases and the Krylov solve, per call.
+log_events() {
+  python3 - "$1" <<'PY' | tee -a "$report"
+import re, sys
+seconds = {}
+for line in open(sys.argv[1]):
+    row = re.match(r"^(Bolt\w+|KSPSolve)\s+(\d+)\s+[\d.]+\s+([\d.]+e[+-]\d+)", line)
+    if row:
+        seconds[row.group(1)] = (int(row.group(2)), float(row.group(3)))
+print(f"  {sys.argv[1]}: " + ", ".join(f"{k} {t / n:.3f} s per call ({n}, {t:.2f} s)"
+                                       for k, (n, t) in sorted(seconds.items())))
+PY
 }
 
 for part in "${PARTS[@]}"; do
@@ -145,21 +164,21 @@ for part in "${PARTS[@]}"; do
         -log_view
       run synthetic kn0p01_synthetic 1 inputs/cavity3d_iterative_kn0p01.yaml -log_view
       run synthetic cube_synthetic 1 inputs/cube_iterative.yaml -iter_synthetic true -log_view
-      for log in "$OUT"/synthetic/*/log; do
-        python3 - "$log" <<'PY' | tee -a "$report"
-import re, sys
-seconds = {}
-for line in open(sys.argv[1]):
-    row = re.match(r"^(BoltSynthetic|BoltSweep)\s+(\d+)\s+[\d.]+\s+([\d.]+e[+-]\d+)", line)
-    if row:
-        seconds[row.group(1)] = (int(row.group(2)), float(row.group(3)))
-print(f"  {sys.argv[1]}: " + ", ".join(f"{k} {t / n:.3f} s per sweep ({n})"
-                                       for k, (n, t) in sorted(seconds.items())))
-PY
-      done ;;
+      for log in "$OUT"/synthetic/*/log; do log_events "$log"; done ;;
     cube)
       run cube cube 1 inputs/cube_iterative.yaml
-      run cube synthetic 1 inputs/cube_iterative.yaml -iter_synthetic true
+      run cube synthetic 1 inputs/cube_iterative.yaml -iter_synthetic true -log_view
+      run cube synthetic_ilu 1 inputs/cube_iterative.yaml -iter_synthetic true \
+        -iter_synthetic_pc_type ilu -log_view
+      for name in synthetic synthetic_ilu; do log_events "$OUT/cube/$name/log"; done
+      run cube vanleer 1 inputs/cube_iterative.yaml -stream_limiter vanleer
+      run cube order1 1 inputs/cube_iterative.yaml -stream_order 1
+      run cube free 1 inputs/cube_iterative.yaml -geometry_solids ""
+      free=$(ls "$OUT"/cube/free/fields_*.h5 | tail -1)
+      for name in cube vanleer order1; do
+        python3 "$here/cube_temperature.py" "$(ls "$OUT"/cube/$name/fields_*.h5 | tail -1)" \
+          --free "$free" --json "$OUT/cube/$name/temperature.json" | tee -a "$report"
+      done
       fields=$(ls "$OUT"/cube/cube/fields_*.h5 | tail -1)
       for field in speed T n; do
         python3 "$here/plot_fields.py" "$fields" --field $field --k 16 --streamlines \
@@ -184,7 +203,7 @@ PY
           start=(-restart latest)
         else
           run cube_large coarse 1 inputs/cube_iterative.yaml -grid_n 96,64,64 \
-            -geometry_solids 24,24,24,16,16,16 -vgrid_n 31 -precision float \
+            -geometry_solids 24,24,24,16,16,16 -vgrid_n 31 -precision float -stream_order 1 \
             -iter_synthetic false -iter_tol 1e-5 -out_monitor_every 10
           coarse=$(ls "$OUT"/cube_large/coarse/fields_*.h5 | tail -1)
           start=(-init_type fields -init_fields "$coarse")
@@ -192,8 +211,9 @@ PY
         echo "cube_large: starting ${start[*]}" | tee -a "$report"
         setsid bash -c 'exec -a cube_large_run "$@"' cube_large_run "$BOLT" \
           -options_file_yaml inputs/cube_iterative.yaml -grid_n 192,128,128 \
-          -geometry_solids 48,48,48,32,32,32 -vgrid_n 62 -precision float -iter_synthetic false \
-          -iter_tol 1e-5 -iter_max 200 -out_monitor_every 1 -out_checkpoint_every 5 \
+          -geometry_solids 48,48,48,32,32,32 -vgrid_n 62 -precision float -stream_order 1 \
+          -iter_synthetic false -iter_tol 1e-5 -iter_max 200 -out_monitor_every 1 \
+          -out_checkpoint_every 5 \
           -out_checkpoint "$local_ckpt" -out_dir "$dir" -summary "$dir/summary.json" \
           "${start[@]}" ${CUBE_LARGE_OPTIONS:-} >> "$dir/log" 2>&1 < /dev/null &
       fi
@@ -214,8 +234,8 @@ PY
     split_large)
       for ranks in 1 2; do
         run split_large cube_large_$ranks $ranks inputs/cube_iterative.yaml -grid_n 192,128,128 \
-          -geometry_solids 48,48,48,32,32,32 -vgrid_n 62 -precision float -iter_synthetic false \
-          -iter_accel none -iter_max 3 -iter_tol 1e-30 -out_monitor_every 1
+          -geometry_solids 48,48,48,32,32,32 -vgrid_n 62 -precision float -stream_order 1 \
+          -iter_synthetic false -iter_accel none -iter_max 3 -iter_tol 1e-30 -out_monitor_every 1
       done ;;
     lines)
       for ranks in 1 2; do
