@@ -110,7 +110,8 @@ BOLT_HOST_DEVICE BOLT_HOST_INLINE void relax_row(const Team& team, const Velocit
     on_cpu_set(vel, [&](const Velocities<Real>& set) {
       const auto loop = [&](auto forced) {
         team.for_each(set.n, [&](int v) {
-          out[v] = relax.template relax<decltype(forced)::value>(local, set, v, row[v]);
+          constexpr bool known = decltype(forced)::value;
+          out[v] = relax.template relax<known, known>(local, set, v, row[v]);
         });
       };
       if (local.forced())

@@ -248,8 +248,10 @@ struct Relaxation {
   // The target of the discrete velocity v.
   BOLT_HOST_DEVICE Real equilibrium(const RelaxationTarget& t, const Velocities<Real>& vel,
                                     int v) const {
-    const Real F = Evaluator::equilibrium(t, vel, v);
-    return vel.is_h(v) ? F * Real(t.h_factor) : F;
+    // The factor converted outside the test: a conversion that may trap is not executed where
+    // the source does not, so under the test it keeps the CPU's float loops from vectorizing.
+    const Real F = Evaluator::equilibrium(t, vel, v), h_factor = Real(t.h_factor);
+    return vel.is_h(v) ? F * h_factor : F;
   }
 
   // relax of a reduced set's g node v and h node v + 1 (one velocity; kernels/fused_step.hpp,
@@ -269,18 +271,20 @@ struct Relaxation {
   }
 
   // MayBeForced = false: the caller knows !t.forced() (a loop that tests it once, not per
-  // velocity).
-  template <bool MayBeForced = true>
+  // velocity); Forced = true: it knows t.forced() (the CPU's loops: a test of the target left in
+  // a loop keeps it from vectorizing).
+  template <bool MayBeForced = true, bool Forced = false>
   BOLT_HOST_DEVICE Real relax(const RelaxationTarget& t, const Velocities<Real>& vel, int v,
                               Real f) const {
     const Real F = equilibrium(t, vel, v);
     Real result = F + (f - F) * Real(t.decay);
-    if (MayBeForced && t.forced()) {
+    if (MayBeForced && (Forced || t.forced())) {
       const double* u0 = t.shakhov.u0;
       const Real x = vel.x[v], y = vel.y[v], z = vel.z[v];
       const Real cx = x - Real(u0[0]), cy = y - Real(u0[1]), cz = z - Real(u0[2]);
-      Real fm = Real(t.force_a) * exp(-(cx * cx + cy * cy + cz * cz) * Real(t.shakhov.inv_T));
-      if (vel.is_h(v)) fm *= Real(t.force_h);
+      const Real g = Real(t.force_a) * exp(-(cx * cx + cy * cy + cz * cz) * Real(t.shakhov.inv_T));
+      const Real force_h = Real(t.force_h);  // converted outside the test, as in equilibrium
+      const Real fm = vel.is_h(v) ? g * force_h : g;
       const double* c = t.force_centre;
       result += (Real(t.force_dt[0]) * (x - Real(c[0])) + Real(t.force_dt[1]) * (y - Real(c[1])) +
                  Real(t.force_dt[2]) * (z - Real(c[2]))) * fm;

@@ -27,3 +27,14 @@
 // No-alias promise for the rows a kernel writes: without it every store may alias the next
 // iteration's loads, and the compiler cannot overlap iterations.
 #define BOLT_RESTRICT __restrict__
+// exp and fabs of a float in single precision on the host as on the device (CUDA declares the
+// float overloads for both): the C library's double functions alone would take a float loop's
+// exp (the relaxation) and the terms around a fabs (the streaming) in double, converting each
+// value and filling half the lanes of a vector register.
+#if !defined(__CUDACC__)
+#include <cmath>
+namespace bolt {
+using std::exp;
+using std::fabs;
+}  // namespace bolt
+#endif
