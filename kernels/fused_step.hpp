@@ -73,9 +73,9 @@ BOLT_HOST_DEVICE BOLT_HOST_INLINE Sums<Relax::kSums> stream_row(
   // across a warp's lanes), loaded without branches before any is stored (loads past nv read the
   // last velocity, summed as 0): a loop over single velocities stores each one's value before
   // the next one's loads, which may not pass a store that could alias them, and so waits on
-  // each velocity's table and then its upwind values in turn. A thread's sums are in Real,
-  // promoted to double in the team reduction: in float, converting each value and summing in
-  // double took more instructions than its loads.
+  // each velocity's table and then its upwind values in turn. A thread's and its warp's sums
+  // are in Real, the warps' partial sums added in double (Team::team_totals): in float,
+  // converting each value and summing in double costs more instructions than its loads.
   const int nv = vel.n, items = (nv + kFusedBatch - 1) / kFusedBatch;
   return stream.for_cells(ip, [&](const auto& streamer) {
     return team.template reduce_rolled<Relax::kSums, Real>(items, [&](int i, auto& s) {

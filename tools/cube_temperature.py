@@ -39,18 +39,18 @@ def mean_about(values):
     return values[n // 2] if n % 2 else 0.5 * (values[n // 2 - 1] + values[n // 2])
 
 
-def extreme(value, mask, f, highest=False):
+def extreme(value, mask, fields, highest=False):
     """The lowest (or highest) value of the cells in mask and where it is; None if mask is empty."""
     if not mask.any():
         return None
     masked = np.where(mask, -value if highest else value, np.inf)
     k, j, i = np.unravel_index(int(masked.argmin()), value.shape)
-    return {"value": float(value[k, j, i]), "x": float(f["x"][i]), "y": float(f["y"][j]),
-            "z": float(f["z"][k])}
+    return {"value": float(value[k, j, i]), "x": float(fields["x"][i]),
+            "y": float(fields["y"][j]), "z": float(fields["z"][k])}
 
 
-def summarise(f, free, rise):
-    T, fluid, x = f["T"], f["fluid"], f["x"]
+def summarise(fields, free, rise):
+    T, fluid, x = fields["T"], fields["fluid"], fields["x"]
     excess = T - (free["T"] if free else 1.0)
     solid_x = x[(~fluid).any(axis=(0, 1))]
     ahead = x < (solid_x.min() if solid_x.size else np.inf)
@@ -59,13 +59,13 @@ def summarise(f, free, rise):
     n = T.shape[0]
     mid[(n - 1) // 2: n // 2 + 1] = True
     return {
-        "sweeps": f["sweeps"], "reference": "free-stream run" if free else "T0",
+        "sweeps": fields["sweeps"], "reference": "free-stream run" if free else "T0",
         "stagnation_x": [float(v) for v in x[ahead]],
         "stagnation_T": [round(float(v), 4) for v in mean_about(mean_about(T))[ahead]],
-        "lowest_upstream": extreme(excess, fluid & ahead[None, None, :], f),
-        "lowest_before_shock": extreme(excess, before & fluid, f),
-        "lowest_before_shock_midplane": extreme(excess, before & fluid & mid, f),
-        "peak_T": extreme(T, fluid, f, highest=True),
+        "lowest_upstream": extreme(excess, fluid & ahead[None, None, :], fields),
+        "lowest_before_shock": extreme(excess, before & fluid, fields),
+        "lowest_before_shock_midplane": extreme(excess, before & fluid & mid, fields),
+        "peak_T": extreme(T, fluid, fields, highest=True),
     }
 
 

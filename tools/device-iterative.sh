@@ -163,7 +163,8 @@ for part in "${PARTS[@]}"; do
       run synthetic kn0p1_synthetic 1 inputs/cavity3d_iterative_kn0p1.yaml -iter_synthetic true \
         -log_view
       run synthetic kn0p01_synthetic 1 inputs/cavity3d_iterative_kn0p01.yaml -log_view
-      run synthetic cube_synthetic 1 inputs/cube_iterative.yaml -iter_synthetic true -log_view
+      run synthetic cube_synthetic 1 inputs/cube_iterative.yaml -iter_synthetic true -log_view \
+        -stream_order 1
       for log in "$OUT"/synthetic/*/log; do log_events "$log"; done ;;
     cube)
       run cube cube 1 inputs/cube_iterative.yaml
@@ -268,7 +269,7 @@ PY
           -iter_max 20 -iter_tol 1e-30 -out_monitor_every 4 -stream_order $order
         run order2 speed_cube_o$order 1 inputs/cube_iterative.yaml -grid_n 96,64,64 \
           -geometry_solids 24,24,24,16,16,16 -vgrid_n 48 -precision float -iter_accel none \
-          -iter_max 8 -iter_tol 1e-30 -out_monitor_every 2 -stream_order $order
+          -iter_max 8 -iter_tol 1e-30 -out_monitor_every 2 -stream_order $order -stream_limiter vanleer
       done ;;
     *) echo "unknown part $part" | tee -a "$report" ;;
   esac

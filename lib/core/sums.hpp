@@ -1,9 +1,9 @@
 #pragma once
 // A fixed-size vector of accumulators: what a team reduction returns (double). Moments are
 // accumulated in double, also in single-precision runs, so conservation is checked to round-off;
-// sums of small increments (whose relative accuracy is what matters), and a GPU thread's share of
-// a row's moments in the fused step (a few dozen values), may use a per-thread accumulator of the
-// run's precision (Team::reduce's Acc).
+// sums of small increments (whose relative accuracy is what matters), and a GPU warp's share of a
+// row's moments in the fused step, may use an accumulator of the run's precision (Team::reduce's
+// Acc, in which a warp also adds its lanes' sums; the warps' shares are added in double).
 #include "host_device.hpp"
 
 namespace bolt {

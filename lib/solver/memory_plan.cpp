@@ -12,7 +12,7 @@ namespace bolt {
 namespace {
 
 // The value of `key` (in kB) in a /proc file of "key: value kB" lines, in bytes; 0 when absent.
-double proc_kib(const char* file, const std::string& key) {
+double proc_bytes(const char* file, const std::string& key) {
   std::ifstream in(file);
   std::string line;
   while (std::getline(in, line)) {
@@ -27,12 +27,12 @@ double proc_kib(const char* file, const std::string& key) {
 }  // namespace
 
 double host_available_bytes(int ranks_per_node) {
-  double available = proc_kib("/proc/meminfo", "MemAvailable:") / std::max(ranks_per_node, 1);
+  double available = proc_bytes("/proc/meminfo", "MemAvailable:") / std::max(ranks_per_node, 1);
   // A limit on the address space (ulimit -v) bounds this process whatever the node has free.
   rlimit limit{};
   if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
     const double room =
-        std::max(0.0, double(limit.rlim_cur) - proc_kib("/proc/self/status", "VmSize:"));
+        std::max(0.0, double(limit.rlim_cur) - proc_bytes("/proc/self/status", "VmSize:"));
     available = available > 0.0 ? std::min(available, room) : room;
   }
   return available;
@@ -51,6 +51,6 @@ double host_peak_bytes() {
   return double(usage.ru_maxrss) * 1024.0;  // kilobytes on Linux
 }
 
-double host_resident_bytes() { return proc_kib("/proc/self/status", "VmRSS:"); }
+double host_resident_bytes() { return proc_bytes("/proc/self/status", "VmRSS:"); }
 
 }  // namespace bolt

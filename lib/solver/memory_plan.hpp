@@ -4,6 +4,7 @@
 // checked against the free memory, so that a run that does not fit stops with the numbers and
 // what would fit, not with an out-of-memory error from the allocation. Each solver makes its
 // plan (SolverType::plan); -dry_run stops after it. These are the pieces they share.
+#include <algorithm>
 #include <string>
 
 namespace bolt {
@@ -13,13 +14,15 @@ struct MemoryPlan {
   double device_bytes = 0.0;  // everything on the device (GPU runs) or in the arrays (CPU runs)
   double host_bytes = 0.0;    // peak of the host's own copies (set-up, checkpoints, fields)
   // What the process uses when the plan is made: the GPU's memory in use (the CUDA context,
-  // NCCL's buffers) and the host's resident set (libraries, options, grids). The resident set
-  // now, not the peak so far: a warm start's solve, freed before the plan, takes nothing from
-  // the run.
-  double device_before = 0.0, host_before = 0.0;
-  // The plan's peaks, comparable with what the run measures (summary "memory").
+  // NCCL's buffers) and the host's resident set (libraries, options, grids); and the host's peak
+  // so far, which a warm start's solve, freed before the plan, may have set.
+  double device_before = 0.0, host_before = 0.0, host_peak_before = 0.0;
+  // The plan's peaks, comparable with what the run measures (summary "memory": the process's
+  // peak, whichever of the run and what came before it set it).
   double device_peak() const { return device_before + device_bytes; }
-  double host_peak(bool gpu) const { return host_before + host_bytes + (gpu ? 0.0 : device_bytes); }
+  double host_peak(bool gpu) const {
+    return std::max(host_peak_before, host_before + host_bytes + (gpu ? 0.0 : device_bytes));
+  }
 };
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;

@@ -891,9 +891,9 @@ def check_iterative(bolt, args, tmp):
       (measured 16 and 17 vs 103), D and G within 1e-6 of it, mass to round-off;
     * the pre-run plan of the host's memory within 5 % of the peak resident set, for the cube
       (inputs/cube_iterative.yaml at 48 x 32 x 32 cells x 12^3 velocities, Anderson, three sweeps
-      with a checkpoint after each; measured -4.2 % on a 2-core machine; leaving out a
-      checkpoint's columns, as the plan once did, is -5.2 %, and PETSc's work vectors and the
-      downloaded sums as well, -26 %)."""
+      with a checkpoint after each; measured -3.8 % on a 2-core machine; a plan without a
+      checkpoint's columns would be -5.2 %, and without PETSc's work vectors and the downloaded
+      sums as well, -26 %)."""
     base = args + ["-solver", "iterative"]
     it = run(bolt, base + ["-iter_tol", "1e-11"], os.path.join(tmp, "iterative"))
     ok = report(it["steady"], f"iterative converged in {it['steps']} iterations "

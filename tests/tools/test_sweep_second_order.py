@@ -37,10 +37,13 @@ def report(ok, text):
 
 
 def run(bolt, options, folder, prefix=()):
-    """Runs bolt with `options` into `folder`; returns its summary (status must be 0)."""
+    """Runs bolt with `options` into `folder` on the backend run_case.py's shared checks use
+    (BOLT_TEST_BACKEND, the CPU by default); returns its summary (status must be 0)."""
     os.makedirs(folder, exist_ok=True)
     summary = os.path.join(folder, "summary.json")
-    cmd = list(prefix) + [bolt] + options + ["-out_dir", folder, "-summary", summary]
+    backend = os.environ.get("BOLT_TEST_BACKEND", "cpu")
+    cmd = list(prefix) + [bolt, "-backend", backend] + options + ["-out_dir", folder,
+                                                                  "-summary", summary]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"FAIL {' '.join(cmd)}: status {done.returncode}\n{done.stderr[-2000:]}")
@@ -154,9 +157,8 @@ def check_cube(bolt):
     T by up to 4e-3 over the box), so the reference is the same run without the cube, cell by
     cell. Required, with the input's limiter (minmod) and van Leer: T with the cube >= T without
     it - 1e-4 (both stop at a last change of 1e-6; 1e-4 is a hundred times that). Measured:
-    minmod +5.6e-5, van Leer +4.0e-5 (both at the far inflow corner); before the sweep kept f
-    and its face values positive, van Leer -1.05e-2 on the stagnation line one cell inside the
-    inflow face (0.990 T0); first order +2.3e-4."""
+    minmod +5.6e-5, van Leer +4.0e-5 (both at the far inflow corner); first order +2.3e-4;
+    van Leer without the positivity-keeping slope scale (kernels/sweep.hpp) -1.05e-2."""
     import h5py
     import numpy as np
     quarter = ["-options_file_yaml", os.path.join(ROOT, "inputs", "cube_iterative.yaml"),

@@ -139,9 +139,9 @@ TEST_F(IoRoundTrip, CheckpointRestoresStateBitwise) {
   EXPECT_EQ(read_checkpoint_info(MPI_COMM_WORLD, path).step, 1300);
 }
 
-// Cells of no box (a slab's row y = 1 left out on every rank) read back as zeros: the datasets
-// are zero-filled where the boxes leave values unwritten, and only there (the covered case is
-// CheckpointRestoresStateBitwise).
+// Cells of no box (a slab's row y = 1 left out on every rank) read back as zeros: a dataset the
+// boxes do not cover is zero-filled at allocation (one they cover is not filled: the covered
+// case is CheckpointRestoresStateBitwise).
 TEST_F(IoRoundTrip, CheckpointZerosCellsOutsideTheBoxes) {
   const PhysicalGrid grid = small_grid();
   OwnedBox owned = slab(grid);

@@ -281,7 +281,7 @@ class McOperator final : public CollisionOperator<Real, Exec> {
   }
 
   // The fluxes of Phi0 through a face of (axis, side), outward, with the weights the kernels
-  // sum with (flux_of_f): once per face, not once per position of a monitor row.
+  // sum with (flux_of_f): once per face, as it does not depend on the position along it.
   std::array<double, 5> phi0_face_flux(int axis, int side) const {
     const double sign = side == 0 ? -1.0 : 1.0;
     std::array<double, 5> phi0{0, 0, 0, 0, 0};

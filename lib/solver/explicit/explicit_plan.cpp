@@ -66,6 +66,7 @@ MemoryPlan check_plan(MPI_Comm comm, const CaseSetup& setup,
   const bool gpu = run.backend == Backend::cuda;
   MemoryPlan plan = plan_memory(setup, locals);
   plan.host_before = host_resident_bytes();
+  plan.host_peak_before = host_peak_bytes();
   if (gpu) {
     const DeviceMemory device = cuda_device_memory();
     plan.device_before = device.total_bytes - device.free_bytes;

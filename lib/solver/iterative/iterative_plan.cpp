@@ -24,6 +24,7 @@ MemoryPlan check_iterative_plan(MPI_Comm comm, const CaseSetup& setup,
   const VelocityGrid& vg = setup.engine.velocities;
   MemoryPlan plan;
   plan.host_before = host_resident_bytes();
+  plan.host_peak_before = host_peak_bytes();
   const DeviceMemory device = gpu ? cuda_device_memory() : DeviceMemory{};
   plan.device_before = device.total_bytes - device.free_bytes;
   const std::int64_t slots = sweep_slot_count(grid, vg, velocity_lo, velocity_count);
