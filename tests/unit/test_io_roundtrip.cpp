@@ -78,6 +78,20 @@ std::vector<double> box_values(const PhysicalGrid& grid, const OwnedBox& box, in
   return out;
 }
 
+// The header of an hs_mc checkpoint (its stored state h) on `grid` with `nv` velocities.
+CheckpointInfo hs_mc_info(const PhysicalGrid& grid, int nv, std::int64_t step, double dt,
+                          const char* precision) {
+  CheckpointInfo info;
+  info.step = step;
+  info.dt = dt;
+  info.grid = {grid.cells(0), grid.cells(1), grid.cells(2)};
+  info.nv = nv;
+  info.model = "hs_mc";
+  info.precision = precision;
+  info.state_variable = "h";
+  return info;
+}
+
 // A fresh directory shared by all ranks, named after rank 0's process id.
 class IoRoundTrip : public ::testing::Test {
  protected:
@@ -147,14 +161,7 @@ TEST_F(IoRoundTrip, CheckpointZerosCellsOutsideTheBoxes) {
   OwnedBox owned = slab(grid);
   owned.size[1] = 1;
   constexpr int nv = 3;
-  CheckpointInfo info;
-  info.step = 7;
-  info.dt = 0.5;
-  info.grid = {grid.cells(0), grid.cells(1), grid.cells(2)};
-  info.nv = nv;
-  info.model = "hs_mc";
-  info.precision = "float";
-  info.state_variable = "h";
+  const CheckpointInfo info = hs_mc_info(grid, nv, 7, 0.5, "float");
   const std::string path = (directory_ / "partial.h5").string();
   write_checkpoint(MPI_COMM_WORLD, path, info, {owned}, {0, nv}, {box_values(grid, owned, nv, 0.0)},
                    {box_values(grid, owned, nv, 0.5)});
@@ -202,14 +209,7 @@ TEST_F(IoRoundTrip, CheckpointCarriesHistoryAndStoredState) {
   const PhysicalGrid grid = small_grid();
   const OwnedBox owned = slab(grid);
   constexpr int nv = 4;
-  CheckpointInfo info;
-  info.step = 57;
-  info.dt = 0.1;
-  info.grid = {grid.cells(0), grid.cells(1), grid.cells(2)};
-  info.nv = nv;
-  info.model = "hs_mc";
-  info.precision = "double";
-  info.state_variable = "h";
+  CheckpointInfo info = hs_mc_info(grid, nv, 57, 0.1, "double");
   info.history = {{"residual_baseline", {50.0, 0.1 + 0.2}}, {"case_drag", {}},
                   {"case_time", {1.0 / 3.0, 2.0 / 3.0}}};
   const std::string path = (directory_ / "history.h5").string();
