@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 
+#include "cell_tiles.hpp"
 #include "error.hpp"
 #include "sums.hpp"
 #include "team_memory.hpp"
@@ -251,12 +253,16 @@ constexpr auto team_kernel_for() {
     return team_kernel<ReduceWidth, F>;
 }
 
-// Runs f(team, item) for every item; ReduceWidth is the widest Sums<K> the functor reduces.
-// scratch_bytes > 0 gives each team a velocity row in shared memory (row_scratch).
+// The block shape of a team kernel: threads per block and bytes of dynamic shared memory.
+struct TeamLaunch {
+  int threads;
+  std::size_t shared;
+};
+
+// The shape of f's team kernel for teams of team_size threads with scratch_bytes of scratch,
+// the kernel's shared memory opted in where it needs more than the default.
 template <int ReduceWidth, class F>
-void for_each_team(CudaExec exec, std::int64_t items, int team_size, std::size_t scratch_bytes,
-                   const F& f, const char* label = "team") {
-  if (items <= 0) return;
+TeamLaunch prepare_team_kernel(int team_size, std::size_t scratch_bytes, const char* label) {
   constexpr auto kernel = team_kernel_for<ReduceWidth, F>();
   const std::size_t shared = kMaxWarpsPerTeam * ReduceWidth * sizeof(double) + scratch_bytes;
   if (shared > 48 * 1024) {  // above the default: opt in, within what the device allows
@@ -276,19 +282,65 @@ void for_each_team(CudaExec exec, std::int64_t items, int team_size, std::size_t
     return attributes.maxThreadsPerBlock / 32 * 32;
   }();
   // Whole warps (CudaTeam::sync_group relies on it).
-  const int threads = std::max(32, std::min(team_size, largest_team) / 32 * 32);
+  return {std::max(32, std::min(team_size, largest_team) / 32 * 32), shared};
+}
+
+// Runs f(team, item) for every item; ReduceWidth is the widest Sums<K> the functor reduces.
+// scratch_bytes > 0 gives each team a velocity row in shared memory (row_scratch).
+template <int ReduceWidth, class F>
+void for_each_team(CudaExec exec, std::int64_t items, int team_size, std::size_t scratch_bytes,
+                   const F& f, const char* label = "team") {
+  if (items <= 0) return;
+  constexpr auto kernel = team_kernel_for<ReduceWidth, F>();
+  const TeamLaunch launch = prepare_team_kernel<ReduceWidth, F>(team_size, scratch_bytes, label);
   const std::int64_t blocks = std::min<std::int64_t>(items, 1 << 30);
-  kernel<<<static_cast<unsigned>(blocks), threads, shared, exec.stream>>>(items, scratch_bytes, f);
+  kernel<<<static_cast<unsigned>(blocks), launch.threads, launch.shared, exec.stream>>>(
+      items, scratch_bytes, f);
   check_cuda_launch(label);
 }
 
-// for_each_team over the n[0] n[1] n[2] cells of a box (the CPU orders them in tiles; a GPU
-// block per cell needs no order).
+// f over the cells of a box in the order of its tiles: block k takes the k-th cell of the padded
+// tiles, a block in a tile's padding none.
+template <class F>
+struct TiledCells {
+  static constexpr int kTeamThreads = TeamThreadsBound<F>::value;
+  F f;
+  PaddedTileOrder order;
+
+  template <class Team>
+  __device__ void operator()(const Team& team, std::int64_t k) const {
+    const int item = order.item(int(k));
+    if (item >= 0) f(team, item);
+  }
+};
+
+// Cells per layer of the GPU's tiles (cell_tiles.hpp) when `resident` teams run at once. A cell's
+// streaming reads its neighbours' rows, which come from the L2, not from memory a second time,
+// while the blocks that read them run close together; blocks start in the order of their index.
+// An eighth of the resident teams was the best of the layers measured on the 3-D cavity
+// (docs/benchmarks.md, "Order of the cells"): a layer further back is more often evicted, a
+// smaller one leaves more of the tiles' edges, whose neighbours lie in the next tile, to memory.
+inline std::int64_t gpu_layer_cells(int resident) { return std::max(1, resident / 8); }
+
+// for_each_team over the n[0] n[1] n[2] cells of a box (item = x + n0 (y + n1 z)), its blocks in
+// the order of the box's tiles (gpu_layer_cells; the CPU's order is its own).
 template <int ReduceWidth, class F>
 void for_each_cell_team(CudaExec exec, const int n[3], std::size_t /*row_bytes*/, int team_size,
                         std::size_t scratch_bytes, const F& f, const char* label = "team") {
-  for_each_team<ReduceWidth>(exec, std::int64_t(n[0]) * n[1] * n[2], team_size, scratch_bytes, f,
-                             label);
+  if (std::int64_t(n[0]) * n[1] * n[2] <= 0) return;
+  using Tiled = TiledCells<F>;
+  const TeamLaunch launch = prepare_team_kernel<ReduceWidth, Tiled>(team_size, scratch_bytes, label);
+  int device = 0, processors = 0, per_processor = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device);
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_processor, team_kernel_for<ReduceWidth, Tiled>(),
+                                                launch.threads, launch.shared);
+  CellTiles tiles = layer_tiles(n, gpu_layer_cells(per_processor * processors));
+  // Padding past an int's reach (the box itself is within it): the box's own order.
+  if (tiles.padded_cells() > std::numeric_limits<int>::max())
+    tiles = layer_tiles(n, std::int64_t(n[0]) * n[1] * n[2]);
+  for_each_team<ReduceWidth>(exec, tiles.padded_cells(), team_size, scratch_bytes,
+                             Tiled{f, PaddedTileOrder(tiles)}, label);
 }
 
 // Shared memory a block may opt in to on the current device.
