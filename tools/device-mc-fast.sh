@@ -1,9 +1,9 @@
 #!/bin/bash
 # paper 000's cavities with the default hs_mc inputs (inputs/cavity_hs_mc_delta{0p1,1,10}.yaml:
-# uniform 64^2, second order, Shakhov warm start, -ts_mean_tol) on one GPU: the whole process's
+# uniform 64^2 (delta = 10: 128^2), second order, Shakhov warm start, -ts_mean_tol) on one GPU: the whole process's
 # wall time and the summary's window means against the paper's D_e, G_e (docs/validation.md).
 # usage: [RUNS="d1 d10"] tools/device-mc-fast.sh BOLT OUTDIR   (from the repository root; the runs after the
-# three defaults: delta = 1 from rest, and delta = 10 on 96^2 cells, for comparison)
+# three defaults: delta = 1 from rest, and delta = 10 on 64^2 and 96^2 cells, for comparison)
 set -u
 bolt=$1
 out=$2
@@ -26,6 +26,7 @@ run d0p1 inputs/cavity_hs_mc_delta0p1.yaml
 run d1 inputs/cavity_hs_mc_delta1.yaml
 run d10 inputs/cavity_hs_mc_delta10.yaml
 run d1_rest inputs/cavity_hs_mc_delta1.yaml -init_steady_model none
+run d10_64 inputs/cavity_hs_mc_delta10.yaml -grid_n 64,64,1
 run d10_96 inputs/cavity_hs_mc_delta10.yaml -grid_n 96,96,1
 python3 - "$out" <<'PY'
 import json, sys
