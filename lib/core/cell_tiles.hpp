@@ -29,6 +29,15 @@ struct CellTiles {
   int count[3];  // tiles per axis
 
   std::int64_t tiles() const { return std::int64_t(count[0]) * count[1] * count[2]; }
+  // f(item) for every cell of tile t, in the cells' own order (item = x + n0 (y + n1 z)).
+  template <class F>
+  void for_each_cell(std::int64_t t, F&& f) const {
+    int lo[3], hi[3];
+    range(t, lo, hi);
+    for (int z = lo[2]; z < hi[2]; ++z)
+      for (int y = lo[1]; y < hi[1]; ++y)
+        for (int x = lo[0]; x < hi[0]; ++x) f(x + std::int64_t(n[0]) * (y + std::int64_t(n[1]) * z));
+  }
   // Cells counted over whole tiles, the last tile along an axis padded to full size.
   std::int64_t padded_cells() const { return tiles() * size[0] * size[1] * size[2]; }
   // The cells [lo, hi) of tile t along each axis (tile 0 first along x).

@@ -173,14 +173,8 @@ void for_each_cell_team(CpuExec, const int n[3], std::size_t row_bytes, int /*te
     std::vector<double> scratch((scratch_bytes + sizeof(double) - 1) / sizeof(double));
     CpuTeam team{scratch_bytes ? reinterpret_cast<char*>(scratch.data()) : nullptr};
 #pragma omp for schedule(dynamic, 1)
-    for (std::int64_t t = 0; t < tiles.tiles(); ++t) {
-      int lo[3], hi[3];
-      tiles.range(t, lo, hi);
-      for (int z = lo[2]; z < hi[2]; ++z)
-        for (int y = lo[1]; y < hi[1]; ++y)
-          for (int x = lo[0]; x < hi[0]; ++x)
-            f(team, x + std::int64_t(n[0]) * (y + std::int64_t(n[1]) * z));
-    }
+    for (std::int64_t t = 0; t < tiles.tiles(); ++t)
+      tiles.for_each_cell(t, [&](std::int64_t item) { f(team, item); });
   }
 }
 

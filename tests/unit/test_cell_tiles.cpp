@@ -16,14 +16,8 @@ void expect_each_cell_once(const int n[3], std::size_t row_bytes,
                            std::size_t cache, int threads) {
   const CellTiles t = cell_tiles(n, row_bytes, cache, threads);
   std::vector<int> visits(std::size_t(n[0]) * n[1] * n[2], 0);
-  for (std::int64_t tile = 0; tile < t.tiles(); ++tile) {
-    int lo[3], hi[3];
-    t.range(tile, lo, hi);
-    for (int z = lo[2]; z < hi[2]; ++z)
-      for (int y = lo[1]; y < hi[1]; ++y)
-        for (int x = lo[0]; x < hi[0]; ++x)
-          ++visits[x + std::size_t(n[0]) * (y + std::size_t(n[1]) * z)];
-  }
+  for (std::int64_t tile = 0; tile < t.tiles(); ++tile)
+    t.for_each_cell(tile, [&](std::int64_t item) { ++visits[std::size_t(item)]; });
   for (std::size_t c = 0; c < visits.size(); ++c)
     ASSERT_EQ(visits[c], 1)
         << "cell " << c << " of " << n[0] << "x" << n[1] << "x" << n[2];
