@@ -59,6 +59,12 @@ BOLT_HOST_DEVICE BOLT_HOST_INLINE Sums<Relax::kSums> stream_row(
     // The CPU streams the row first, then sums it: two loops over velocities, each simple
     // enough to vectorize (the row stays in cache between them).
     stream.for_cells(ip, [&](const auto& streamer) {
+      using Streamer = std::decay_t<decltype(streamer)>;
+      if constexpr (Stream && Streamer::kRuns)
+        if (stream.runs) {
+          streamer.stream_runs(team, row_in, row);
+          return 0;
+        }
       team.for_each(vel.n, [&](int v) {
         row[v] = Stream ? streamer.value(streamer.upwind(v), 0, row_in + v) : row_in[v];
       });
