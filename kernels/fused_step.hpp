@@ -50,20 +50,37 @@ BOLT_HOST_INLINE auto on_cpu_set(const Velocities<Real>& vel, Body&& body) {
 }
 
 // The post-streaming row of a cell (its row of f_in when !Stream; row_in points at it) written to
-// `row`, and the row's moment sums: the sweep FusedStep and StreamAndSum share.
+// `row`, and the row's moment sums: the sweep FusedStep and StreamAndSum share. sum_vel: vel's
+// tables in double where the CPU's float sums take them (x null: none).
 template <bool Stream, class Team, class Real, class Relax>
 BOLT_HOST_DEVICE BOLT_HOST_INLINE Sums<Relax::kSums> stream_row(
     const Team& team, const StreamTables<Real>& stream, const Velocities<Real>& vel,
-    const Relax& relax, const Real* row_in, const int (&ip)[1][3], Real* BOLT_RESTRICT row) {
+    const Velocities<double>& sum_vel, const Relax& relax, const Real* row_in,
+    const int (&ip)[1][3], Real* BOLT_RESTRICT row) {
   if constexpr (!Team::kBatchesLoads) {
     // The CPU streams the row first, then sums it: two loops over velocities, each simple
     // enough to vectorize (the row stays in cache between them).
     stream.for_cells(ip, [&](const auto& streamer) {
+      using Streamer = std::decay_t<decltype(streamer)>;
+      if constexpr (Stream && Streamer::kRuns)
+        if (stream.runs) {
+          streamer.stream_runs(team, row_in, row);
+          return 0;
+        }
       team.for_each(vel.n, [&](int v) {
         row[v] = Stream ? streamer.value(streamer.upwind(v), 0, row_in + v) : row_in[v];
       });
       return 0;
     });
+    // The sums add in double: a float row's values are converted as they are added, the
+    // velocity tables were converted once (sum_vel, the same values), not per velocity and cell.
+    if constexpr (!std::is_same_v<Real, double>)
+      if (sum_vel.x)
+        return on_cpu_set(sum_vel, [&](const Velocities<double>& set) {
+          return team.template reduce<Relax::kSums>(set.n, [&](int v, Sums<Relax::kSums>& s) {
+            relax.accumulate(s, set, v, double(row[v]));
+          });
+        });
     return on_cpu_set(vel, [&](const Velocities<Real>& set) {
       return team.template reduce<Relax::kSums>(
           set.n, [&](int v, Sums<Relax::kSums>& s) { relax.accumulate(s, set, v, row[v]); });
@@ -169,6 +186,7 @@ struct FusedStep {
   StreamTables<Real> stream;
   CellIndexer cells;
   Relax relax;
+  Velocities<double> sum_vel;  // stream_row's
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
@@ -186,7 +204,8 @@ struct FusedStep {
     Real* BOLT_RESTRICT fs = team.row_scratch(row_out);
     // Stream and accumulate the moments in one sweep: the velocity tables are read once for
     // both, and the post-streaming value goes to the scratch row for the relaxation sweep.
-    const auto sums = stream_row<Stream>(team, stream, vel, relax, f_in + p * vel.row, ip, fs);
+    const auto sums =
+        stream_row<Stream>(team, stream, vel, sum_vel, relax, f_in + p * vel.row, ip, fs);
     auto target = relax.target(team, sums, vel);
     if (relax.normalised(target)) relax.normalise(target, relax.normalisation_sums(team, target, vel));
     relax_row(team, vel, relax, target, fs, row_out);
@@ -209,6 +228,7 @@ struct StreamAndSum {
   StreamTables<Real> stream;
   CellIndexer cells;
   Relax relax;
+  Velocities<double> sum_vel;  // stream_row's
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
@@ -223,7 +243,8 @@ struct StreamAndSum {
     const int ip[1][3] = {
         {c.i[0] + cells.offset[0], c.i[1] + cells.offset[1], c.i[2] + cells.offset[2]}};
     Real* BOLT_RESTRICT row_out = f_out + p * vel.row;
-    const auto s = stream_row<Stream>(team, stream, vel, relax, f_in + p * vel.row, ip, row_out);
+    const auto s =
+        stream_row<Stream>(team, stream, vel, sum_vel, relax, f_in + p * vel.row, ip, row_out);
     if (team.leader())
       for (int k = 0; k < Relax::kSums; ++k) sums[item * Relax::kSums + k] = s[k];
   }

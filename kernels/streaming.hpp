@@ -41,6 +41,14 @@ BOLT_HOST_DEVICE constexpr int stream_table_stride(int nv) {
   return (nv + kStreamTableAlign - 1) / kStreamTableAlign * kStreamTableAlign;
 }
 
+// Consecutive velocities [begin, end) of the row whose upwind neighbour along each streaming
+// axis k is the same one, step[k] cells away (StreamTables::upwind_step: -1, +1, or 0 where the
+// fraction is 0).
+struct StreamRun {
+  int begin, end;
+  int step[3];
+};
+
 template <class Real>
 struct StreamTables {
   const int* shift;  // [v] offset of the base cell's value, in elements (cells * row); read only
@@ -60,6 +68,11 @@ struct StreamTables {
   bool shifts;               // whether some velocity moves whole cells (Courant number above 1)
   int order;                 // 1 or 2
   Limiter limiter;
+  // The CPU's first-order rows by runs (stream_runs), or null: then, as on the GPU, per velocity
+  // (the host leaves it null where runs are short or velocities shift: sign_runs in
+  // lib/solver/explicit/stream_tables.hpp).
+  const StreamRun* runs;
+  int run_count;
 
   // The offset of the upwind neighbour along axis[k] for signed fraction d, in cells of
   // `stride` elements: -stride where xi > 0, +stride where xi < 0, 0 where xi = 0.
@@ -116,6 +129,7 @@ template <class Real>
 template <int Axes, int N, bool Shifts>
 struct StreamTables<Real>::FirstOrderStreamer {
   static constexpr int kSlots = Axes > 0 ? Axes : 1;
+  static constexpr bool kRuns = !Shifts;  // stream_runs
   struct Upwind {
     int shift;
     Real fraction[kSlots];  // signed (StreamTables::signed_fraction)
@@ -152,12 +166,43 @@ BOLT_UNROLL
       result -= fabs(u.fraction[k]) * cell_scale[c][k] * (fb - upwind_value[k]);
     return result;
   }
+
+  // The row of the cell at fv (value's fv at v = 0) into out, run by run (StreamTables::runs):
+  // per run the upwind rows are fixed pointers, so the loop loads the cell's value and, per
+  // axis, one upwind value and the fraction, contiguous, and selects nothing. The same
+  // arithmetic as value's: a zero fraction's run has step 0, its upwind value the cell's own.
+  template <class Team>
+  BOLT_HOST_INLINE void stream_runs(const Team& team, const Real* fv,
+                                    Real* BOLT_RESTRICT out) const {
+    static_assert(!Shifts, "runs are made only where no velocity shifts");
+    for (int r = 0; r < t.run_count; ++r) {
+      const StreamRun run = t.runs[r];
+      const Real* cell = fv + run.begin;
+      const Real* upwind[kSlots];
+      const Real* fraction[kSlots];
+      Real scale[kSlots];
+      for (int k = 0; k < Axes; ++k) {
+        upwind[k] = cell + run.step[k] * t.near_stride[k];
+        fraction[k] = t.signed_fraction + k * t.table_stride + run.begin;
+        scale[k] = cell_scale[0][k];
+      }
+      Real* run_out = out + run.begin;
+      team.for_each(run.end - run.begin, [&](int i) {
+        const Real fb = cell[i];
+        Real result = fb;
+        for (int k = 0; k < Axes; ++k)
+          result -= fabs(fraction[k][i]) * scale[k] * (fb - upwind[k][i]);
+        run_out[i] = result;
+      });
+    }
+  }
 };
 
 // Second order (MUSCL) in the cells at padded coordinates ip.
 template <class Real>
 template <int N>
 struct StreamTables<Real>::SecondOrderStreamer {
+  static constexpr bool kRuns = false;
   struct Upwind {
     int shift;
     Real fraction[3];  // signed (StreamTables::signed_fraction); 0 past the streaming axes

@@ -42,9 +42,10 @@ struct Relaxation {
 
   RelaxationParams params;
 
-  template <class Acc>
-  BOLT_HOST_DEVICE void accumulate(Sums<kSums, Acc>& s, const Velocities<Real>& vel, int v,
-                                   Real f) const {
+  // VelReal: Real, or double where the CPU's float sums take the tables in double (FusedStep).
+  template <class Acc, class VelReal>
+  BOLT_HOST_DEVICE void accumulate(Sums<kSums, Acc>& s, const Velocities<VelReal>& vel, int v,
+                                   VelReal f) const {
     Evaluator::accumulate(s, vel, v, f);
   }
 

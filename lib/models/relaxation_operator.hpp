@@ -6,6 +6,8 @@
 // splitting relaxes half a step in place before the ghosts are filled and half inside the
 // streaming pass. Include after the backend's launch header (it launches kernels).
 #include <cstdint>
+#include <type_traits>
+#include <vector>
 
 #include "collision_operator.hpp"
 #include "core/error.hpp"
@@ -47,6 +49,7 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
       sums_ = Buffer<double>(setup.backend, std::size_t(setup.cells) * Evaluator::kSums);
       normalisation_ = Buffer<double>(setup.backend, std::size_t(setup.cells) * kNormalisationSums);
     }
+    if (std::is_same_v<Real, float> && setup.backend == Backend::cpu) make_sum_tables(grid);
     // The post-streaming row lives in shared memory on the GPU when it fits (with the reduction
     // buffer) in what the device allows a block; otherwise in the output row itself.
     const std::size_t bytes = std::size_t(setup.velocity_count) * sizeof(Real);
@@ -70,6 +73,22 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
   }
 
  private:
+  // The CPU's float moment sums add in double (stream_row): the engine's float velocity tables
+  // (Real of the grid's values) in double, so that a velocity's sums convert only its value.
+  void make_sum_tables(const VelocityGrid& grid) {
+    const int v0 = setup_.velocity_lo, nv = setup_.velocity_count;
+    const auto table = [&](const std::vector<double>& values) {
+      std::vector<double> converted(nv);
+      for (int v = 0; v < nv; ++v) converted[v] = double(Real(values[v0 + v]));
+      return Buffer<double>(setup_.backend, converted);
+    };
+    for (int a = 0; a < 3; ++a) sum_table_[a] = table(grid.xi[a]);
+    sum_table_[3] = table(grid.weight);
+    if (grid.is_reduced()) sum_table_[4] = table(grid.h_weight);
+    sum_vel_ = {sum_table_[0].data(), sum_table_[1].data(), sum_table_[2].data(),
+                sum_table_[3].data(), nv, nv, sum_table_[4].data(), grid.reduced_mask()};
+  }
+
   template <bool Stream>
   void dispatch(double relax_dt, const CellPass<Real>& p) {
     if constexpr (Evaluator::kConservative)
@@ -92,7 +111,7 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
         {
           const Phase phase(Stream ? "BoltStreamAndSum" : "BoltMomentSums", wait);
           StreamAndSum<Real, Relax, Stream> first{p.f_in, p.f_out, sums_.data(), p.vel,
-                                                  p.stream, p.cells, relax};
+                                                  p.stream, p.cells, relax, sum_vel_};
           for_each_cell_team<Relax::kSums>(exec_, p.cells.n, row_bytes, setup_.team_size, 0,
                                            first, Stream ? "stream_and_sum" : "sum");
         }
@@ -116,7 +135,8 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
       }
     }
     const Phase phase(Stream ? "BoltFusedStep" : "BoltRelaxation", wait);
-    FusedStep<Real, Relax, Stream> kernel{p.f_in, p.f_out, p.vel, p.stream, p.cells, relax};
+    FusedStep<Real, Relax, Stream> kernel{p.f_in, p.f_out, p.vel, p.stream, p.cells, relax,
+                                          sum_vel_};
     for_each_cell_team<Relax::kReduceWidth>(exec_, p.cells.n, row_bytes, setup_.team_size,
                                             scratch_bytes_, kernel,
                                             Stream ? "fused_step" : "relaxation");
@@ -129,6 +149,8 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
   Buffer<double> sums_;           // moment sums per cell between the parts of a split step
   Buffer<double> normalisation_;  // the target's normalisation sums per cell, likewise
   Buffer<double> axis_node_[3], axis_width_[3];  // the velocity axes of a tensor-product set
+  Buffer<double> sum_table_[5];  // make_sum_tables: xi per axis, weight, h weight
+  Velocities<double> sum_vel_{};  // over them (x null: none)
   std::size_t scratch_bytes_ = 0;
 };
 

@@ -12,9 +12,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/launch_cpu.hpp"
 #include "kernels/cell_moments.hpp"
 #include "kernels/streaming.hpp"
 #include "solver/explicit/stream_tables.hpp"
@@ -321,14 +323,22 @@ TEST(Streaming, FractionalCourantMatchesUpwindFormula) {
 // First order on two axes at once, fractional Courant numbers (0.25 and 0.75 per axis): the
 // unsplit upwind formula f - r_x (f - f_upwind x) - r_y (f - f_upwind y). With 16 velocities the
 // second axis's tables start at the padded stride (stream_table_stride: 32), not at nv; a table
-// read at the wrong stride would take another velocity's offset or fraction.
-TEST(Streaming, TwoDimensionalFractionalCourantMatchesUpwindFormula) {
+// read at the wrong stride would take another velocity's offset or fraction. The 4 x 4 set's
+// quadrants are 4 velocities (the CPU streams them one by one), the 4 x 4 x 5 set's 20 (by runs).
+class TwoDimensionalStreaming : public ::testing::TestWithParam<int> {};
+
+TEST_P(TwoDimensionalStreaming, FractionalCourantMatchesUpwindFormula) {
   VelocityGridSpec spec;
-  spec.nodes = {4, 4, 1};
+  spec.nodes = {4, 4, GetParam()};
   spec.half_width = 2.0;  // nodes +-0.5, +-1.5
   const VelocityGrid vg = make_cartesian_velocity_grid(spec);
   const int n = 8, nv = vg.size();
-  ASSERT_NE(stream_table_stride(nv), nv);
+  const int table = stream_table_stride(nv);
+  ASSERT_NE(table, nv);
+  std::vector<double> signs(2 * table, 0.0);
+  for (int v = 0; v < nv; ++v)
+    for (int k = 0; k < 2; ++k) signs[k * table + v] = vg.xi[k][v];
+  EXPECT_EQ(sign_runs(signs, 2, table, nv).empty(), GetParam() == 1);
   const double dx = 1.0 / n, dt = 0.5 * dx;  // Courant 0.25 and 0.75
   std::array<AxisSpec, 3> specs{AxisSpec{n, 0.0, 1.0}, AxisSpec{n, 0.0, 1.0},
                                 AxisSpec{1, 0.0, 1.0}};
@@ -355,6 +365,90 @@ TEST(Streaming, TwoDimensionalFractionalCourantMatchesUpwindFormula) {
       }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Streaming, TwoDimensionalStreaming, ::testing::Values(1, 5));
+
+// The runs of a set ordered by sign octants (velocity_grid.hpp): 16^3 velocities streaming along
+// x and y take at most one run per octant, each velocity's upwind step that of its run,
+// consecutive runs different, together every velocity in order. Signs that alternate every
+// velocity give no runs.
+TEST(Streaming, SignRunsOfAnOctantOrderedSet) {
+  VelocityGridSpec spec;
+  spec.nodes = {16, 16, 16};
+  const VelocityGrid vg = make_cartesian_velocity_grid(spec);
+  const int nv = vg.size(), table = stream_table_stride(nv);
+  std::vector<float> fraction(2 * table, 0.0f);
+  for (int v = 0; v < nv; ++v)
+    for (int k = 0; k < 2; ++k) fraction[k * table + v] = float(0.1 * vg.xi[k][v]);
+  const std::vector<StreamRun> runs = sign_runs(fraction, 2, table, nv);
+  ASSERT_GE(runs.size(), 4u);
+  ASSERT_LE(runs.size(), 8u);
+  int next = 0;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    EXPECT_EQ(runs[r].begin, next);
+    EXPECT_GT(runs[r].end, runs[r].begin);
+    next = runs[r].end;
+    for (int v = runs[r].begin; v < runs[r].end; ++v)
+      for (int k = 0; k < 2; ++k)
+        EXPECT_EQ(runs[r].step[k], vg.xi[k][v] > 0 ? -1 : 1) << "run " << r << " v " << v;
+    if (r > 0) {
+      EXPECT_FALSE(runs[r].step[0] == runs[r - 1].step[0] &&
+                   runs[r].step[1] == runs[r - 1].step[1]);
+    }
+  }
+  EXPECT_EQ(next, nv);
+  std::vector<double> alternating(table);
+  for (int v = 0; v < nv; ++v) alternating[v] = v % 2 ? 0.5 : -0.5;
+  EXPECT_TRUE(sign_runs(alternating, 1, table, nv).empty());
+}
+
+// The CPU's first-order streaming by runs (StreamTables::stream_runs) gives the values of the
+// per-velocity update (value: both neighbours loaded, one selected) bit for bit, with zero
+// fractions (xi = 0: step 0) and per-cell scales (stretched axes): the run loop changes which
+// loads a velocity makes, not its arithmetic.
+template <class Real>
+void expect_runs_match_per_velocity() {
+  const int nv = 48, table = stream_table_stride(nv);
+  // Along x negative for v < 24, positive after; along y blocks of 8: negative, zero, positive.
+  std::vector<Real> fraction(2 * table, Real(0));
+  for (int v = 0; v < nv; ++v) {
+    fraction[v] = Real((v < 24 ? -1 : 1) * (0.1 + 0.8 * test::hash01(v)));
+    fraction[table + v] = Real(((v / 8) % 3 - 1) * (0.1 + 0.8 * test::hash01(100 + v)));
+  }
+  const std::vector<StreamRun> runs = sign_runs(fraction, 2, table, nv);
+  ASSERT_EQ(runs.size(), 6u);
+  std::vector<Real> f(9 * nv);  // 3 x 3 padded cells, packed rows
+  for (std::size_t k = 0; k < f.size(); ++k) f[k] = Real(0.5 + test::hash01(1000 + k));
+  const Real scale_x[3] = {Real(0.7), Real(1.3), Real(0.9)};
+  const Real scale_y[3] = {Real(1.1), Real(0.6), Real(1.7)};
+  StreamTables<Real> t{};
+  t.signed_fraction = fraction.data();
+  t.scale[0] = scale_x;
+  t.scale[1] = scale_y;
+  t.stride[0] = t.near_stride[0] = nv;
+  t.stride[1] = t.near_stride[1] = 3 * nv;
+  t.axis[0] = 0;
+  t.axis[1] = 1;
+  t.axes = 2;
+  t.table_stride = table;
+  t.order = 1;
+  t.runs = runs.data();
+  t.run_count = int(runs.size());
+  const int ip[1][3] = {{1, 1, 0}};
+  const auto streamer = t.template first_order<2, 1, false>(ip);
+  const Real* fv = f.data() + 4 * nv;
+  std::vector<Real> by_runs(nv), per_velocity(nv);
+  const CpuTeam team{};
+  streamer.stream_runs(team, fv, by_runs.data());
+  team.for_each(nv,
+                [&](int v) { per_velocity[v] = streamer.value(streamer.upwind(v), 0, fv + v); });
+  for (int v = 0; v < nv; ++v)
+    EXPECT_EQ(std::memcmp(&by_runs[v], &per_velocity[v], sizeof(Real)), 0)
+        << "v " << v << ": " << by_runs[v] << " by runs, " << per_velocity[v] << " per velocity";
+}
+
+TEST(Streaming, RunsMatchPerVelocityBitForBitDouble) { expect_runs_match_per_velocity<double>(); }
+TEST(Streaming, RunsMatchPerVelocityBitForBitFloat) { expect_runs_match_per_velocity<float>(); }
 
 // Both schemes are monotone/TVD for C <= 1: a step profile stays within its
 // bounds (to round-off) and the total variation does not grow, over many steps.

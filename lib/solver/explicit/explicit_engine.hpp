@@ -117,6 +117,11 @@ class ExplicitEngine final : public Engine {
     }
     signed_fraction_ = Buffer<Real>(where_, signed_fraction);
     shifts_ = t.max_shift > 0;
+    // The CPU's first-order loop by runs of velocities (the GPU loads per velocity); a shifted
+    // velocity's neighbours move with its own shift, so no run has fixed upwind rows.
+    if (where_ == Backend::cpu && !shifts_)
+      sign_runs_ = Buffer<StreamRun>(
+          where_, sign_runs(signed_fraction, stream_axes_, int(table_stride), nv_));
 
     bool exchanges = false;
     for (int a = 0; a < 3; ++a)
@@ -450,6 +455,8 @@ class ExplicitEngine final : public Engine {
     t.shifts = shifts_;
     t.order = config_.order;
     t.limiter = config_.limiter;
+    t.runs = sign_runs_.size() ? sign_runs_.data() : nullptr;
+    t.run_count = int(sign_runs_.size());
     return t;
   }
 
@@ -604,6 +611,7 @@ class ExplicitEngine final : public Engine {
   std::array<int, 3> stream_axis_{};
   Buffer<Real> signed_fraction_;
   bool shifts_ = false;  // some velocity moves whole cells per step
+  Buffer<StreamRun> sign_runs_;  // StreamTables::runs (none: empty)
   std::array<Buffer<Real>, 3> scale_;
   std::vector<Face> faces_;  // boundary segments of the faces of active axes
   std::vector<Halo> halos_;  // segments whose ghosts come from other ranks
