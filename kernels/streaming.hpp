@@ -175,6 +175,7 @@ BOLT_UNROLL
   BOLT_HOST_INLINE void stream_runs(const Team& team, const Real* fv,
                                     Real* BOLT_RESTRICT out) const {
     static_assert(!Shifts, "runs are made only where no velocity shifts");
+    static_assert(N == 1, "runs stream one cell's row");
     for (int r = 0; r < t.run_count; ++r) {
       const StreamRun run = t.runs[r];
       const Real* cell = fv + run.begin;

@@ -1,7 +1,7 @@
 #pragma once
 // The order of a pass over a box of cells (for_each_cell_team): the box cut into tiles, each
 // visited whole in the cells' own order (x fastest); on the CPU a tile is one thread's, on the GPU
-// its cells are consecutive blocks (gpu_cell_tiles).
+// its cells are consecutive blocks (for_each_cell_team and gpu_layer_cells in launch_cuda.cuh).
 //
 // A cell's streaming reads the rows of its neighbours along every axis. Visited in plain order,
 // the neighbour along the slowest axis was read a whole layer of the box earlier (64 cells of

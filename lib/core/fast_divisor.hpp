@@ -4,6 +4,7 @@
 // value known only at run time is a subroutine of some twenty instructions.
 #include <cstdint>
 
+#include "error.hpp"
 #include "host_device.hpp"
 
 namespace bolt {
@@ -14,6 +15,7 @@ class FastDivisor {
   // divisor >= 1. With s = ceil(log2 divisor), magic = floor(2^32 (2^s - divisor) / divisor) + 1
   // is below 2^32, and (mulhi(n, magic) + n) >> s = n / divisor for every n below 2^31.
   explicit FastDivisor(int divisor) : divisor_(divisor) {
+    require(divisor >= 1, "FastDivisor: divisor ", divisor, ", must be at least 1");
     while ((std::uint64_t(1) << shift_) < std::uint64_t(divisor)) ++shift_;
     magic_ = std::uint32_t((std::uint64_t(1) << 32) * ((std::uint64_t(1) << shift_) - divisor) /
                                std::uint64_t(divisor) +

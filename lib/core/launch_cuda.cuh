@@ -285,18 +285,25 @@ TeamLaunch prepare_team_kernel(int team_size, std::size_t scratch_bytes, const c
   return {std::max(32, std::min(team_size, largest_team) / 32 * 32), shared};
 }
 
+// Launches f's team kernel, prepared as `launch`, over items > 0.
+template <int ReduceWidth, class F>
+void launch_team_kernel(CudaExec exec, std::int64_t items, const TeamLaunch& launch,
+                        std::size_t scratch_bytes, const F& f, const char* label) {
+  constexpr auto kernel = team_kernel_for<ReduceWidth, F>();
+  const std::int64_t blocks = std::min<std::int64_t>(items, 1 << 30);
+  kernel<<<static_cast<unsigned>(blocks), launch.threads, launch.shared, exec.stream>>>(
+      items, scratch_bytes, f);
+  check_cuda_launch(label);
+}
+
 // Runs f(team, item) for every item; ReduceWidth is the widest Sums<K> the functor reduces.
 // scratch_bytes > 0 gives each team a velocity row in shared memory (row_scratch).
 template <int ReduceWidth, class F>
 void for_each_team(CudaExec exec, std::int64_t items, int team_size, std::size_t scratch_bytes,
                    const F& f, const char* label = "team") {
   if (items <= 0) return;
-  constexpr auto kernel = team_kernel_for<ReduceWidth, F>();
   const TeamLaunch launch = prepare_team_kernel<ReduceWidth, F>(team_size, scratch_bytes, label);
-  const std::int64_t blocks = std::min<std::int64_t>(items, 1 << 30);
-  kernel<<<static_cast<unsigned>(blocks), launch.threads, launch.shared, exec.stream>>>(
-      items, scratch_bytes, f);
-  check_cuda_launch(label);
+  launch_team_kernel<ReduceWidth>(exec, items, launch, scratch_bytes, f, label);
 }
 
 // f over the cells of a box in the order of its tiles: block k takes the k-th cell of the padded
@@ -327,20 +334,24 @@ inline std::int64_t gpu_layer_cells(int resident) { return std::max(1, resident 
 template <int ReduceWidth, class F>
 void for_each_cell_team(CudaExec exec, const int n[3], std::size_t /*row_bytes*/, int team_size,
                         std::size_t scratch_bytes, const F& f, const char* label = "team") {
-  if (std::int64_t(n[0]) * n[1] * n[2] <= 0) return;
+  const std::int64_t cells = std::int64_t(n[0]) * n[1] * n[2];
+  if (cells <= 0) return;
+  require(cells <= std::numeric_limits<int>::max(), label, ": ", cells,
+          " cells in one pass, at most ", std::numeric_limits<int>::max());
   using Tiled = TiledCells<F>;
   const TeamLaunch launch = prepare_team_kernel<ReduceWidth, Tiled>(team_size, scratch_bytes, label);
   int device = 0, processors = 0, per_processor = 0;
   cudaGetDevice(&device);
   cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device);
-  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_processor, team_kernel_for<ReduceWidth, Tiled>(),
-                                                launch.threads, launch.shared);
+  const cudaError_t status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &per_processor, team_kernel_for<ReduceWidth, Tiled>(), launch.threads, launch.shared);
+  if (status != cudaSuccess) fail_device(label, ": occupancy: ", cudaGetErrorString(status));
   CellTiles tiles = layer_tiles(n, gpu_layer_cells(per_processor * processors));
-  // Padding past an int's reach (the box itself is within it): the box's own order.
+  // Padding past an int's reach: the box's own order, one tile, no padding.
   if (tiles.padded_cells() > std::numeric_limits<int>::max())
-    tiles = layer_tiles(n, std::int64_t(n[0]) * n[1] * n[2]);
-  for_each_team<ReduceWidth>(exec, tiles.padded_cells(), team_size, scratch_bytes,
-                             Tiled{f, PaddedTileOrder(tiles)}, label);
+    tiles = CellTiles{{n[0], n[1], n[2]}, {n[0], n[1], n[2]}, {1, 1, 1}};
+  launch_team_kernel<ReduceWidth>(exec, tiles.padded_cells(), launch, scratch_bytes,
+                                  Tiled{f, PaddedTileOrder(tiles)}, label);
 }
 
 // Shared memory a block may opt in to on the current device.

@@ -71,8 +71,8 @@ void expect_padded_order_covers_once(const int n[3], std::int64_t layer) {
   for (std::size_t c = 0; c < visits.size(); ++c)
     ASSERT_EQ(visits[c], 1) << "cell " << c << " of " << n[0] << "x" << n[1] << "x" << n[2]
                             << ", layer " << layer;
-  // The padding is less than a tile along each cut axis.
-  for (int a = 0; a < 3; ++a) EXPECT_LT(t.count[a] * t.size[a] - n[a], t.size[a]);
+  // Tiles of balanced sizes: less than one cell of padding per tile along each axis.
+  for (int a = 0; a < 3; ++a) EXPECT_LT(t.count[a] * t.size[a] - n[a], t.count[a]);
 }
 
 TEST(CellTiles, GpuOrderCoversEveryCellOnce) {
@@ -124,6 +124,8 @@ TEST(FastDivisor, ExactQuotients) {
     for (std::int64_t n = 0; n < 2147483647; n += 2147483647 / 997 + d)
       ASSERT_EQ(divisor.divide(int(n)), int(n) / d) << n << " / " << d;
   }
+  EXPECT_THROW(FastDivisor(0), std::exception);
+  EXPECT_THROW(FastDivisor(-3), std::exception);
 }
 
 } // namespace

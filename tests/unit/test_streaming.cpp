@@ -368,8 +368,8 @@ TEST_P(TwoDimensionalStreaming, FractionalCourantMatchesUpwindFormula) {
 
 INSTANTIATE_TEST_SUITE_P(Streaming, TwoDimensionalStreaming, ::testing::Values(1, 5));
 
-// The runs of a set ordered by sign octants (velocity_grid.hpp): 16^3 velocities streaming along
-// x and y take at most one run per octant, each velocity's upwind step that of its run,
+// The runs of a set ordered by sign octants (velocity_grid.hpp): 16^3 velocities (no node at
+// xi = 0) streaming along x and y take at most one run per octant, each velocity's upwind step that of its run,
 // consecutive runs different, together every velocity in order. Signs that alternate every
 // velocity give no runs.
 TEST(Streaming, SignRunsOfAnOctantOrderedSet) {

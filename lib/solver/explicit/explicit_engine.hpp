@@ -119,7 +119,7 @@ class ExplicitEngine final : public Engine {
     shifts_ = t.max_shift > 0;
     // The CPU's first-order loop by runs of velocities (the GPU loads per velocity); a shifted
     // velocity's neighbours move with its own shift, so no run has fixed upwind rows.
-    if (where_ == Backend::cpu && !shifts_)
+    if (where_ == Backend::cpu && !shifts_ && config.order == 1)
       sign_runs_ = Buffer<StreamRun>(
           where_, sign_runs(signed_fraction, stream_axes_, int(table_stride), nv_));
 

@@ -32,8 +32,9 @@ constexpr int kMinStreamRun = 8;
 // The runs of StreamTables::runs for the nv velocities of signed_fraction (laid out as
 // StreamTables's, axes tables of table_stride), or none where they would be short on average.
 // The sets built here list each sign octant contiguously (velocity_grid.hpp), so they give at
-// most one run per octant (a reduced set's g and h nodes share a velocity's signs); a rank's
-// share of the velocities cuts a run at its ends only.
+// most one run per octant, and one more where a node lies at xi = 0 on a streaming axis (its
+// step 0 splits the octant that holds it); a reduced set's g and h nodes share a velocity's
+// signs, and a rank's share of the velocities cuts a run at its ends only.
 template <class Real>
 std::vector<StreamRun> sign_runs(const std::vector<Real>& signed_fraction, int axes,
                                  int table_stride, int nv) {
