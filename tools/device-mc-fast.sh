@@ -1,7 +1,7 @@
 #!/bin/bash
 # paper 000's cavities with the default hs_mc inputs (inputs/cavity_hs_mc_delta{0p1,1,10}.yaml:
-# uniform 64^2 (delta = 10: 128^2), second order, Shakhov warm start, -ts_mean_tol) on one GPU: the whole process's
-# wall time and the summary's window means against the paper's D_e, G_e (docs/validation.md).
+# uniform 64^2 (delta = 10: 128^2), second order, Shakhov warm start, -ts_mean_tol) on one GPU:
+# the whole process's wall time and the summary's window means against the paper's D_e, G_e (docs/validation.md).
 # usage: [RUNS="d1 d10"] tools/device-mc-fast.sh BOLT OUTDIR   (from the repository root; the runs after the
 # three defaults: delta = 1 from rest, and delta = 10 on 64^2 and 96^2 cells, for comparison)
 set -u

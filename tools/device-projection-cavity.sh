@@ -19,8 +19,8 @@
 # projection's cubature changes its random shift every step: D and G scatter about their
 # mean), and the final-time ladder measures what is left of the transient in them.
 # hs_mc, in the background: ladders of cells, velocity nodes and time step about the shipped
-# fast path (inputs/cavity_hs_mc_delta10.yaml on 64^2 cells (HS_BASE), second order, float, Shakhov warm start,
-# window means to -ts_mean_tol 1e-3) at delta = 8.885 and the projection's lid speed; the
+# fast path (inputs/cavity_hs_mc_delta10.yaml on 64^2 cells (HS_BASE), second order, float,
+# Shakhov warm start, window means to -ts_mean_tol 1e-3) at delta = 8.885 and the projection's lid speed; the
 # quantities are the window means D_window_mean, G_window_mean.
 # BUDGET (seconds, default 3600) bounds the whole script: a ladder whose estimated time (from the
 # base run's measured step time and start-up time) does not fit what is left is skipped and named

@@ -36,7 +36,8 @@ struct CellTiles {
     range(t, lo, hi);
     for (int z = lo[2]; z < hi[2]; ++z)
       for (int y = lo[1]; y < hi[1]; ++y)
-        for (int x = lo[0]; x < hi[0]; ++x) f(x + std::int64_t(n[0]) * (y + std::int64_t(n[1]) * z));
+        for (int x = lo[0]; x < hi[0]; ++x)
+          f(x + std::int64_t(n[0]) * (y + std::int64_t(n[1]) * z));
   }
   // Cells counted over whole tiles, the last tile along an axis padded to full size.
   std::int64_t padded_cells() const { return tiles() * size[0] * size[1] * size[2]; }

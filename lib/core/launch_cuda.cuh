@@ -339,7 +339,8 @@ void for_each_cell_team(CudaExec exec, const int n[3], std::size_t /*row_bytes*/
   require(cells <= std::numeric_limits<int>::max(), label, ": ", cells,
           " cells in one pass, at most ", std::numeric_limits<int>::max());
   using Tiled = TiledCells<F>;
-  const TeamLaunch launch = prepare_team_kernel<ReduceWidth, Tiled>(team_size, scratch_bytes, label);
+  const TeamLaunch launch =
+      prepare_team_kernel<ReduceWidth, Tiled>(team_size, scratch_bytes, label);
   int device = 0, processors = 0, per_processor = 0;
   cudaGetDevice(&device);
   cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device);
