@@ -127,8 +127,8 @@ BOLT_HOST_DEVICE BOLT_HOST_INLINE void relax_row(const Team& team, const Velocit
     on_cpu_set(vel, [&](const Velocities<Real>& set) {
       const auto loop = [&](auto forced) {
         team.for_each(set.n, [&](int v) {
-          constexpr bool known = decltype(forced)::value;
-          out[v] = relax.template relax<known, known>(local, set, v, row[v]);
+          constexpr auto force = decltype(forced)::value ? ForceTerm::present : ForceTerm::absent;
+          out[v] = relax.template relax<force>(local, set, v, row[v]);
         });
       };
       if (local.forced())
@@ -143,13 +143,13 @@ BOLT_HOST_DEVICE BOLT_HOST_INLINE void relax_row(const Team& team, const Velocit
     // node 2k and its h node 2k + 1, which share the target's Gaussian (Relaxation::relax_pair).
     const auto pair_batches = [&](auto forced) {
       team.for_each_rolled(pair_items, [&](int i) {
+        constexpr auto force = decltype(forced)::value ? ForceTerm::tested : ForceTerm::absent;
         Real value[kFusedBatch];
         for (int u = 0; u < kFusedBatch / 2; ++u) {
           const int k = i + u * pair_items < pairs ? i + u * pair_items : pairs - 1;
           value[2 * u] = row[2 * k];
           value[2 * u + 1] = row[2 * k + 1];
-          relax.template relax_pair<decltype(forced)::value>(target, vel, 2 * k, value[2 * u],
-                                                             value[2 * u + 1]);
+          relax.template relax_pair<force>(target, vel, 2 * k, value[2 * u], value[2 * u + 1]);
         }
         for (int u = 0; u < kFusedBatch / 2; ++u)
           if (i + u * pair_items < pairs) {
@@ -161,10 +161,11 @@ BOLT_HOST_DEVICE BOLT_HOST_INLINE void relax_row(const Team& team, const Velocit
     const auto batches = [&](auto forced) {
       if (paired(vel)) return pair_batches(forced);
       team.for_each_rolled(items, [&](int i) {
+        constexpr auto force = decltype(forced)::value ? ForceTerm::tested : ForceTerm::absent;
         Real value[kFusedBatch];
         for (int u = 0; u < kFusedBatch; ++u) {
           const int v = i + u * items < nv ? i + u * items : nv - 1;
-          value[u] = relax.template relax<decltype(forced)::value>(target, vel, v, row[v]);
+          value[u] = relax.template relax<force>(target, vel, v, row[v]);
         }
         for (int u = 0; u < kFusedBatch; ++u)
           if (i + u * items < nv) out[i + u * items] = value[u];

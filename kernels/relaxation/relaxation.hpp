@@ -22,6 +22,12 @@ namespace bolt {
 // (Relaxation::normalise): sum w F, and, with a body force, sum w f_M and sum w xi f_M.
 constexpr int kNormalisationSums = 5;
 
+// What a caller of Relaxation::relax knows of the force term (-model_force): absent (a loop that
+// tested !t.forced() once, not per velocity), present (a loop that tested t.forced() once: the
+// CPU's, where a test of the target left in the loop keeps it from vectorizing), or nothing, so
+// that each call tests it.
+enum class ForceTerm { absent, present, tested };
+
 // Evaluator: the model (common.hpp). Conservative: compile the Newton step of the conservative
 // equilibrium in (a separate kernel: its 5 x 5 solve and 30-wide reduction would otherwise cost
 // every run registers and occupancy).
@@ -258,12 +264,13 @@ struct Relaxation {
   // relax of a reduced set's g node v and h node v + 1 (one velocity; kernels/fused_step.hpp,
   // paired), in place: their equilibria are one Gaussian, evaluated once, and that times
   // t.h_factor, unless the Shakhov factor or the force term tells the nodes apart.
-  template <bool MayBeForced = true>
+  template <ForceTerm Force>
   BOLT_HOST_DEVICE void relax_pair(const RelaxationTarget& t, const Velocities<Real>& vel, int v,
                                    Real& g, Real& h) const {
-    if (Evaluator::kShakhovFactor || (MayBeForced && t.forced())) {
-      g = relax<MayBeForced>(t, vel, v, g);
-      h = relax<MayBeForced>(t, vel, v + 1, h);
+    if (Evaluator::kShakhovFactor ||
+        (Force != ForceTerm::absent && (Force == ForceTerm::present || t.forced()))) {
+      g = relax<Force>(t, vel, v, g);
+      h = relax<Force>(t, vel, v + 1, h);
       return;
     }
     const Real F = Evaluator::equilibrium(t, vel, v), Fh = F * Real(t.h_factor);
@@ -271,15 +278,13 @@ struct Relaxation {
     h = Fh + (h - Fh) * Real(t.decay);
   }
 
-  // MayBeForced = false: the caller knows !t.forced() (a loop that tests it once, not per
-  // velocity); Forced = true: it knows t.forced() (the CPU's loops: a test of the target left in
-  // a loop keeps it from vectorizing).
-  template <bool MayBeForced = true, bool Forced = false>
+  // f of the discrete velocity v after the step; Force: what the caller knows of the force term.
+  template <ForceTerm Force>
   BOLT_HOST_DEVICE Real relax(const RelaxationTarget& t, const Velocities<Real>& vel, int v,
                               Real f) const {
     const Real F = equilibrium(t, vel, v);
     Real result = F + (f - F) * Real(t.decay);
-    if (MayBeForced && (Forced || t.forced())) {
+    if (Force != ForceTerm::absent && (Force == ForceTerm::present || t.forced())) {
       const double* u0 = t.shakhov.u0;
       const Real x = vel.x[v], y = vel.y[v], z = vel.z[v];
       const Real cx = x - Real(u0[0]), cy = y - Real(u0[1]), cz = z - Real(u0[2]);

@@ -84,6 +84,20 @@ void print_banner(MPI_Comm comm, const CaseSetup& setup, const Partition& partit
               100.0 * partition.imbalance);
 }
 
+// The main run's plan, checked (quietly: it is printed once, after the warm start) before a warm
+// start, so that a run that cannot fit is refused at once rather than after the model's solve.
+// Its set-up starts from the options' initial state; the warm start's fields may change the time
+// step (the collision frequencies bound it), so the run is set up and planned again after it.
+void check_plan_before_warm_start(MPI_Comm comm, const RunOptions& options) {
+  const CaseSetup setup = make_case_setup(options);
+  const SolverType& solver_type = *setup.run.solver;
+  const std::string refusal = solver_type.refusal(setup);
+  require(refusal.empty(), refusal);
+  const OwnedPartition owned{make_partition(comm, solver_type.partition_request(setup))};
+  solver_type.plan(comm, setup, owned.partition, make_communicator(setup.run, owned.partition),
+                   ranks_per_node(comm), PlanOutput::quiet);
+}
+
 }  // namespace
 
 int run_simulation(MPI_Comm comm) {
@@ -93,8 +107,10 @@ int run_simulation(MPI_Comm comm) {
   bind_ranks_to_gpus(comm, *options);
   check_option_plan(comm, *options, ranks_per_node(comm));
   // The warm start (a dry run: its plan), unless a checkpoint replaces the initial state.
-  if (!options->initial.steady_model.empty() && options->output.restart.empty())
+  if (!options->initial.steady_model.empty() && options->output.restart.empty()) {
+    check_plan_before_warm_start(comm, *options);
     options->initial = steady_model_initial(comm, *options, ranks_per_node(comm));
+  }
   const CaseSetup setup = make_case_setup(*options);
   const RunOptions& run = setup.run;
   const SolverType& solver_type = *run.solver;
@@ -106,7 +122,8 @@ int run_simulation(MPI_Comm comm) {
   print_banner(comm, setup, partition);
 
   const std::unique_ptr<PlannedSolver> planned = solver_type.plan(
-      comm, setup, partition, make_communicator(run, partition), ranks_per_node(comm));
+      comm, setup, partition, make_communicator(run, partition), ranks_per_node(comm),
+      PlanOutput::print);
   if (run.dry_run) {
     PetscPrintf(comm, "bolt: dry run (-dry_run): stopping before the phase space is allocated\n");
     return 0;

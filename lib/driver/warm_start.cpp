@@ -134,7 +134,7 @@ InitialState steady_model_initial(MPI_Comm comm, const RunOptions& run, int rank
   const Partition& partition = owned.partition;
   std::int64_t batch = 0;
   check_iterative_plan(comm, setup, options, partition.velocity_lo, partition.velocity_count,
-                       ranks_per_node, batch);
+                       ranks_per_node, PlanOutput::print, batch);
   if (run.dry_run) return run.initial;
   IterativeSteady solver(setup, options, partition, make_communicator(setup.run, partition),
                          batch);

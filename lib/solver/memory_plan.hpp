@@ -25,6 +25,11 @@ struct MemoryPlan {
   }
 };
 
+// Whether a plan prints its lines, or only refuses a run that does not fit: the main run's plan
+// checked ahead of a warm start (driver/simulation.cpp), which is planned and printed again
+// after it.
+enum class PlanOutput { print, quiet };
+
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr int kFieldsPerCell = 14;  // n, u, T, P, q (kernels/cell_moments.hpp)
 

@@ -44,12 +44,12 @@ class SolverType {
   // decomposition (the plan from the options, option_plan.hpp).
   virtual double least_bytes(const RunOptions& run, const PhaseSpaceSize& size,
                              int ranks) const = 0;
-  // This rank's plan, printed and checked against the free memory of every rank (throws
-  // bolt::Error with what would fit when it does not). Collective.
+  // This rank's plan, printed (unless `output` is quiet) and checked against the free memory of
+  // every rank (throws bolt::Error with what would fit when it does not). Collective.
   virtual std::unique_ptr<PlannedSolver> plan(MPI_Comm comm, const CaseSetup& setup,
                                               const Partition& partition,
                                               std::shared_ptr<Communicator> communicator,
-                                              int ranks_per_node) const = 0;
+                                              int ranks_per_node, PlanOutput output) const = 0;
 };
 
 // The partition the case asks for (-decomp, the grid, the model's needs): where a solver starts

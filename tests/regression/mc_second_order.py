@@ -7,11 +7,13 @@ usage: mc_second_order.py BOLT CHECK [bolt options...]   (CHECK: mc_order, mc_wa
 """
 import math
 import os
+import resource
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_case import fields_difference, main as run_checks, read_monitor, report, run  # noqa: E402
+from run_case import (SIZES_MEMORY_LIMIT, fields_difference, main as run_checks,  # noqa: E402
+                      read_monitor, report, run)
 
 
 def window_mean(outdir, key, start):
@@ -76,6 +78,30 @@ def bolt_error(bolt, args):
     return done.returncode, done.stderr.strip()
 
 
+def refused_before_warm_start(bolt, args, tmp):
+    """Item 6 of check_mc_warm_start."""
+    cmd = [bolt] + args + ["-backend", "cpu", "-grid_n", "128,128,1", "-vgrid_n", "24",
+                           "-out_dir", os.path.join(tmp, "too_large")]
+    print("+", " ".join(cmd), flush=True)
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (SIZES_MEMORY_LIMIT, SIZES_MEMORY_LIMIT))
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=60, preexec_fn=limit)
+    except subprocess.TimeoutExpired:
+        return report(False, "main plan beyond the memory: no refusal within 60 s")
+    err = done.stderr.strip().splitlines()
+    print("   stdout: " + " | ".join(done.stdout.strip().splitlines())[:400])
+    print("   stderr: " + " | ".join(err)[:400])
+    named = len(err) == 1 and err[0].startswith("bolt: error: -grid_n 128,128,1 with 13824 "
+                                                "velocities: the run needs")
+    warm = "plan (iterative)" in done.stdout or "warm start" in done.stdout
+    return report(done.returncode == 2 and named and not warm,
+                  f"main plan beyond the memory: status {done.returncode}, "
+                  f"{'one line naming the main plan' if named else 'not the main plan refusal'}, "
+                  f"warm start {'in the output' if warm else 'absent'} (must be absent)")
+
+
 def check_mc_warm_start(bolt, args, tmp):
     """The warm start and the noise stop on a small cavity (the base options: delta = 1, 8^2 cells,
     8^3 velocities, N_t = 256, second order, -init_steady_model shakhov):
@@ -93,8 +119,15 @@ def check_mc_warm_start(bolt, args, tmp):
     5. on the cavities' own 20^3 stretched velocity grid the warm-started state holds the mass of
        the state at rest to 1e-5 (the grid's sums of a Maxwellian depend on its u and T only at
        O(u^2, (T - 1)(T_d - 1)) ~ 1e-6; a state built without dividing by the grid's own n_d
-       would miss its discretisation error, 0.44 % on this grid)."""
-    ok = True
+       would miss its discretisation error, 0.44 % on this grid);
+    6. a run whose main plan does not fit is refused by that plan before the warm start: 128^2
+       cells x 24^3 velocities in double on the CPU, its address space limited to 6 GiB (about
+       5.5 GiB free): the plan from the options (two copies of f, 3.4 GiB) and the warm start's
+       (f never stored, 0.5 MiB) fit, the main run's (f, the stored h and a checkpoint's copies,
+       8.8 GiB) does not. Status 2, one stderr line naming the main plan ('with 13824 velocities:
+       the run needs'), nothing of the warm start in stdout (neither its plan line nor its
+       result line), and within 60 s (the solve alone would take minutes)."""
+    ok = refused_before_warm_start(bolt, args, tmp)
     import h5py
     import numpy as np
     masses = {}

@@ -14,6 +14,36 @@
 
 namespace bolt {
 
+namespace {
+
+// Rank 0's lines of the plan: the largest rank's f, device (or arrays) and host bytes, the least
+// free memory, and on a GPU the expected time per step.
+void print_plan(MPI_Comm comm, const CaseSetup& setup, const double largest[3], int ranks,
+                double device_free, double host_free) {
+  const RunOptions& run = setup.run;
+  const bool gpu = run.backend == Backend::cuda;
+  const double updates =
+      double(setup.engine.grid.interior_cells()) * setup.engine.velocities.size();
+  PetscPrintf(comm,
+              "bolt: plan: %.4g phase-space cells on %d rank(s); per rank (largest): f %s, %s %s, "
+              "host %s\n",
+              updates, ranks, gib(largest[0]).c_str(), gpu ? "GPU" : "arrays",
+              gib(largest[1]).c_str(), gib(largest[2]).c_str());
+  if (gpu) {
+    const double ms = 1e-9 * updates / ranks *
+                      step_cost_ps(run.model->name(), run.precision == Precision::single);
+    PetscPrintf(comm,
+                "bolt: plan: free per rank: GPU %s, host %s; about %.3g ms per step on an "
+                "H100/H200 at the measured rate of -model_type %s (docs/benchmarks.md)\n",
+                gib(device_free).c_str(), gib(host_free).c_str(), ms,
+                std::string(run.model->name()).c_str());
+  } else {
+    PetscPrintf(comm, "bolt: plan: free host memory per rank %s\n", gib(host_free).c_str());
+  }
+}
+
+}  // namespace
+
 MemoryPlan plan_memory(const CaseSetup& setup, const std::vector<EngineConfig>& locals) {
   MemoryPlan plan;
   const bool single = setup.run.precision == Precision::single;
@@ -61,7 +91,8 @@ MemoryPlan plan_memory(const CaseSetup& setup, const std::vector<EngineConfig>& 
 }
 
 MemoryPlan check_plan(MPI_Comm comm, const CaseSetup& setup,
-                      const std::vector<EngineConfig>& locals, int ranks_per_node) {
+                      const std::vector<EngineConfig>& locals, int ranks_per_node,
+                      PlanOutput output) {
   const RunOptions& run = setup.run;
   const bool gpu = run.backend == Backend::cuda;
   MemoryPlan plan = plan_memory(setup, locals);
@@ -83,25 +114,9 @@ MemoryPlan check_plan(MPI_Comm comm, const CaseSetup& setup,
   int ranks = 1;
   MPI_Comm_size(comm, &ranks);
 
-  const PhysicalGrid& grid = setup.engine.grid;
-  const double updates = double(grid.interior_cells()) * setup.engine.velocities.size();
-  PetscPrintf(comm,
-              "bolt: plan: %.4g phase-space cells on %d rank(s); per rank (largest): f %s, %s %s, "
-              "host %s\n",
-              updates, ranks, gib(largest[0]).c_str(), gpu ? "GPU" : "arrays",
-              gib(largest[1]).c_str(), gib(largest[2]).c_str());
-  if (gpu) {
-    const double ms = 1e-9 * updates / ranks *
-                      step_cost_ps(run.model->name(), run.precision == Precision::single);
-    PetscPrintf(comm,
-                "bolt: plan: free per rank: GPU %s, host %s; about %.3g ms per step on an "
-                "H100/H200 at the measured rate of -model_type %s (docs/benchmarks.md)\n",
-                gib(device_free).c_str(), gib(host_free).c_str(), ms,
-                std::string(run.model->name()).c_str());
-  } else {
-    PetscPrintf(comm, "bolt: plan: free host memory per rank %s\n", gib(host_free).c_str());
-  }
+  if (output == PlanOutput::print) print_plan(comm, setup, largest, ranks, device_free, host_free);
 
+  const PhysicalGrid& grid = setup.engine.grid;
   // What would fit: more ranks share f (space, or velocity batches), float halves it.
   const auto advice = [&](double needed, double free) {
     std::ostringstream out;

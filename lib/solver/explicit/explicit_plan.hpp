@@ -15,9 +15,11 @@ namespace bolt {
 MemoryPlan plan_memory(const CaseSetup& setup, const std::vector<EngineConfig>& locals);
 
 // Prints the plan (rank 0: the largest rank's numbers and the totals, and the expected time per
-// step on a GPU) and checks it against the free memory of each rank's device and node; throws
-// bolt::Error with what would fit when it does not. Returns this rank's plan. Collective.
+// step on a GPU; none where `output` is quiet) and checks it against the free memory of each
+// rank's device and node; throws bolt::Error with what would fit when it does not. Returns this
+// rank's plan. Collective.
 MemoryPlan check_plan(MPI_Comm comm, const CaseSetup& setup,
-                      const std::vector<EngineConfig>& locals, int ranks_per_node);
+                      const std::vector<EngineConfig>& locals, int ranks_per_node,
+                      PlanOutput output);
 
 }  // namespace bolt

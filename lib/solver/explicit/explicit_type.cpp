@@ -56,9 +56,9 @@ class ExplicitType : public SolverType {
   std::unique_ptr<PlannedSolver> plan(MPI_Comm comm, const CaseSetup& setup,
                                       const Partition& partition,
                                       std::shared_ptr<Communicator> communicator,
-                                      int ranks_per_node) const override {
+                                      int ranks_per_node, PlanOutput output) const override {
     std::vector<EngineConfig> locals = local_engine_configs(setup, partition, communicator);
-    const MemoryPlan plan = check_plan(comm, setup, locals, ranks_per_node);
+    const MemoryPlan plan = check_plan(comm, setup, locals, ranks_per_node, output);
     return std::make_unique<PlannedMarch>(plan, setup, partition, std::move(locals),
                                           std::move(communicator));
   }

@@ -17,7 +17,8 @@ namespace bolt {
 
 MemoryPlan check_iterative_plan(MPI_Comm comm, const CaseSetup& setup,
                                 const IterationOptions& options, int velocity_lo,
-                                int velocity_count, int ranks_per_node, std::int64_t& batch) {
+                                int velocity_count, int ranks_per_node, PlanOutput output,
+                                std::int64_t& batch) {
   const RunOptions& run = setup.run;
   const bool gpu = run.backend == Backend::cuda;
   const PhysicalGrid& grid = setup.engine.grid;
@@ -67,13 +68,14 @@ MemoryPlan check_iterative_plan(MPI_Comm comm, const CaseSetup& setup,
           8.0 +
       (gpu ? 1.0 : 1.0 + omp_get_max_threads()) * sums +
       (options.synthetic ? synthetic_correction_bytes(grid) : 0.0);
-  PetscPrintf(comm,
-              "bolt: plan (iterative): %.4g phase-space cells, f never stored; per rank: moments "
-              "and targets %s, slices %s (%lld of %lld velocity slots per batch), host %s; free "
-              "%s %s\n",
-              cells * vg.size(), gib(fixed).c_str(), gib(slices).c_str(), (long long)batch,
-              (long long)slots, gib(plan.host_bytes).c_str(), gpu ? "GPU" : "host",
-              gib(device_free).c_str());
+  if (output == PlanOutput::print)
+    PetscPrintf(comm,
+                "bolt: plan (iterative): %.4g phase-space cells, f never stored; per rank: "
+                "moments and targets %s, slices %s (%lld of %lld velocity slots per batch), host "
+                "%s; free %s %s\n",
+                cells * vg.size(), gib(fixed).c_str(), gib(slices).c_str(), (long long)batch,
+                (long long)slots, gib(plan.host_bytes).c_str(), gpu ? "GPU" : "host",
+                gib(device_free).c_str());
   const double least = gpu ? fixed + 32.0 * per_slot : fixed + slices;
   if (device_free > 0.0 && (batch < 32 || least > 0.97 * device_free))
     fail("-grid_n ", grid.cells(0), ",", grid.cells(1), ",", grid.cells(2), " with ", vg.size(),

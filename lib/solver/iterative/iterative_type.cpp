@@ -69,10 +69,11 @@ class IterativeType : public SolverType {
   std::unique_ptr<PlannedSolver> plan(MPI_Comm comm, const CaseSetup& setup,
                                       const Partition& partition,
                                       std::shared_ptr<Communicator> communicator,
-                                      int ranks_per_node) const override {
+                                      int ranks_per_node, PlanOutput output) const override {
     std::int64_t batch = 0;
-    const MemoryPlan plan = check_iterative_plan(comm, setup, options_, partition.velocity_lo,
-                                                 partition.velocity_count, ranks_per_node, batch);
+    const MemoryPlan plan =
+        check_iterative_plan(comm, setup, options_, partition.velocity_lo,
+                             partition.velocity_count, ranks_per_node, output, batch);
     return std::make_unique<PlannedIteration>(plan, setup, options_, partition,
                                               std::move(communicator), batch);
   }
