@@ -21,7 +21,9 @@
 
 namespace bolt {
 
+struct CudaTeam;
 struct CudaExec {
+  using Team = CudaTeam;  // what its kernels' functors are run by
   cudaStream_t stream = nullptr;
 };
 
