@@ -49,22 +49,34 @@ BOLT_HOST_INLINE auto on_cpu_set(const Velocities<Real>& vel, Body&& body) {
   return body(set);
 }
 
+// What only the CPU's stream_row reads: the row's first-order runs, and vel's tables in double
+// where its float sums take them (x null: none). A GPU team's functors carry NoCpuRowTables.
+struct CpuRowTables {
+  StreamRuns runs;
+  Velocities<double> sum_vel;
+};
+struct NoCpuRowTables {};
+
+// The row tables of the functors that Team runs.
+template <class Team>
+using RowTablesOf = std::conditional_t<Team::kBatchesLoads, NoCpuRowTables, CpuRowTables>;
+
 // The post-streaming row of a cell (its row of f_in when !Stream; row_in points at it) written to
-// `row`, and the row's moment sums: the sweep FusedStep and StreamAndSum share. sum_vel: vel's
-// tables in double where the CPU's float sums take them (x null: none).
-template <bool Stream, class Team, class Real, class Relax>
+// `row`, and the row's moment sums: the sweep FusedStep and StreamAndSum share. cpu: the CPU's
+// row tables (RowTablesOf<Team>).
+template <bool Stream, class Team, class Real, class Relax, class RowTables>
 BOLT_HOST_DEVICE BOLT_HOST_INLINE Sums<Relax::kSums> stream_row(
     const Team& team, const StreamTables<Real>& stream, const Velocities<Real>& vel,
-    const Velocities<double>& sum_vel, const Relax& relax, const Real* row_in,
-    const int (&ip)[1][3], Real* BOLT_RESTRICT row) {
+    const RowTables& cpu, const Relax& relax, const Real* row_in, const int (&ip)[1][3],
+    Real* BOLT_RESTRICT row) {
   if constexpr (!Team::kBatchesLoads) {
     // The CPU streams the row first, then sums it: two loops over velocities, each simple
     // enough to vectorize (the row stays in cache between them).
     stream.for_cells(ip, [&](const auto& streamer) {
       using Streamer = std::decay_t<decltype(streamer)>;
       if constexpr (Stream && Streamer::kRuns)
-        if (stream.runs) {
-          streamer.stream_runs(team, row_in, row);
+        if (cpu.runs.run) {
+          streamer.stream_runs(team, cpu.runs, row_in, row);
           return 0;
         }
       team.for_each(vel.n, [&](int v) {
@@ -75,8 +87,8 @@ BOLT_HOST_DEVICE BOLT_HOST_INLINE Sums<Relax::kSums> stream_row(
     // The sums add in double: a float row's values are converted as they are added, the
     // velocity tables were converted once (sum_vel, the same values), not per velocity and cell.
     if constexpr (!std::is_same_v<Real, double>)
-      if (sum_vel.x)
-        return on_cpu_set(sum_vel, [&](const Velocities<double>& set) {
+      if (cpu.sum_vel.x)
+        return on_cpu_set(cpu.sum_vel, [&](const Velocities<double>& set) {
           return team.template reduce<Relax::kSums>(set.n, [&](int v, Sums<Relax::kSums>& s) {
             relax.accumulate(s, set, v, double(row[v]));
           });
@@ -178,7 +190,7 @@ BOLT_HOST_DEVICE BOLT_HOST_INLINE void relax_row(const Team& team, const Velocit
   }
 }
 
-template <class Real, class Relax, bool Stream>
+template <class Real, class Relax, bool Stream, class RowTables>
 struct FusedStep {
   static constexpr int kTeamThreads = Relax::kTeamThreads;  // launch_cuda.cuh: 0 is unbounded
   const Real* f_in;
@@ -187,7 +199,7 @@ struct FusedStep {
   StreamTables<Real> stream;
   CellIndexer cells;
   Relax relax;
-  Velocities<double> sum_vel;  // stream_row's
+  RowTables cpu;  // stream_row's (RowTablesOf the team)
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
@@ -206,7 +218,7 @@ struct FusedStep {
     // Stream and accumulate the moments in one sweep: the velocity tables are read once for
     // both, and the post-streaming value goes to the scratch row for the relaxation sweep.
     const auto sums =
-        stream_row<Stream>(team, stream, vel, sum_vel, relax, f_in + p * vel.row, ip, fs);
+        stream_row<Stream>(team, stream, vel, cpu, relax, f_in + p * vel.row, ip, fs);
     auto target = relax.target(team, sums, vel);
     if (relax.normalised(target)) relax.normalise(target, relax.normalisation_sums(team, target, vel));
     relax_row(team, vel, relax, target, fs, row_out);
@@ -220,7 +232,7 @@ struct FusedStep {
 // factorise over the axes); after their sum, RelaxSummed relaxes f_out in place towards the
 // normalised target. (The conservative target
 // needs every velocity in its Newton loop: not available split.)
-template <class Real, class Relax, bool Stream>
+template <class Real, class Relax, bool Stream, class RowTables>
 struct StreamAndSum {
   const Real* f_in;
   Real* f_out;
@@ -229,7 +241,7 @@ struct StreamAndSum {
   StreamTables<Real> stream;
   CellIndexer cells;
   Relax relax;
-  Velocities<double> sum_vel;  // stream_row's
+  RowTables cpu;  // stream_row's (RowTablesOf the team)
 
   template <class Team>
   BOLT_HOST_DEVICE void operator()(const Team& team, std::int64_t item) const {
@@ -245,7 +257,7 @@ struct StreamAndSum {
         {c.i[0] + cells.offset[0], c.i[1] + cells.offset[1], c.i[2] + cells.offset[2]}};
     Real* BOLT_RESTRICT row_out = f_out + p * vel.row;
     const auto s =
-        stream_row<Stream>(team, stream, vel, sum_vel, relax, f_in + p * vel.row, ip, row_out);
+        stream_row<Stream>(team, stream, vel, cpu, relax, f_in + p * vel.row, ip, row_out);
     if (team.leader())
       for (int k = 0; k < Relax::kSums; ++k) sums[item * Relax::kSums + k] = s[k];
   }

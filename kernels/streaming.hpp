@@ -49,6 +49,14 @@ struct StreamRun {
   int step[3];
 };
 
+// The runs of a row by which the CPU streams first order (FirstOrderStreamer::stream_runs), or
+// none (null): then, as on the GPU, per velocity (the host makes none where runs are short or
+// velocities shift: sign_runs in lib/solver/explicit/stream_tables.hpp). The GPU reads none.
+struct StreamRuns {
+  const StreamRun* run = nullptr;
+  int count = 0;
+};
+
 template <class Real>
 struct StreamTables {
   const int* shift;  // [v] offset of the base cell's value, in elements (cells * row); read only
@@ -68,11 +76,6 @@ struct StreamTables {
   bool shifts;               // whether some velocity moves whole cells (Courant number above 1)
   int order;                 // 1 or 2
   Limiter limiter;
-  // The CPU's first-order rows by runs (stream_runs), or null: then, as on the GPU, per velocity
-  // (the host leaves it null where runs are short or velocities shift: sign_runs in
-  // lib/solver/explicit/stream_tables.hpp).
-  const StreamRun* runs;
-  int run_count;
 
   // The offset of the upwind neighbour along axis[k] for signed fraction d, in cells of
   // `stride` elements: -stride where xi > 0, +stride where xi < 0, 0 where xi = 0.
@@ -167,17 +170,17 @@ BOLT_UNROLL
     return result;
   }
 
-  // The row of the cell at fv (value's fv at v = 0) into out, run by run (StreamTables::runs):
+  // The row of the cell at fv (value's fv at v = 0) into out, run by run (StreamRuns):
   // per run the upwind rows are fixed pointers, so the loop loads the cell's value and, per
   // axis, one upwind value and the fraction, contiguous, and selects nothing. The same
   // arithmetic as value's: a zero fraction's run has step 0, its upwind value the cell's own.
   template <class Team>
-  BOLT_HOST_INLINE void stream_runs(const Team& team, const Real* fv,
+  BOLT_HOST_INLINE void stream_runs(const Team& team, const StreamRuns& runs, const Real* fv,
                                     Real* BOLT_RESTRICT out) const {
     static_assert(!Shifts, "runs are made only where no velocity shifts");
     static_assert(N == 1, "runs stream one cell's row");
-    for (int r = 0; r < t.run_count; ++r) {
-      const StreamRun run = t.runs[r];
+    for (int r = 0; r < runs.count; ++r) {
+      const StreamRun run = runs.run[r];
       const Real* cell = fv + run.begin;
       const Real* upwind[kSlots];
       const Real* fraction[kSlots];

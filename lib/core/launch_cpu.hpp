@@ -45,7 +45,10 @@ __attribute__((simd("notinbranch"))) float expf(float) noexcept;
 
 namespace bolt {
 
-struct CpuExec {};
+struct CpuTeam;
+struct CpuExec {
+  using Team = CpuTeam;  // what its kernels' functors are run by
+};
 
 // One team = one OpenMP thread working on one item (a spatial cell) sequentially.
 struct CpuTeam {

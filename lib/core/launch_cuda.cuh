@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <mutex>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "cell_tiles.hpp"
 #include "error.hpp"
@@ -19,7 +21,9 @@
 
 namespace bolt {
 
+struct CudaTeam;
 struct CudaExec {
+  using Team = CudaTeam;  // what its kernels' functors are run by
   cudaStream_t stream = nullptr;
 };
 
@@ -259,30 +263,100 @@ struct TeamLaunch {
   std::size_t shared;
 };
 
-// The shape of f's team kernel for teams of team_size threads with scratch_bytes of scratch,
-// the kernel's shared memory opted in where it needs more than the default.
-template <int ReduceWidth, class F>
-TeamLaunch prepare_team_kernel(int team_size, std::size_t scratch_bytes, const char* label) {
-  constexpr auto kernel = team_kernel_for<ReduceWidth, F>();
-  const std::size_t shared = kMaxWarpsPerTeam * ReduceWidth * sizeof(double) + scratch_bytes;
-  if (shared > 48 * 1024) {  // above the default: opt in, within what the device allows
-    int device = 0, limit = 0;
-    cudaGetDevice(&device);
+// What the driver says of one team kernel that does not change between its passes, per device
+// (a process may drive any of its devices, and a kernel's attributes are the device's): asked
+// once, not on every pass. One per kernel: team_kernel_facts's function-local static. `device`
+// is the current one (cudaGetDevice), on which the driver's calls act.
+class TeamKernelFacts {
+ public:
+  explicit TeamKernelFacts(const void* kernel) : kernel_(kernel) {}
+
+  // Allows the kernel `shared` bytes of dynamic shared memory per block on `device`, within what
+  // the device allows. The allowance is a bound on launches, not a reservation: the largest one
+  // made serves every smaller launch, so only a larger one asks the driver.
+  void allow_shared(int device, std::size_t shared, const char* label) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    DeviceFacts& facts = of(device);
+    if (shared <= facts.allowed_shared) return;
+    int limit = 0;
     cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
     if (shared > std::size_t(limit))
       fail(label, ": needs ", shared, " bytes of shared memory per block, the device allows ", limit);
     const cudaError_t status =
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
+        cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
     if (status != cudaSuccess) fail(label, ": cannot reserve shared memory: ", cudaGetErrorString(status));
+    facts.allowed_shared = shared;
   }
-  // A kernel with many registers cannot run the largest blocks: use the largest it can.
-  static const int largest_team = [] {
-    cudaFuncAttributes attributes{};
-    cudaFuncGetAttributes(&attributes, kernel);
-    return attributes.maxThreadsPerBlock / 32 * 32;
-  }();
+
+  // Whole warps of the largest block the kernel can run on `device` (its registers may not allow
+  // the device's largest).
+  int largest_team(int device) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    DeviceFacts& facts = of(device);
+    if (facts.largest_team == 0) {
+      cudaFuncAttributes attributes{};
+      cudaFuncGetAttributes(&attributes, kernel_);
+      facts.largest_team = attributes.maxThreadsPerBlock / 32 * 32;
+    }
+    return facts.largest_team;
+  }
+
+  // Blocks of `threads` threads and `shared` bytes of dynamic shared memory resident at once on
+  // the whole of `device` (allow_shared first: above the default, the query needs the allowance).
+  int resident_blocks(int device, int threads, std::size_t shared, const char* label) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    for (const Residency& r : residency_)
+      if (r.device == device && r.threads == threads && r.shared == shared) return r.blocks;
+    int processors = 0, per_processor = 0;
+    cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device);
+    const cudaError_t status =
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_processor, kernel_, threads, shared);
+    if (status != cudaSuccess) fail_device(label, ": occupancy: ", cudaGetErrorString(status));
+    residency_.push_back({device, threads, shared, per_processor * processors});
+    return residency_.back().blocks;
+  }
+
+ private:
+  struct DeviceFacts {
+    int device;
+    std::size_t allowed_shared;  // 0: the default only
+    int largest_team;            // 0: not asked yet
+  };
+  struct Residency {
+    int device, threads;
+    std::size_t shared;
+    int blocks;
+  };
+  DeviceFacts& of(int device) {
+    for (DeviceFacts& facts : devices_)
+      if (facts.device == device) return facts;
+    return devices_.emplace_back(DeviceFacts{device, 0, 0});
+  }
+
+  const void* kernel_;
+  std::mutex mutex_;  // launches may come from several host threads
+  std::vector<DeviceFacts> devices_;
+  std::vector<Residency> residency_;
+};
+
+// The facts of f's team kernel (one object per kernel, made at its first launch).
+template <int ReduceWidth, class F>
+TeamKernelFacts& team_kernel_facts() {
+  static TeamKernelFacts facts(reinterpret_cast<const void*>(team_kernel_for<ReduceWidth, F>()));
+  return facts;
+}
+
+// The shape of f's team kernel for teams of team_size threads with scratch_bytes of scratch,
+// the kernel's shared memory opted in where it needs more than the default.
+template <int ReduceWidth, class F>
+TeamLaunch prepare_team_kernel(int team_size, std::size_t scratch_bytes, const char* label) {
+  const std::size_t shared = kMaxWarpsPerTeam * ReduceWidth * sizeof(double) + scratch_bytes;
+  TeamKernelFacts& facts = team_kernel_facts<ReduceWidth, F>();
+  int device = 0;
+  cudaGetDevice(&device);
+  if (shared > 48 * 1024) facts.allow_shared(device, shared, label);  // above the default
   // Whole warps (CudaTeam::sync_group relies on it).
-  return {std::max(32, std::min(team_size, largest_team) / 32 * 32), shared};
+  return {std::max(32, std::min(team_size, facts.largest_team(device)) / 32 * 32), shared};
 }
 
 // Launches f's team kernel, prepared as `launch`, over items > 0.
@@ -341,13 +415,11 @@ void for_each_cell_team(CudaExec exec, const int n[3], std::size_t /*row_bytes*/
   using Tiled = TiledCells<F>;
   const TeamLaunch launch =
       prepare_team_kernel<ReduceWidth, Tiled>(team_size, scratch_bytes, label);
-  int device = 0, processors = 0, per_processor = 0;
+  int device = 0;
   cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device);
-  const cudaError_t status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_processor, team_kernel_for<ReduceWidth, Tiled>(), launch.threads, launch.shared);
-  if (status != cudaSuccess) fail_device(label, ": occupancy: ", cudaGetErrorString(status));
-  CellTiles tiles = layer_tiles(n, gpu_layer_cells(per_processor * processors));
+  const int resident = team_kernel_facts<ReduceWidth, Tiled>().resident_blocks(
+      device, launch.threads, launch.shared, label);
+  CellTiles tiles = layer_tiles(n, gpu_layer_cells(resident));
   // Padding past an int's reach: the box's own order, one tile, no padding.
   if (tiles.padded_cells() > std::numeric_limits<int>::max())
     tiles = CellTiles{{n[0], n[1], n[2]}, {n[0], n[1], n[2]}, {1, 1, 1}};

@@ -84,18 +84,43 @@ void print_banner(MPI_Comm comm, const CaseSetup& setup, const Partition& partit
               100.0 * partition.imbalance);
 }
 
+// The case set up for the options, refused where the solver cannot run it.
+CaseSetup accepted_setup(const RunOptions& options) {
+  CaseSetup setup = make_case_setup(options);
+  const std::string refusal = setup.run.solver->refusal(setup);
+  require(refusal.empty(), refusal);
+  return setup;
+}
+
+// The run up to its plan: the case set up and accepted by the solver, partitioned, and planned
+// (which throws where it cannot fit). A printed plan is the run's own: the output directory is
+// created and the banner printed before it; a quiet one only checks the run.
+struct PlannedRun {
+  const CaseSetup setup;
+  const OwnedPartition owned;
+  std::unique_ptr<PlannedSolver> planned;
+
+  PlannedRun(MPI_Comm comm, const RunOptions& options, PlanOutput output)
+      : setup(accepted_setup(options)),
+        owned{make_partition(comm, setup.run.solver->partition_request(setup))} {
+    if (output == PlanOutput::print) {
+      create_output_directory(setup.run);
+      print_banner(comm, setup, owned.partition);
+    }
+    planned = setup.run.solver->plan(comm, setup, owned.partition,
+                                     make_communicator(setup.run, owned.partition),
+                                     ranks_per_node(comm), output);
+  }
+  PlannedRun(const PlannedRun&) = delete;  // the partition's communicators are freed once
+  PlannedRun& operator=(const PlannedRun&) = delete;
+};
+
 // The main run's plan, checked (quietly: it is printed once, after the warm start) before a warm
 // start, so that a run that cannot fit is refused at once rather than after the model's solve.
 // Its set-up starts from the options' initial state; the warm start's fields may change the time
 // step (the collision frequencies bound it), so the run is set up and planned again after it.
 void check_plan_before_warm_start(MPI_Comm comm, const RunOptions& options) {
-  const CaseSetup setup = make_case_setup(options);
-  const SolverType& solver_type = *setup.run.solver;
-  const std::string refusal = solver_type.refusal(setup);
-  require(refusal.empty(), refusal);
-  const OwnedPartition owned{make_partition(comm, solver_type.partition_request(setup))};
-  solver_type.plan(comm, setup, owned.partition, make_communicator(setup.run, owned.partition),
-                   ranks_per_node(comm), PlanOutput::quiet);
+  const PlannedRun checked(comm, options, PlanOutput::quiet);
 }
 
 }  // namespace
@@ -111,26 +136,19 @@ int run_simulation(MPI_Comm comm) {
     check_plan_before_warm_start(comm, *options);
     options->initial = steady_model_initial(comm, *options, ranks_per_node(comm));
   }
-  const CaseSetup setup = make_case_setup(*options);
+  const PlannedRun planned_run(comm, *options, PlanOutput::print);
+  const CaseSetup& setup = planned_run.setup;
   const RunOptions& run = setup.run;
   const SolverType& solver_type = *run.solver;
-  const std::string refusal = solver_type.refusal(setup);
-  require(refusal.empty(), refusal);
-  const OwnedPartition owned{make_partition(comm, solver_type.partition_request(setup))};
-  const Partition& partition = owned.partition;
-  create_output_directory(run);
-  print_banner(comm, setup, partition);
-
-  const std::unique_ptr<PlannedSolver> planned = solver_type.plan(
-      comm, setup, partition, make_communicator(run, partition), ranks_per_node(comm),
-      PlanOutput::print);
+  const Partition& partition = planned_run.owned.partition;
+  PlannedSolver& planned = *planned_run.planned;
   if (run.dry_run) {
     PetscPrintf(comm, "bolt: dry run (-dry_run): stopping before the phase space is allocated\n");
     return 0;
   }
   // Before anything is allocated or written: a second run into this directory is refused.
   const OutputLock lock(comm, run.output.directory);
-  const std::unique_ptr<Solver> solver = planned->make();
+  const std::unique_ptr<Solver> solver = planned.make();
   const Totals initial =
       totals(setup.engine.grid, solver->domain().gather_fields(solver->domain().local_fields()));
   const std::string configuration = state_configuration(solver->time_step());
@@ -153,7 +171,7 @@ int run_simulation(MPI_Comm comm) {
     if (to_final < double(state.last_step)) state.last_step = static_cast<std::int64_t>(to_final);
   }
 
-  Run shared(comm, setup, partition, planned->plan(), *solver, initial, state.step,
+  Run shared(comm, setup, partition, planned.plan(), *solver, initial, state.step,
              !run.output.restart.empty(), configuration);
   if (!run.output.restart.empty()) shared.continue_history(restarted.history, restarted_file);
   catch_stop_signals();

@@ -47,6 +47,7 @@ struct CellPass {
   Real* f_out;
   Velocities<Real> vel;
   StreamTables<Real> stream;
+  StreamRuns runs;     // the CPU's first-order rows by runs (none on the GPU)
   CellIndexer cells;   // the cells of this pass (the box, or a region of it)
   std::uint32_t step;  // number of the step the pass belongs to (keys random samples)
   int substep;         // streaming pass of the step, < CollisionOperator::substeps()

@@ -90,6 +90,16 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
                 sum_table_[3].data(), nv, nv, sum_table_[4].data(), grid.reduced_mask()};
   }
 
+  // What the CPU's passes read beside the kernels' tables (kernels/fused_step.hpp); the GPU's
+  // read none.
+  using RowTables = RowTablesOf<typename Exec::Team>;
+  RowTables row_tables(const CellPass<Real>& p) const {
+    if constexpr (std::is_same_v<RowTables, CpuRowTables>)
+      return {p.runs, sum_vel_};
+    else
+      return {};
+  }
+
   template <bool Stream>
   void dispatch(double relax_dt, const CellPass<Real>& p) {
     if constexpr (Evaluator::kConservative)
@@ -111,8 +121,8 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
       if (split_) {
         {
           const Phase phase(Stream ? "BoltStreamAndSum" : "BoltMomentSums", wait);
-          StreamAndSum<Real, Relax, Stream> first{p.f_in, p.f_out, sums_.data(), p.vel,
-                                                  p.stream, p.cells, relax, sum_vel_};
+          StreamAndSum<Real, Relax, Stream, RowTables> first{
+              p.f_in, p.f_out, sums_.data(), p.vel, p.stream, p.cells, relax, row_tables(p)};
           for_each_cell_team<Relax::kSums>(exec_, p.cells.n, row_bytes, setup_.team_size, 0,
                                            first, Stream ? "stream_and_sum" : "sum");
         }
@@ -136,8 +146,8 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
       }
     }
     const Phase phase(Stream ? "BoltFusedStep" : "BoltRelaxation", wait);
-    FusedStep<Real, Relax, Stream> kernel{p.f_in, p.f_out, p.vel, p.stream, p.cells, relax,
-                                          sum_vel_};
+    FusedStep<Real, Relax, Stream, RowTables> kernel{p.f_in, p.f_out, p.vel, p.stream,
+                                                     p.cells, relax, row_tables(p)};
     for_each_cell_team<Relax::kReduceWidth>(exec_, p.cells.n, row_bytes, setup_.team_size,
                                             scratch_bytes_, kernel,
                                             Stream ? "fused_step" : "relaxation");

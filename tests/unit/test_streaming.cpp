@@ -432,14 +432,12 @@ void expect_runs_match_per_velocity() {
   t.axes = 2;
   t.table_stride = table;
   t.order = 1;
-  t.runs = runs.data();
-  t.run_count = int(runs.size());
   const int ip[1][3] = {{1, 1, 0}};
   const auto streamer = t.template first_order<2, 1, false>(ip);
   const Real* fv = f.data() + 4 * nv;
   std::vector<Real> by_runs(nv), per_velocity(nv);
   const CpuTeam team{};
-  streamer.stream_runs(team, fv, by_runs.data());
+  streamer.stream_runs(team, StreamRuns{runs.data(), int(runs.size())}, fv, by_runs.data());
   team.for_each(nv,
                 [&](int v) { per_velocity[v] = streamer.value(streamer.upwind(v), 0, fv + v); });
   for (int v = 0; v < nv; ++v)

@@ -387,8 +387,8 @@ class ExplicitEngine final : public Engine {
 
   // One pass of the collision operator from the current f into `destination` over `region`.
   CellPass<Real> cell_pass(Real* destination, const Region& region) const {
-    return {f_[current_].data(), destination, velocities(), stream_tables(), indexer(region),
-            static_cast<std::uint32_t>(step_count_), substep_};
+    return {f_[current_].data(), destination, velocities(), stream_tables(), stream_runs(),
+            indexer(region), static_cast<std::uint32_t>(step_count_), substep_};
   }
 
   Region whole() const {
@@ -455,9 +455,11 @@ class ExplicitEngine final : public Engine {
     t.shifts = shifts_;
     t.order = config_.order;
     t.limiter = config_.limiter;
-    t.runs = sign_runs_.size() ? sign_runs_.data() : nullptr;
-    t.run_count = int(sign_runs_.size());
     return t;
+  }
+
+  StreamRuns stream_runs() const {
+    return {sign_runs_.size() ? sign_runs_.data() : nullptr, int(sign_runs_.size())};
   }
 
   // The segment of face (axis, side) at interior transverse coordinates [lo, lo + count); count
@@ -611,7 +613,7 @@ class ExplicitEngine final : public Engine {
   std::array<int, 3> stream_axis_{};
   Buffer<Real> signed_fraction_;
   bool shifts_ = false;  // some velocity moves whole cells per step
-  Buffer<StreamRun> sign_runs_;  // StreamTables::runs (none: empty)
+  Buffer<StreamRun> sign_runs_;  // stream_runs (none: empty)
   std::array<Buffer<Real>, 3> scale_;
   std::vector<Face> faces_;  // boundary segments of the faces of active axes
   std::vector<Halo> halos_;  // segments whose ghosts come from other ranks

@@ -29,7 +29,7 @@ HostStreamTables make_stream_tables(const PhysicalGrid& grid, const VelocityGrid
 // AVX-512), or its set-up and masked remainder cost more than the loads it saves.
 constexpr int kMinStreamRun = 8;
 
-// The runs of StreamTables::runs for the nv velocities of signed_fraction (laid out as
+// The runs of StreamRuns for the nv velocities of signed_fraction (laid out as
 // StreamTables's, axes tables of table_stride), or none where they would be short on average.
 // The sets built here list each sign octant contiguously (velocity_grid.hpp), so they give at
 // most one run per octant, and one more where a node lies at xi = 0 on a streaming axis (its
