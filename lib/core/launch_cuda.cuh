@@ -9,14 +9,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <mutex>
 #include <string>
 #include <type_traits>
-#include <vector>
 
 #include "cell_tiles.hpp"
 #include "error.hpp"
 #include "sums.hpp"
+#include "team_kernel_facts.cuh"
 #include "team_memory.hpp"
 
 namespace bolt {
@@ -261,82 +260,6 @@ constexpr auto team_kernel_for() {
 struct TeamLaunch {
   int threads;
   std::size_t shared;
-};
-
-// What the driver says of one team kernel that does not change between its passes, per device
-// (a process may drive any of its devices, and a kernel's attributes are the device's): asked
-// once, not on every pass. One per kernel: team_kernel_facts's function-local static. `device`
-// is the current one (cudaGetDevice), on which the driver's calls act.
-class TeamKernelFacts {
- public:
-  explicit TeamKernelFacts(const void* kernel) : kernel_(kernel) {}
-
-  // Allows the kernel `shared` bytes of dynamic shared memory per block on `device`, within what
-  // the device allows. The allowance is a bound on launches, not a reservation: the largest one
-  // made serves every smaller launch, so only a larger one asks the driver.
-  void allow_shared(int device, std::size_t shared, const char* label) {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    DeviceFacts& facts = of(device);
-    if (shared <= facts.allowed_shared) return;
-    int limit = 0;
-    cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-    if (shared > std::size_t(limit))
-      fail(label, ": needs ", shared, " bytes of shared memory per block, the device allows ", limit);
-    const cudaError_t status =
-        cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
-    if (status != cudaSuccess) fail(label, ": cannot reserve shared memory: ", cudaGetErrorString(status));
-    facts.allowed_shared = shared;
-  }
-
-  // Whole warps of the largest block the kernel can run on `device` (its registers may not allow
-  // the device's largest).
-  int largest_team(int device) {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    DeviceFacts& facts = of(device);
-    if (facts.largest_team == 0) {
-      cudaFuncAttributes attributes{};
-      cudaFuncGetAttributes(&attributes, kernel_);
-      facts.largest_team = attributes.maxThreadsPerBlock / 32 * 32;
-    }
-    return facts.largest_team;
-  }
-
-  // Blocks of `threads` threads and `shared` bytes of dynamic shared memory resident at once on
-  // the whole of `device` (allow_shared first: above the default, the query needs the allowance).
-  int resident_blocks(int device, int threads, std::size_t shared, const char* label) {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    for (const Residency& r : residency_)
-      if (r.device == device && r.threads == threads && r.shared == shared) return r.blocks;
-    int processors = 0, per_processor = 0;
-    cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device);
-    const cudaError_t status =
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_processor, kernel_, threads, shared);
-    if (status != cudaSuccess) fail_device(label, ": occupancy: ", cudaGetErrorString(status));
-    residency_.push_back({device, threads, shared, per_processor * processors});
-    return residency_.back().blocks;
-  }
-
- private:
-  struct DeviceFacts {
-    int device;
-    std::size_t allowed_shared;  // 0: the default only
-    int largest_team;            // 0: not asked yet
-  };
-  struct Residency {
-    int device, threads;
-    std::size_t shared;
-    int blocks;
-  };
-  DeviceFacts& of(int device) {
-    for (DeviceFacts& facts : devices_)
-      if (facts.device == device) return facts;
-    return devices_.emplace_back(DeviceFacts{device, 0, 0});
-  }
-
-  const void* kernel_;
-  std::mutex mutex_;  // launches may come from several host threads
-  std::vector<DeviceFacts> devices_;
-  std::vector<Residency> residency_;
 };
 
 // The facts of f's team kernel (one object per kernel, made at its first launch).

@@ -41,6 +41,9 @@ std::optional<RunOptions> read_options(MPI_Comm comm) {
 // A partition freed (its communicators) when the run ends, however it ends.
 struct OwnedPartition {
   Partition partition;
+  explicit OwnedPartition(Partition owned) : partition(owned) {}
+  OwnedPartition(const OwnedPartition&) = delete;  // its communicators are freed once
+  OwnedPartition& operator=(const OwnedPartition&) = delete;
   ~OwnedPartition() { free_partition(partition); }
 };
 
@@ -111,8 +114,6 @@ struct PlannedRun {
                                      make_communicator(setup.run, owned.partition),
                                      ranks_per_node(comm), output);
   }
-  PlannedRun(const PlannedRun&) = delete;  // the partition's communicators are freed once
-  PlannedRun& operator=(const PlannedRun&) = delete;
 };
 
 // The main run's plan, checked (quietly: it is printed once, after the warm start) before a warm

@@ -1,5 +1,4 @@
-// The CPU's row of the fused step (kernels/fused_step.hpp, stream_row): its float moment sums,
-// taken in double through the double copies of the velocity tables (CpuRowTables::sum_vel).
+// The CPU's row of the fused step (kernels/fused_step.hpp, stream_row): its float moment sums.
 #include <gtest/gtest.h>
 
 #include <vector>
