@@ -121,19 +121,15 @@ int sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t fir
   constexpr int kMostLines = 16;
   constexpr int kMostScratch = kMostLines * kScratchPerWarp * int(sizeof(double));
   const auto kernel = sweep.order == 2 ? sweep_kernel<Real, Relax, 2> : sweep_kernel<Real, Relax, 1>;
-  // Per order: each kernel's shared memory and largest block.
-  static const auto block_limit = [](decltype(kernel) k) {
-    const cudaError_t status =
-        cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, kMostScratch);
-    if (status != cudaSuccess)
-      fail("sweep: cannot reserve shared memory: ", cudaGetErrorString(status));
-    cudaFuncAttributes attributes{};
-    cudaFuncGetAttributes(&attributes, k);
-    return attributes.maxThreadsPerBlock;
-  };
-  static const int largest_blocks[2] = {block_limit(sweep_kernel<Real, Relax, 1>),
-                                        block_limit(sweep_kernel<Real, Relax, 2>)};
-  const int largest_block = largest_blocks[sweep.order == 2 ? 1 : 0];
+  // Per order: the kernel's shared memory, largest block and resident blocks, per device.
+  static TeamKernelFacts facts[2] = {
+      TeamKernelFacts(reinterpret_cast<const void*>(sweep_kernel<Real, Relax, 1>)),
+      TeamKernelFacts(reinterpret_cast<const void*>(sweep_kernel<Real, Relax, 2>))};
+  TeamKernelFacts& kernel_facts = facts[sweep.order == 2 ? 1 : 0];
+  int device = 0;
+  cudaGetDevice(&device);
+  kernel_facts.allow_shared(device, kMostScratch, "sweep");
+  const int largest_block = kernel_facts.largest_team(device);
   const int most = std::min(kMostLines, largest_block / 32);
   const auto scratch = [](int l) { return std::size_t(l) * kScratchPerWarp * sizeof(double); };
   const auto launch = [&](std::int64_t from, std::int64_t blocks, int l) {
@@ -156,9 +152,7 @@ int sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t fir
   // sweeps; docs/benchmarks.md); the blocks that are left, or all of them when they are fewer than
   // a wave, take the most lines that still let them run at once, which shortens their sweep.
   const auto resident = [&](int l) {
-    int blocks = 0;
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, 32 * l, scratch(l));
-    return std::int64_t(blocks) * multiprocessors(exec);
+    return std::int64_t(kernel_facts.resident_blocks(device, 32 * l, scratch(l), "sweep"));
   };
   const std::int64_t sweep_lines = std::int64_t(sweep.grid.n[1]) * sweep.grid.n[2];
   const int allowed = int(std::min<std::int64_t>(most, sweep_lines));
