@@ -2,7 +2,7 @@
 # profile-fused-step.sh -- Nsight Compute on one launch of the explicit fused step
 # (docs/benchmarks.md, "Explicit step"): the kernel's summary metrics and, with a build made with
 # -DCMAKE_CUDA_FLAGS=-lineinfo, its executed instructions and stall samples per source line
-# (tools/ncu_lines.py). From the repository root of the device:
+# (tools/ncu_lines.py). From the repository root, on a machine with a GPU:
 #
 #   OUT=/tmp/p BENCH=build-prof/app/bolt_bench bash tools/profile-fused-step.sh [CASE ...]
 #
@@ -28,11 +28,16 @@ for spec in "${CASES[@]}"; do
     --section SchedulerStats --section InstructionStats --section MemoryWorkloadAnalysis \
     --section SourceCounters -f -o "$OUT/$name" \
     "$BENCH" --backend cuda --steps 2 --reps 1 --warmup 1 --bc cavity --velocities 24 "$@" \
-    > "$OUT/$name.log" 2>&1 || echo "$name: ncu failed (exit $?)"
-  "$NCU" -i "$OUT/$name.ncu-rep" --page details --csv > "$OUT/$name.details.csv" 2>&1
+    > "$OUT/$name.log" 2>&1 || { echo "$name: ncu failed (exit $?, $OUT/$name.log)"; continue; }
+  "$NCU" -i "$OUT/$name.ncu-rep" --page details --csv > "$OUT/$name.details.csv" 2>> "$OUT/$name.log"
   "$NCU" -i "$OUT/$name.ncu-rep" --page source --csv --print-source cuda,sass \
-    > "$OUT/$name.source.csv" 2>&1
+    > "$OUT/$name.source.csv" 2>> "$OUT/$name.log"
+  # The updates of one step: the bench's cells times its velocities (its JSON line).
+  updates=$(python3 -c 'import json, sys
+line = [l for l in open(sys.argv[1]) if l.startswith("BOLT_BENCH_JSON ")][0]
+r = json.loads(line.split(" ", 1)[1]); c = r["cells"]
+print(c[0] * c[1] * c[2] * r["nv"])' "$OUT/$name.log")
   python3 "$(dirname "$0")/ncu_lines.py" "$OUT/$name.details.csv" "$OUT/$name.source.csv" \
-    > "$OUT/$name.txt"
+    "$updates" > "$OUT/$name.txt"
   head -30 "$OUT/$name.txt"
 done
