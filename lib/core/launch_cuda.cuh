@@ -256,10 +256,12 @@ constexpr auto team_kernel_for() {
     return team_kernel<ReduceWidth, F>;
 }
 
-// The block shape of a team kernel: threads per block and bytes of dynamic shared memory.
+// The block shape of a team kernel: threads per block and bytes of dynamic shared memory, on
+// the current device.
 struct TeamLaunch {
   int threads;
   std::size_t shared;
+  int device;
 };
 
 // The facts of f's team kernel (one object per kernel, made at its first launch).
@@ -279,7 +281,7 @@ TeamLaunch prepare_team_kernel(int team_size, std::size_t scratch_bytes, const c
   cudaGetDevice(&device);
   if (shared > 48 * 1024) facts.allow_shared(device, shared, label);  // above the default
   // Whole warps (CudaTeam::sync_group relies on it).
-  return {std::max(32, std::min(team_size, facts.largest_team(device)) / 32 * 32), shared};
+  return {std::max(32, std::min(team_size, facts.largest_team(device)) / 32 * 32), shared, device};
 }
 
 // Launches f's team kernel, prepared as `launch`, over items > 0.
@@ -338,10 +340,8 @@ void for_each_cell_team(CudaExec exec, const int n[3], std::size_t /*row_bytes*/
   using Tiled = TiledCells<F>;
   const TeamLaunch launch =
       prepare_team_kernel<ReduceWidth, Tiled>(team_size, scratch_bytes, label);
-  int device = 0;
-  cudaGetDevice(&device);
   const int resident = team_kernel_facts<ReduceWidth, Tiled>().resident_blocks(
-      device, launch.threads, launch.shared, label);
+      launch.device, launch.threads, launch.shared, label);
   CellTiles tiles = layer_tiles(n, gpu_layer_cells(resident));
   // Padding past an int's reach: the box's own order, one tile, no padding.
   if (tiles.padded_cells() > std::numeric_limits<int>::max())

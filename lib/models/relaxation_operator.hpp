@@ -49,8 +49,8 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
       sums_ = Buffer<double>(setup.backend, std::size_t(setup.cells) * Evaluator::kSums);
       normalisation_ = Buffer<double>(setup.backend, std::size_t(setup.cells) * kNormalisationSums);
     }
-    if constexpr (std::is_same_v<Real, float>)
-      if constexpr (std::is_same_v<RowTables, CpuRowTables>) make_sum_tables(grid);
+    if constexpr (std::is_same_v<Real, float> && std::is_same_v<RowTables, CpuRowTables>)
+      make_sum_tables(grid);
     // The post-streaming row lives in shared memory on the GPU when it fits (with the reduction
     // buffer) in what the device allows a block; otherwise in the output row itself.
     const std::size_t bytes = std::size_t(setup.velocity_count) * sizeof(Real);
