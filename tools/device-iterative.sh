@@ -18,9 +18,10 @@
 #   cavity3d_kn0p01  the 3-D cavity at Kn = 0.01 (32^3 cells): synthetic correction with SNES
 #              Anderson, Anderson alone, plain
 #   synthetic  the synthetic correction's cost in 3-D against the sweep's (-log_view events
-#              BoltSynthetic and BoltSweep per sweep): the Kn = 0.1 cavity (64^3) with SNES
-#              Anderson alone and with the correction, the Kn = 0.01 cavity (32^3) and the cube
-#              with the correction
+#              BoltSynthetic and BoltSweep per sweep) and whether it pays: the Kn = 0.1 cavity
+#              (64^3), the Kn = 0.01 cavity (32^3) and the cube (the shipped inputs) with SNES
+#              Anderson alone, with the correction, and with GMRES around its multigrid; with
+#              $BOLT_BEFORE set, that bolt's correction too ($SYNTHETIC_CASES: other inputs)
 #   cube       supersonic flow past a cube (inputs/cube_iterative.yaml: second order, minmod),
 #              its mid-plane z = 2 plotted; with the synthetic correction (multigrid and ILU(0),
 #              -log_view: the correction's, the Krylov solve's and the sweep's time per sweep);
@@ -159,12 +160,19 @@ for part in "${PARTS[@]}"; do
           -iter_synthetic false -iter_max 5000
       done ;;
     synthetic)
-      run synthetic kn0p1_anderson 1 inputs/cavity3d_iterative_kn0p1.yaml -log_view
-      run synthetic kn0p1_synthetic 1 inputs/cavity3d_iterative_kn0p1.yaml -iter_synthetic true \
-        -log_view
-      run synthetic kn0p01_synthetic 1 inputs/cavity3d_iterative_kn0p01.yaml -log_view
-      run synthetic cube_synthetic 1 inputs/cube_iterative.yaml -iter_synthetic true -log_view \
-        -stream_order 1
+      # Each case with SNES Anderson alone, with the correction as shipped (one V-cycle in 3-D)
+      # and with GMRES to a relative 1e-1 around it; $BOLT_BEFORE (a bolt built before the
+      # change to compare) runs the correction again.
+      for case in ${SYNTHETIC_CASES:-cavity3d_iterative_kn0p1 cavity3d_iterative_kn0p01 cube_iterative}; do
+        run synthetic ${case}_anderson 1 inputs/$case.yaml -iter_synthetic false -log_view
+        run synthetic ${case}_synthetic 1 inputs/$case.yaml -iter_synthetic true -log_view
+        run synthetic ${case}_gmres 1 inputs/$case.yaml -iter_synthetic true -log_view \
+          -iter_synthetic_ksp_type gmres -iter_synthetic_ksp_rtol 1e-1
+        if [ -n "${BOLT_BEFORE:-}" ]; then
+          BOLT=$BOLT_BEFORE run synthetic ${case}_before 1 inputs/$case.yaml -iter_synthetic true \
+            -log_view
+        fi
+      done
       for log in "$OUT"/synthetic/*/log; do log_events "$log"; done ;;
     cube)
       run cube cube 1 inputs/cube_iterative.yaml

@@ -56,6 +56,12 @@ double synthetic_correction_bytes(const PhysicalGrid& grid);
 
 class SyntheticCorrection {
  public:
+  // Corrections between two Jacobians; the factorisation is kept meanwhile. The state changes
+  // little from one sweep to the next: in the cavities and a small cube a Jacobian of the
+  // initial state alone converged in as many sweeps as one formed every 10 or 30; refreshing it
+  // is for flows that move far from their start.
+  static constexpr int kJacobianLag = 20;
+
   explicit SyntheticCorrection(const SyntheticConfig& config);
   ~SyntheticCorrection();
   SyntheticCorrection(const SyntheticCorrection&) = delete;

@@ -1,0 +1,55 @@
+#pragma once
+// PETSc block matrices of the synthetic correction and the geometric multigrid that solves its
+// 3-D systems (docs/physics.md, "Synthetic correction").
+//
+// The levels merge 2^3 cells into one; the interpolation copies a coarse cell's unknowns into
+// its eight fine cells (piecewise constant, as suits cell averages) and the restriction sums
+// them, so a coarse operator is the Galerkin product P^T A P: each of its blocks the sum of the
+// fine blocks that couple the two merged cells. Walls and solids need no coarse description.
+// The product is formed here on the 5 x 5 blocks, in place, whenever the fine Jacobian changes:
+// PETSc forms it for scalar (AIJ) matrices only, whose multiplication and ILU(0) are twice as
+// slow as the block ones and whose symbolic factorisation took longer than the Krylov solves.
+#include <petscksp.h>
+
+#include <memory>
+#include <vector>
+
+#include "solver/iterative/synthetic_operator.hpp"
+
+namespace bolt {
+
+// A sequential block matrix (PETSc SeqBAIJ, 5 x 5 blocks) of `pattern`'s rows and columns,
+// with `column_cells` block columns and all values zero.
+Mat create_block_matrix(const BlockPattern& pattern, std::int64_t column_cells);
+
+// Levels of geometric multigrid for `cells`: every axis halved while all stay even and keep at
+// least 4 cells. 1: no multigrid.
+int synthetic_multigrid_levels(const int cells[3]);
+
+class SyntheticMultigrid {
+ public:
+  // The hierarchy below the fine operator of `cells` with block pattern `fine`.
+  SyntheticMultigrid(const int cells[3], const BlockPattern& fine, int levels);
+  ~SyntheticMultigrid();
+  SyntheticMultigrid(const SyntheticMultigrid&) = delete;
+  SyntheticMultigrid& operator=(const SyntheticMultigrid&) = delete;
+
+  // Makes `pc` this multigrid: its levels, interpolations, operators and smoothers (V-cycles,
+  // one ILU(0) smoothing per level, LU on the coarsest).
+  void configure(PC pc) const;
+
+  // Forms every coarse operator from the fine operator's blocks (in `fine`'s pattern order).
+  void galerkin(const PetscScalar* fine_blocks);
+
+  // The operator of a coarse level (0: the coarsest) and the interpolation from it to the next
+  // finer level.
+  Mat level_operator(int level) const;
+  Mat level_interpolation(int level) const;
+
+ private:
+  struct Level;
+  std::vector<std::unique_ptr<Level>> coarse_;  // [0] the coarsest
+  const BlockPattern& fine_;
+};
+
+}  // namespace bolt
