@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "core/error.hpp"
 #include "core/phase_events.hpp"
@@ -62,13 +63,30 @@ struct SyntheticCorrection::Impl {
     const std::int64_t cells = op.cells();
     jacobian = create_block_matrix(op.pattern(), cells);
     const int n[3] = {op.cells_along(0), op.cells_along(1), op.cells_along(2)};
-    if (dim == 3 && synthetic_multigrid_levels(n) > 1)
-      multigrid = std::make_unique<SyntheticMultigrid>(n, op.pattern(),
-                                                       synthetic_multigrid_levels(n));
+    const int levels = multigrid_levels(dim, n);
+    if (levels > 1) multigrid = std::make_unique<SyntheticMultigrid>(n, op.pattern(), levels);
     check(VecCreateSeq(PETSC_COMM_SELF, PetscInt(cells * kConserved), &x), "VecCreateSeq");
     check(VecDuplicate(x, &rhs), "VecDuplicate");
     check(VecDuplicate(x, &step), "VecDuplicate");
     create_solver(dim);
+  }
+
+  // The levels of the multigrid: as many as the grid allows, or -iter_synthetic_pc_mg_levels.
+  // bolt builds them, so the option is taken off PETSc's database before PETSc reads it (its
+  // PCMG would make new levels without operators).
+  static int multigrid_levels(int dim, const int n[3]) {
+    const int most = dim == 3 ? synthetic_multigrid_levels(n) : 1;
+    const std::string option = std::string("-") + kOptionsPrefix + "pc_mg_levels";
+    PetscInt asked = 0;
+    PetscBool set = PETSC_FALSE;
+    check(PetscOptionsGetInt(nullptr, nullptr, option.c_str(), &asked, &set), "PetscOptionsGetInt");
+    if (!set) return most;
+    require(dim == 3, option, " ", asked, ": a plane's correction is factored (LU), not iterated");
+    require(asked >= 1 && asked <= most, option, " ", asked, ": this grid of ", n[0], " x ", n[1],
+            " x ", n[2], " cells allows 1 to ", most, " (levels of 2^3 merged cells while every "
+            "axis stays even and keeps 4 cells; 1: GMRES with ILU(0))");
+    check(PetscOptionsClearValue(nullptr, option.c_str()), "PetscOptionsClearValue");
+    return int(asked);
   }
 
   // The linear solver of each correction. PETSc's options under the prefix iter_synthetic_
