@@ -19,8 +19,9 @@
 // without slip, no cross derivatives); those only decide how fast the iteration converges.
 //
 // One Newton step of that system per sweep, W = W_half + J^-1 nu_k (W_half - W_k), with the
-// Jacobian J of div_h Phi by PETSc's coloured finite differences, kept for several sweeps, and
-// a term eps nu I that keeps J regular (a closed domain's uniform density shift is otherwise in
+// Jacobian J of div_h Phi from differences of the face fluxes (synthetic_operator.hpp), kept for
+// several sweeps, solved by LU on planes and by one V-cycle of multigrid in 3-D
+// (synthetic_multigrid.hpp), and a term eps nu I that keeps J regular (a closed domain's uniform density shift is otherwise in
 // its null space; the mass rescaling fixes that shift). The non-conserved parts of the moments
 // (the deviatoric pressure tensor, the heat flux) are kept from the sweep.
 #include <array>
