@@ -94,6 +94,8 @@ struct SyntheticCorrection::Impl {
   // the choice made here.
   void create_solver(int dim) {
     check(KSPCreate(PETSC_COMM_SELF, &ksp), "KSPCreate");
+    // First, so that the multigrid's levels take it too (-iter_synthetic_mg_levels_...).
+    check(KSPSetOptionsPrefix(ksp, kOptionsPrefix), "KSPSetOptionsPrefix");
     PC pc = nullptr;
     check(KSPGetPC(ksp, &pc), "KSPGetPC");
     if (dim <= 2) {
@@ -116,7 +118,6 @@ struct SyntheticCorrection::Impl {
       else
         check(PCSetType(pc, PCILU), "PCSetType");
     }
-    check(KSPSetOptionsPrefix(ksp, kOptionsPrefix), "KSPSetOptionsPrefix");
     check(KSPSetFromOptions(ksp), "KSPSetFromOptions");
   }
 
