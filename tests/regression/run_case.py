@@ -895,7 +895,7 @@ def check_iterative(bolt, args, tmp):
       last change of 1e-8, but plain iteration, still converging slowly, is about 1 / (1 - rho)
       times that from its fixed point; measured 1.3e-8 to 1.6e-7), mass to round-off;
     * the 3-D correction (one V-cycle of multigrid on 8^3 cells; GMRES with ILU(0) chosen by
-      -iter_synthetic_ksp_type and -iter_synthetic_pc_type; Jacobi smoothing of the levels by
+      -iter_synthetic_pc_type; Jacobi smoothing of the levels by
       -iter_synthetic_mg_levels_pc_type) on the cavity at Kn = 0.1: at least 5 times fewer sweeps
       than plain source iteration (measured 17, 17 and 18 vs 103), D and G within 1e-6 of
       it, mass to round-off;
@@ -1003,11 +1003,11 @@ def check_iterative(bolt, args, tmp):
         ok &= report(abs(synthetic["conservation"]["mass_error"]) < 1e-12,
                      f"delta {delta}: mass error with the synthetic correction "
                      f"{synthetic['conservation']['mass_error']:.2e} (< 1e-12)")
-    # The 3-D correction: multigrid on 8^3 cells (two levels, one V-cycle), GMRES with ILU(0) (the
-    # choice on grids multigrid cannot coarsen) and multigrid with point-block Jacobi smoothing,
-    # both chosen through PETSc's options under its prefix (-iter_synthetic_ksp_type,
-    # -iter_synthetic_pc_type, -iter_synthetic_mg_levels_pc_type: bolt must pass them on to the
-    # solver and its levels, not refuse them).
+    # The 3-D correction: multigrid on 8^3 cells (two levels, one V-cycle), ILU(0) (with GMRES
+    # around it, as on grids multigrid cannot coarsen) and multigrid with point-block Jacobi
+    # smoothing, both chosen through PETSc's options under its prefix (-iter_synthetic_pc_type,
+    # -iter_synthetic_mg_levels_pc_type: bolt must pass them on to the solver and its levels,
+    # not refuse them).
     cavity3d = ["-options_file_yaml", os.path.join(ROOT, "inputs", "cavity3d_iterative_kn0p1.yaml"),
                 "-grid_n", "8,8,8", "-vgrid_n", "12", "-iter_tol", "1e-8",
                 "-out_monitor_every", "100000"]
@@ -1015,7 +1015,6 @@ def check_iterative(bolt, args, tmp):
     for name, options in (("plain", ["-iter_accel", "none"]),
                           ("multigrid", ["-iter_accel", "anderson", "-iter_synthetic", "true"]),
                           ("ILU(0)", ["-iter_accel", "anderson", "-iter_synthetic", "true",
-                                      "-iter_synthetic_ksp_type", "gmres",
                                       "-iter_synthetic_pc_type", "ilu"]),
                           ("Jacobi-smoothed multigrid",
                            ["-iter_accel", "anderson", "-iter_synthetic", "true",

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "kernels/macroscopic.hpp"
@@ -21,7 +22,8 @@
 namespace bolt {
 namespace {
 
-constexpr int kConserved = 5;
+constexpr int kConserved = kSyntheticConserved;
+constexpr int kBlock = kConserved * kConserved;
 
 struct Box {
   std::array<int, 3> cells;
@@ -181,15 +183,16 @@ std::vector<double> block_product(const BlockPattern& pattern, const std::vector
     for (std::int64_t e = pattern.row_start[c]; e < pattern.row_start[c + 1]; ++e)
       for (int j = 0; j < kConserved; ++j)
         for (int i = 0; i < kConserved; ++i)
-          out[c * kConserved + i] += blocks[e * 25 + j * kConserved + i] *
+          out[c * kConserved + i] += blocks[e * kBlock + j * kConserved + i] *
                                      v[pattern.columns[e] * kConserved + j];
   return out;
 }
 
 TEST(Synthetic, JacobianIsTheOperatorsDerivative) {
   // Against a central difference of the whole operator along a smooth direction, whose error
-  // (1e-12 of the size at the step 1e-6) is far below the one-sided face differences' own: the
-  // square root of the rounding error, 1.5e-8, times the fluxes' curvature. A block in the wrong
+  // (its rounding, eps / 1e-6 = 2e-10 of the size, and the step's 1e-12) is far below the
+  // one-sided face differences' own: the square root of the rounding error, 1.5e-8, times the
+  // fluxes' curvature (measured 1.5e-8 of the size). A block in the wrong
   // place, transposed or of the wrong sign misses by the size of J v itself.
   for (const Box& box : kBoxes) {
     const SyntheticConfig config = make_config(box.cells);
@@ -197,7 +200,8 @@ TEST(Synthetic, JacobianIsTheOperatorsDerivative) {
     std::fill(op.frequencies().begin(), op.frequencies().end(), 3.0);
     const std::vector<double> U = conserved(smooth_moments(config, 0.1));
     std::vector<double> v(U.size()), plus(U), minus(U), op_plus(U.size()), op_minus(U.size());
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.9 * double(i)) * (i % 5 == 4 ? 2 : 1);
+    for (std::size_t i = 0; i < v.size(); ++i)
+      v[i] = std::sin(0.9 * double(i)) * (i % kConserved == 4 ? 2 : 1);
     const double step = 1e-6;
     for (std::size_t i = 0; i < v.size(); ++i) {
       plus[i] += step * v[i];
@@ -205,7 +209,7 @@ TEST(Synthetic, JacobianIsTheOperatorsDerivative) {
     }
     op.apply(plus.data(), op_plus.data());
     op.apply(minus.data(), op_minus.data());
-    std::vector<double> blocks(op.pattern().columns.size() * 25);
+    std::vector<double> blocks(op.pattern().columns.size() * kBlock);
     op.jacobian(U.data(), blocks.data());
     const std::vector<double> Jv = block_product(op.pattern(), blocks, v);
     double misfit = 0.0, size = 0.0;
@@ -219,33 +223,43 @@ TEST(Synthetic, JacobianIsTheOperatorsDerivative) {
 }
 
 TEST(Synthetic, CoarseOperatorsAreGalerkinProducts) {
-  // The blocks summed here against PETSc's P^T A P of the same matrices as scalar ones, to the
-  // rounding of sums of eight to 56 blocks (1e-14 of the largest entry).
-  const SyntheticConfig config = make_config({8, 8, 8});
+  // The blocks summed here against PETSc's P^T A P of the same matrices as scalar ones, level by
+  // level of 16^3 cells (8^3, 4^3), to the rounding of sums of eight to 56 blocks (measured
+  // 1.4e-16 of the largest entry; 56 eps = 1.2e-14 bounds it).
+  const int cells[3] = {16, 16, 16};
+  const SyntheticConfig config = make_config({cells[0], cells[1], cells[2]});
   SyntheticOperator op(config);
   std::fill(op.frequencies().begin(), op.frequencies().end(), 3.0);
   const std::vector<double> U = conserved(smooth_moments(config, 0.1));
-  const int cells[3] = {8, 8, 8};
-  ASSERT_EQ(synthetic_multigrid_levels(cells), 2);
+  const int levels = synthetic_multigrid_levels(cells);
+  ASSERT_EQ(levels, 3);
   Mat fine = create_block_matrix(op.pattern(), op.cells());
   PetscScalar* blocks = nullptr;
   ASSERT_EQ(MatSeqBAIJGetArray(fine, &blocks), 0);
   op.jacobian(U.data(), blocks);
-  SyntheticMultigrid multigrid(cells, op.pattern(), 2);
+  SyntheticMultigrid multigrid(cells, op.pattern(), levels);
   multigrid.galerkin(blocks);
   ASSERT_EQ(MatSeqBAIJRestoreArray(fine, &blocks), 0);
-  Mat A = nullptr, P = nullptr, coarse = nullptr, product = nullptr;
-  ASSERT_EQ(MatConvert(fine, MATSEQAIJ, MAT_INITIAL_MATRIX, &A), 0);
-  ASSERT_EQ(MatConvert(multigrid.level_interpolation(0), MATSEQAIJ, MAT_INITIAL_MATRIX, &P), 0);
-  ASSERT_EQ(MatConvert(multigrid.level_operator(0), MATSEQAIJ, MAT_INITIAL_MATRIX, &coarse), 0);
-  ASSERT_EQ(MatPtAP(A, P, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &product), 0);
-  PetscReal size = 0.0, misfit = 0.0;
-  ASSERT_EQ(MatNorm(product, NORM_MAX, &size), 0);
-  ASSERT_EQ(MatAXPY(product, -1.0, coarse, DIFFERENT_NONZERO_PATTERN), 0);
-  ASSERT_EQ(MatNorm(product, NORM_MAX, &misfit), 0);
-  EXPECT_GT(size, 1.0);
-  EXPECT_LE(misfit, 1e-14 * size);
-  for (Mat* m : {&fine, &A, &P, &coarse, &product}) MatDestroy(m);
+  Mat finer = nullptr;
+  ASSERT_EQ(MatConvert(fine, MATSEQAIJ, MAT_INITIAL_MATRIX, &finer), 0);
+  for (int level = levels - 2; level >= 0; --level) {
+    Mat P = nullptr, coarse = nullptr, product = nullptr;
+    ASSERT_EQ(MatConvert(multigrid.level_interpolation(level), MATSEQAIJ, MAT_INITIAL_MATRIX, &P),
+              0);
+    ASSERT_EQ(MatConvert(multigrid.level_operator(level), MATSEQAIJ, MAT_INITIAL_MATRIX, &coarse),
+              0);
+    ASSERT_EQ(MatPtAP(finer, P, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &product), 0);
+    PetscReal size = 0.0, misfit = 0.0;
+    ASSERT_EQ(MatNorm(product, NORM_MAX, &size), 0);
+    ASSERT_EQ(MatAXPY(product, -1.0, coarse, DIFFERENT_NONZERO_PATTERN), 0);
+    ASSERT_EQ(MatNorm(product, NORM_MAX, &misfit), 0);
+    EXPECT_GT(size, 1.0) << "level " << level;
+    EXPECT_LE(misfit, 56 * std::numeric_limits<double>::epsilon() * size) << "level " << level;
+    for (Mat* m : {&finer, &P, &product}) MatDestroy(m);
+    finer = coarse;
+  }
+  MatDestroy(&finer);
+  MatDestroy(&fine);
 }
 
 }  // namespace

@@ -31,18 +31,8 @@ void check(PetscErrorCode code, const char* what) {
   if (code != 0) fail("synthetic correction: PETSc ", what, " failed (error ", int(code), ")");
 }
 
-struct State {
-  double n, u[3], T;
-};
-
-State state_of(const double* U) {
-  State s;
-  s.n = U[0];
-  for (int i = 0; i < 3; ++i) s.u[i] = U[1 + i] / U[0];
-  const double u2 = s.u[0] * s.u[0] + s.u[1] * s.u[1] + s.u[2] * s.u[2];
-  s.T = (4.0 / 3.0) * (U[4] / U[0] - 0.5 * u2);  // E = n u^2 / 2 + (3/4) n T
-  return s;
-}
+using State = SyntheticOperator::State;
+constexpr auto state_of = &SyntheticOperator::state_of;
 
 }  // namespace
 
@@ -72,8 +62,8 @@ struct SyntheticCorrection::Impl {
   }
 
   // The levels of the multigrid: as many as the grid allows, or -iter_synthetic_pc_mg_levels.
-  // bolt builds them, so the option is taken off PETSc's database before PETSc reads it (its
-  // PCMG would make new levels without operators).
+  // bolt builds them; PETSc's PCMG reads the option too, and keeps levels of the count it asks
+  // for (any other count it would make anew, without operators).
   static int multigrid_levels(int dim, const int n[3]) {
     const int most = dim == 3 ? synthetic_multigrid_levels(n) : 1;
     const std::string option = std::string("-") + kOptionsPrefix + "pc_mg_levels";
@@ -85,7 +75,6 @@ struct SyntheticCorrection::Impl {
     require(asked >= 1 && asked <= most, option, " ", asked, ": this grid of ", n[0], " x ", n[1],
             " x ", n[2], " cells allows 1 to ", most, " (levels of 2^3 merged cells while every "
             "axis stays even and keeps 4 cells; 1: GMRES with ILU(0))");
-    check(PetscOptionsClearValue(nullptr, option.c_str()), "PetscOptionsClearValue");
     return int(asked);
   }
 
@@ -106,11 +95,11 @@ struct SyntheticCorrection::Impl {
     } else {
       // The correction need not be exact: the next sweep measures what is left. On grids that
       // multigrid coarsens one V-cycle, which costs a third of GMRES to a relative 1e-1 (two or
-      // three V-cycles) and the 3-D cavities two sweeps more in 15 (docs/physics.md); ILU(0)
-      // alone needs more Krylov iterations the finer the grid. (A relative tolerance of 1e-1
-      // instead of 1e-3 costs the 3-D cavity at Kn = 0.01 one sweep in 13, and takes a tenth of
-      // the linear iterations; it also holds where -iter_synthetic_ksp_type asks for a Krylov
-      // method around the multigrid.)
+      // three V-cycles) and the 3-D cavities two or three sweeps more in 15 (docs/physics.md);
+      // ILU(0) alone needs more Krylov iterations the finer the grid. (A relative tolerance of
+      // 1e-1 instead of 1e-3 costs the 3-D cavity at Kn = 0.01 one sweep in 13, and takes a
+      // tenth of the linear iterations; it also holds where -iter_synthetic_ksp_type asks for a
+      // Krylov method around the multigrid.)
       check(KSPSetType(ksp, multigrid ? KSPPREONLY : KSPGMRES), "KSPSetType");
       check(KSPSetTolerances(ksp, 1e-1, PETSC_DEFAULT, PETSC_DEFAULT, 200), "KSPSetTolerances");
       if (multigrid)
@@ -119,6 +108,17 @@ struct SyntheticCorrection::Impl {
         check(PCSetType(pc, PCILU), "PCSetType");
     }
     check(KSPSetFromOptions(ksp), "KSPSetFromOptions");
+    PetscBool kept = PETSC_TRUE;
+    check(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCMG, &kept),
+          "PetscObjectTypeCompare");
+    if (multigrid && !kept) {
+      // -iter_synthetic_pc_type replaced the levels: no more V-cycle alone, and no levels to form.
+      multigrid.reset();
+      PetscBool chosen = PETSC_FALSE;
+      check(PetscOptionsHasName(nullptr, kOptionsPrefix, "-ksp_type", &chosen),
+            "PetscOptionsHasName");
+      if (!chosen) check(KSPSetType(ksp, KSPGMRES), "KSPSetType");
+    }
   }
 
   // The Jacobian of the macroscopic operator at the state in x, and the coarse levels' operators.
@@ -229,7 +229,7 @@ void SyntheticCorrection::correct(const std::vector<double>& previous, std::vect
     m.options_checked = true;
   }
   PetscInt its = 0;
-  KSPGetIterationNumber(m.ksp, &its);
+  check(KSPGetIterationNumber(m.ksp, &its), "KSPGetIterationNumber");
   // A solve that broke down (not merely out of iterations: that step is still a correction)
   // corrects nothing.
   KSPConvergedReason reason = KSP_CONVERGED_ITERATING;

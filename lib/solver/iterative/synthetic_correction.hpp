@@ -20,8 +20,9 @@
 //
 // One Newton step of that system per sweep, W = W_half + J^-1 nu_k (W_half - W_k), with the
 // Jacobian J of div_h Phi from differences of the face fluxes (synthetic_operator.hpp), kept for
-// several sweeps, solved by LU on planes and by one V-cycle of multigrid in 3-D
-// (synthetic_multigrid.hpp), and a term eps nu I that keeps J regular (a closed domain's uniform density shift is otherwise in
+// several sweeps, solved by LU on planes, by one V-cycle of multigrid in 3-D
+// (synthetic_multigrid.hpp) and by GMRES with ILU(0) on 3-D grids multigrid cannot coarsen, and
+// a term eps nu I that keeps J regular (a closed domain's uniform density shift is otherwise in
 // its null space; the mass rescaling fixes that shift). The non-conserved parts of the moments
 // (the deviatoric pressure tensor, the heat flux) are kept from the sweep.
 #include <array>

@@ -11,6 +11,9 @@ namespace {
 
 constexpr int kConserved = kSyntheticConserved;
 constexpr int kBlock = kConserved * kConserved;
+// The most cells of a coarsest level that LU factors: 16^3, whose factors take a few MB. (An odd
+// axis can stop the halving while the coarsest level is still large.)
+constexpr std::int64_t kFactoredCells = 4096;
 static_assert(std::is_same_v<PetscScalar, double>, "the correction's blocks are real doubles");
 
 void check(PetscErrorCode code, const char* what) {
@@ -30,6 +33,14 @@ void release(Mat matrix, PetscScalar*& values) {
 
 Mat create_block_matrix(const BlockPattern& pattern, std::int64_t column_cells) {
   const std::int64_t rows = std::int64_t(pattern.row_start.size()) - 1;
+  // PETSc counts the matrix's values in PetscInt (32 bits in most builds).
+  const std::int64_t values = std::int64_t(pattern.columns.size()) * kBlock;
+  require(values <= std::int64_t(PETSC_MAX_INT) &&
+              std::max(rows, column_cells) * kConserved <= std::int64_t(PETSC_MAX_INT),
+          "synthetic correction: ", rows, " cells with ", pattern.columns.size(),
+          " blocks of 5 x 5 exceed PETSc's ", sizeof(PetscInt) * 8,
+          "-bit indices (about 12 million cells with 32 bits); run without -iter_synthetic, on "
+          "fewer cells, or with a PETSc configured --with-64-bit-indices");
   const std::vector<PetscInt> row_start(pattern.row_start.begin(), pattern.row_start.end());
   const std::vector<PetscInt> columns(pattern.columns.begin(), pattern.columns.end());
   Mat matrix = nullptr;
@@ -62,8 +73,8 @@ struct SyntheticMultigrid::Level {
   Mat op = nullptr;
   Mat interpolation = nullptr;  // from this level to the next finer
   ~Level() {
-    if (op) MatDestroy(&op);
-    if (interpolation) MatDestroy(&interpolation);
+    MatDestroy(&op);
+    MatDestroy(&interpolation);
   }
 };
 
@@ -105,7 +116,7 @@ SyntheticMultigrid::SyntheticMultigrid(const int cells[3], const BlockPattern& f
     check(MatSeqBAIJGetArray(level->interpolation, &identity), "MatSeqBAIJGetArray");
     for (std::int64_t c = 0; c < finer_cells; ++c)
       for (int k = 0; k < kConserved; ++k) identity[c * kBlock + k * kConserved + k] = 1.0;
-    check(MatSeqBAIJRestoreArray(level->interpolation, &identity), "MatSeqBAIJRestoreArray");
+    release(level->interpolation, identity);
     std::copy_n(level->n, 3, finer_n);
     from_fine.push_back(std::move(level));
     finer = &from_fine.back()->pattern;
@@ -131,11 +142,21 @@ void SyntheticMultigrid::configure(PC pc) const {
                      "PCMGSetInterpolation");
     KSP smoother = nullptr;
     PC smoothing = nullptr;
-    if (l == 0) {
+    const int* n = coarse_[0]->n;
+    if (l == 0 && std::int64_t(n[0]) * n[1] * n[2] <= kFactoredCells) {
       check(PCMGGetCoarseSolve(pc, &smoother), "PCMGGetCoarseSolve");
       check(KSPSetType(smoother, KSPPREONLY), "KSPSetType");
       check(KSPGetPC(smoother, &smoothing), "KSPGetPC");
       check(PCSetType(smoothing, PCLU), "PCSetType");
+      continue;
+    }
+    if (l == 0) {  // an odd axis stopped the halving early: smoothed like the levels above
+      check(PCMGGetCoarseSolve(pc, &smoother), "PCMGGetCoarseSolve");
+      check(KSPSetType(smoother, KSPRICHARDSON), "KSPSetType");
+      check(KSPSetTolerances(smoother, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 1),
+            "KSPSetTolerances");
+      check(KSPGetPC(smoother, &smoothing), "KSPGetPC");
+      check(PCSetType(smoothing, PCILU), "PCSetType");
       continue;
     }
     // One ILU(0) factorisation serves both.
@@ -179,8 +200,9 @@ void SyntheticMultigrid::galerkin(const PetscScalar* fine_blocks) {
                          K = R / here.n[0] / here.n[1];
       const std::int64_t fine_n0 = 2 * here.n[0], fine_n1 = 2 * here.n[1];
       for (int child = 0; child < 8; ++child) {
-        const std::int64_t r = (2 * I + (child & 1)) +
-                               fine_n0 * ((2 * J + (child >> 1 & 1)) + fine_n1 * (2 * K + (child >> 2)));
+        const std::int64_t r =
+            (2 * I + (child & 1)) +
+            fine_n0 * ((2 * J + (child >> 1 & 1)) + fine_n1 * (2 * K + (child >> 2)));
         for (std::int64_t e = finer->row_start[r]; e < finer->row_start[r + 1]; ++e) {
           const std::int64_t C = here.parent[finer->columns[e]];
           const auto* begin = here.pattern.columns.data();

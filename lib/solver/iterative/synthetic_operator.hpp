@@ -44,11 +44,13 @@ class SyntheticOperator {
   // pattern(), each 5 x 5 column by column (the layout of PETSc's block matrices).
   void jacobian(const double* U, double* blocks) const;
 
- private:
+  // Density, velocity and temperature of a cell's conserved unknowns.
   struct State {
     double n, u[3], T;
   };
   static State state_of(const double* U);
+
+ private:
   static void add_half_flux(const State& s, int axis, double sign, double* flux);
 
   double viscosity(double T) const;
