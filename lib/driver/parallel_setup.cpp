@@ -2,6 +2,7 @@
 
 #include <omp.h>
 #include <petscsys.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <optional>
@@ -14,6 +15,33 @@
 
 namespace bolt {
 
+namespace {
+
+// The cores this process may run on (its CPU affinity); 0 where the system does not say.
+int affinity_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return 0;
+  return CPU_COUNT(&set);
+}
+
+// A note when the rank's OpenMP threads outnumber its cores, which they would then take turns
+// on: mpirun binds each rank to one core by default (for two ranks or fewer), and the host's
+// share of a run (the CPU backend; with a GPU, the iterative solver's correction and warm starts)
+// runs on that one core.
+void note_crowded_threads(MPI_Comm comm, int rank) {
+  const int threads = omp_get_max_threads(), cores = affinity_cores();
+  if (cores > 0 && threads > cores)
+    PetscSynchronizedPrintf(comm,
+                            "bolt: note: rank %d runs %d OpenMP threads on %d core%s of its CPU "
+                            "affinity, where they take turns; mpirun --bind-to none or --map-by "
+                            "slot:PE=<cores> (Slurm: --cpus-per-task) gives it more, "
+                            "OMP_NUM_THREADS fewer threads\n",
+                            rank, threads, cores, cores == 1 ? "" : "s");
+}
+
+}  // namespace
+
 void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
   if (run.backend != Backend::cuda) {
     int rank = 0;
@@ -23,6 +51,7 @@ void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
     set_run_place("rank " + std::to_string(rank) + ", host " + host + ", CPU");
     PetscSynchronizedPrintf(comm, "bolt: rank %d -> host %s -> CPU (%d OpenMP threads)\n", rank,
                             host, omp_get_max_threads());
+    note_crowded_threads(comm, rank);
     PetscSynchronizedFlush(comm, PETSC_STDOUT);
     return;
   }
@@ -59,6 +88,7 @@ void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
                 std::to_string(device) + " (" + bus + ")");
   PetscSynchronizedPrintf(comm, "bolt: rank %d -> host %s -> GPU %d (%s)\n", rank, host, device,
                           bus.c_str());
+  note_crowded_threads(comm, rank);
   PetscSynchronizedFlush(comm, PETSC_STDOUT);
 }
 
