@@ -5,6 +5,8 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,19 +27,32 @@ int affinity_cores() {
   return CPU_COUNT(&set);
 }
 
-// A note when the rank's OpenMP threads outnumber its cores, which they would then take turns
-// on: mpirun binds each rank to one core by default (for two ranks or fewer), and the host's
-// share of a run (the CPU backend; with a GPU, the iterative solver's correction and warm starts)
-// runs on that one core.
-void note_crowded_threads(MPI_Comm comm, int rank) {
+// A note when the rank's host work is held to fewer cores than it could have. mpirun binds each
+// rank to one core by default (for two ranks or fewer), and OpenMP then starts one thread there,
+// or takes turns on it with the threads OMP_NUM_THREADS asks for: the host's share of a run (the
+// CPU backend; with a GPU, the iterative solver's correction and warm starts) runs on one core of
+// many. Under Slurm the allocation chose the cores: only the turns are noted.
+void note_held_cores(MPI_Comm comm, int rank) {
+  MPI_Comm node;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local_ranks = 1;
+  MPI_Comm_size(node, &local_ranks);
+  MPI_Comm_free(&node);
   const int threads = omp_get_max_threads(), cores = affinity_cores();
-  if (cores > 0 && threads > cores)
+  const int share = int(sysconf(_SC_NPROCESSORS_ONLN)) / std::max(local_ranks, 1);
+  const char* remedy =
+      "mpirun --bind-to none or --map-by slot:PE=<cores> (Slurm: --cpus-per-task) gives it more";
+  if (cores <= 0) return;
+  if (threads > cores)
     PetscSynchronizedPrintf(comm,
                             "bolt: note: rank %d runs %d OpenMP threads on %d core%s of its CPU "
-                            "affinity, where they take turns; mpirun --bind-to none or --map-by "
-                            "slot:PE=<cores> (Slurm: --cpus-per-task) gives it more, "
-                            "OMP_NUM_THREADS fewer threads\n",
-                            rank, threads, cores, cores == 1 ? "" : "s");
+                            "affinity, where they take turns; %s, OMP_NUM_THREADS fewer threads\n",
+                            rank, threads, cores, cores == 1 ? "" : "s", remedy);
+  else if (cores < share && !std::getenv("SLURM_JOB_ID"))
+    PetscSynchronizedPrintf(comm,
+                            "bolt: note: rank %d may use %d of its node's cores (its CPU affinity) "
+                            "where its share is %d; %s\n",
+                            rank, cores, share, remedy);
 }
 
 }  // namespace
@@ -51,7 +66,7 @@ void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
     set_run_place("rank " + std::to_string(rank) + ", host " + host + ", CPU");
     PetscSynchronizedPrintf(comm, "bolt: rank %d -> host %s -> CPU (%d OpenMP threads)\n", rank,
                             host, omp_get_max_threads());
-    note_crowded_threads(comm, rank);
+    note_held_cores(comm, rank);
     PetscSynchronizedFlush(comm, PETSC_STDOUT);
     return;
   }
@@ -88,7 +103,7 @@ void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
                 std::to_string(device) + " (" + bus + ")");
   PetscSynchronizedPrintf(comm, "bolt: rank %d -> host %s -> GPU %d (%s)\n", rank, host, device,
                           bus.c_str());
-  note_crowded_threads(comm, rank);
+  note_held_cores(comm, rank);
   PetscSynchronizedFlush(comm, PETSC_STDOUT);
 }
 
