@@ -32,12 +32,7 @@ int affinity_cores() {
 // or takes turns on it with the threads OMP_NUM_THREADS asks for: the host's share of a run (the
 // CPU backend; with a GPU, the iterative solver's correction and warm starts) runs on one core of
 // many. Under Slurm the allocation chose the cores: only the turns are noted.
-void note_held_cores(MPI_Comm comm, int rank) {
-  MPI_Comm node;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int local_ranks = 1;
-  MPI_Comm_size(node, &local_ranks);
-  MPI_Comm_free(&node);
+void note_held_cores(MPI_Comm comm, int rank, int local_ranks) {
   const int threads = omp_get_max_threads(), cores = affinity_cores();
   const int share = int(sysconf(_SC_NPROCESSORS_ONLN)) / std::max(local_ranks, 1);
   const char* remedy =
@@ -66,7 +61,12 @@ void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
     set_run_place("rank " + std::to_string(rank) + ", host " + host + ", CPU");
     PetscSynchronizedPrintf(comm, "bolt: rank %d -> host %s -> CPU (%d OpenMP threads)\n", rank,
                             host, omp_get_max_threads());
-    note_held_cores(comm, rank);
+    MPI_Comm node;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int local_ranks = 1;
+    MPI_Comm_size(node, &local_ranks);
+    MPI_Comm_free(&node);
+    note_held_cores(comm, rank, local_ranks);
     PetscSynchronizedFlush(comm, PETSC_STDOUT);
     return;
   }
@@ -103,7 +103,7 @@ void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
                 std::to_string(device) + " (" + bus + ")");
   PetscSynchronizedPrintf(comm, "bolt: rank %d -> host %s -> GPU %d (%s)\n", rank, host, device,
                           bus.c_str());
-  note_held_cores(comm, rank);
+  note_held_cores(comm, rank, local_ranks);
   PetscSynchronizedFlush(comm, PETSC_STDOUT);
 }
 

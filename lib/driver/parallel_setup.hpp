@@ -13,7 +13,8 @@
 namespace bolt {
 
 // CUDA backend: the node-local rank picks the GPU (two ranks of a node on one GPU is an error
-// unless -gpu_share). Prints the rank -> host -> GPU (or CPU) map on rank 0. Collective.
+// unless -gpu_share). Prints the rank -> host -> GPU (or CPU) map on rank 0, and a note where a
+// rank's host work is held to fewer cores than its share of the node. Collective.
 void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run);
 
 // nullptr on one rank with one box (nothing to move).

@@ -130,11 +130,7 @@ struct SyntheticCorrection::Impl {
     check(MatSeqBAIJGetArray(jacobian, &blocks), "MatSeqBAIJGetArray");
     op.jacobian(U, blocks);
     if (multigrid) multigrid->galerkin(blocks);
-    check(MatSeqBAIJRestoreArray(jacobian, &blocks), "MatSeqBAIJRestoreArray");
-    // Values written through the array leave the matrix's state as it was, and PETSc would keep
-    // the factors of the old values; an assembly marks them new.
-    check(MatAssemblyBegin(jacobian, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
-    check(MatAssemblyEnd(jacobian, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
+    restore_written_blocks(jacobian, blocks);
     check(VecRestoreArrayRead(x, &U), "VecRestoreArrayRead");
     check(KSPSetOperators(ksp, jacobian, jacobian), "KSPSetOperators");
   }
@@ -150,9 +146,9 @@ struct SyntheticCorrection::Impl {
 };
 
 double synthetic_correction_bytes(const PhysicalGrid& grid) {
-  // Bounds the measured host peaks: 64^2 and 128^2 cells (686 and 699 bytes per cell and log2
-  // of the cells); 25^3 and 33^3 with ILU(0) (4040); 24^3, 32^3 and 40^3 with multigrid (4200 to
-  // 4320; the coarse levels add a seventh of the fine matrix and factors).
+  // Bounds the host peaks measured on planes of 64^2 and 128^2 cells and on boxes of 24^3 to
+  // 40^3 (docs/benchmarks.md, "Pre-run memory plan"): the plane's LU fill grows as the log of
+  // its cells; a box's coarse levels add a seventh of the fine matrix and its factors.
   const double cells = double(grid.interior_cells());
   if (grid.dim <= 2) return cells * 750.0 * std::log2(std::max(cells, 2.0));
   const int n[3] = {grid.cells(0), grid.cells(1), grid.cells(2)};

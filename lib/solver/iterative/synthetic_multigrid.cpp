@@ -20,16 +20,13 @@ void check(PetscErrorCode code, const char* what) {
   if (code != 0) fail("synthetic correction: PETSc ", what, " failed (error ", int(code), ")");
 }
 
-// Gives back the values of `matrix` written through its array. Such writes leave the matrix's
-// state as it was, and PETSc would keep the smoothers' factors of the old values; an assembly
-// marks them new.
-void release(Mat matrix, PetscScalar*& values) {
+}  // namespace
+
+void restore_written_blocks(Mat matrix, PetscScalar*& values) {
   check(MatSeqBAIJRestoreArray(matrix, &values), "MatSeqBAIJRestoreArray");
   check(MatAssemblyBegin(matrix, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
   check(MatAssemblyEnd(matrix, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
 }
-
-}  // namespace
 
 Mat create_block_matrix(const BlockPattern& pattern, std::int64_t column_cells) {
   const std::int64_t rows = std::int64_t(pattern.row_start.size()) - 1;
@@ -116,7 +113,7 @@ SyntheticMultigrid::SyntheticMultigrid(const int cells[3], const BlockPattern& f
     check(MatSeqBAIJGetArray(level->interpolation, &identity), "MatSeqBAIJGetArray");
     for (std::int64_t c = 0; c < finer_cells; ++c)
       for (int k = 0; k < kConserved; ++k) identity[c * kBlock + k * kConserved + k] = 1.0;
-    release(level->interpolation, identity);
+    restore_written_blocks(level->interpolation, identity);
     std::copy_n(level->n, 3, finer_n);
     from_fine.push_back(std::move(level));
     finer = &from_fine.back()->pattern;
@@ -211,12 +208,12 @@ void SyntheticMultigrid::galerkin(const PetscScalar* fine_blocks) {
         }
       }
     }
-    if (finer_held) release(finer_op, finer_held);
+    if (finer_held) restore_written_blocks(finer_op, finer_held);
     finer = &here.pattern;
     finer_blocks = finer_held = blocks;
     finer_op = here.op;
   }
-  if (finer_held) release(finer_op, finer_held);
+  if (finer_held) restore_written_blocks(finer_op, finer_held);
 }
 
 }  // namespace bolt

@@ -8,7 +8,7 @@
 // fine blocks that couple the two merged cells. Walls and solids need no coarse description.
 // The product is formed here on the 5 x 5 blocks, in place, whenever the fine Jacobian changes:
 // PETSc forms it for scalar (AIJ) matrices only, whose multiplication and ILU(0) are twice as
-// slow as the block ones and whose symbolic factorisation took longer than the Krylov solves.
+// slow as the block ones and whose symbolic factorisation costs more than the Krylov solves.
 #include <petscksp.h>
 
 #include <memory>
@@ -19,8 +19,14 @@
 namespace bolt {
 
 // A sequential block matrix (PETSc SeqBAIJ, 5 x 5 blocks) of `pattern`'s rows and columns,
-// with `column_cells` block columns and all values zero.
+// with `column_cells` block columns and all values zero. Its values are written through
+// MatSeqBAIJGetArray and given back by restore_written_blocks.
 Mat create_block_matrix(const BlockPattern& pattern, std::int64_t column_cells);
+
+// Gives back the values of `matrix` written through its array. Such writes leave the matrix's
+// state as it was, and PETSc would keep the factors of the old values; an assembly marks them
+// new.
+void restore_written_blocks(Mat matrix, PetscScalar*& values);
 
 // Levels of geometric multigrid for `cells`: every axis halved while all stay even and keep at
 // least 4 cells. 1: no multigrid.
