@@ -8,7 +8,11 @@
 #
 # CASE: a name and bolt_bench's case options, e.g. "2d_float --cells 128,128 --precision float"
 # (default: the 2-D cavity 128^2 x 24^3 and its reduced 2V set, in float and double). The
-# warm-up step's launch is skipped, the next one profiled.
+# warm-up step's launch is skipped, the next one profiled. KERNEL (a regular expression of the
+# mangled kernel name, default FusedStep) profiles another kernel (LAUNCH_SKIP: its launches
+# skipped first, default 1), e.g. the iterative sweep:
+#
+#   KERNEL=sweep_kernel bash tools/profile-fused-step.sh "3d --solver iterative --cells 64,64,64"
 set -u -o pipefail
 BENCH=${BENCH:-build-prof/app/bolt_bench}
 OUT=${OUT:-/tmp/profile-fused-step}
@@ -23,7 +27,7 @@ for spec in "${CASES[@]}"; do
   set -- $spec
   name=$1
   shift
-  "$NCU" --kernel-name-base mangled -k regex:FusedStep --launch-skip 1 --launch-count 1 \
+  "$NCU" --kernel-name-base mangled -k "regex:${KERNEL:-FusedStep}" --launch-skip "${LAUNCH_SKIP:-1}" --launch-count 1 \
     --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
     --section SchedulerStats --section InstructionStats --section MemoryWorkloadAnalysis \
     --section SourceCounters -f -o "$OUT/$name" \

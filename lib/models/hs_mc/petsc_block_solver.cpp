@@ -3,15 +3,14 @@
 #include <petscksp.h>
 
 #include "core/error.hpp"
+#include "core/petsc_check.hpp"
 #include "core/solver_options.hpp"
 
 namespace bolt {
 
 namespace {
 
-void check(PetscErrorCode code, const char* what) {
-  if (code != 0) fail("PETSc: ", what, " failed (error code ", int(code), ")");
-}
+constexpr PetscCheck check{"-mc_correction petsc"};
 
 constexpr const char* kOptionsPrefix = "mc_correction_";
 const bool kOptionsPrefixRegistered =

@@ -9,6 +9,7 @@
 
 #include "solver/iterative/iterative_steady.hpp"
 #include "core/error.hpp"
+#include "core/petsc_check.hpp"
 #include "core/phase_events.hpp"
 #include "core/solver_options.hpp"
 #include "kernels/macroscopic.hpp"
@@ -17,9 +18,7 @@ namespace bolt {
 
 namespace {
 
-void check_petsc(PetscErrorCode status, const char* what) {
-  require(status == 0, "-iter_accel: PETSc failed in ", what, " (error ", int(status), ")");
-}
+constexpr PetscCheck check_petsc{"-iter_accel"};
 
 constexpr const char* kOptionsPrefix = "bolt_iter_";
 const bool kOptionsPrefixRegistered =

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/petsc_check.hpp"
 #include "core/phase_events.hpp"
 #include "core/solver_options.hpp"
 #include "kernels/macroscopic.hpp"
@@ -27,9 +28,7 @@ constexpr const char* kOptionsPrefix = "iter_synthetic_";
 const bool kOptionsPrefixRegistered =
     register_solver_options_prefix(kOptionsPrefix, {"iter_synthetic", {"true"}});
 
-void check(PetscErrorCode code, const char* what) {
-  if (code != 0) fail("synthetic correction: PETSc ", what, " failed (error ", int(code), ")");
-}
+constexpr PetscCheck check{"synthetic correction"};
 
 using State = SyntheticOperator::State;
 constexpr auto state_of = &SyntheticOperator::state_of;
@@ -53,7 +52,7 @@ struct SyntheticCorrection::Impl {
     const std::int64_t cells = op.cells();
     jacobian = create_block_matrix(op.pattern(), cells);
     const int n[3] = {op.cells_along(0), op.cells_along(1), op.cells_along(2)};
-    const int levels = multigrid_levels(dim, n);
+    const int levels = multigrid_replaced() ? 1 : multigrid_levels(dim, n);
     if (levels > 1) multigrid = std::make_unique<SyntheticMultigrid>(n, op.pattern(), levels);
     check(VecCreateSeq(PETSC_COMM_SELF, PetscInt(cells * kConserved), &x), "VecCreateSeq");
     check(VecDuplicate(x, &rhs), "VecDuplicate");
@@ -76,6 +75,16 @@ struct SyntheticCorrection::Impl {
             " x ", n[2], " cells allows 1 to ", most, " (levels of 2^3 merged cells while every "
             "axis stays even and keeps 4 cells; 1: GMRES with ILU(0))");
     return int(asked);
+  }
+
+  // -iter_synthetic_pc_type other than mg: the levels would not be used, so none are built, and
+  // GMRES goes around the preconditioner asked for (unless -iter_synthetic_ksp_type says more).
+  static bool multigrid_replaced() {
+    char type[64] = "";
+    PetscBool set = PETSC_FALSE;
+    check(PetscOptionsGetString(nullptr, kOptionsPrefix, "-pc_type", type, sizeof type, &set),
+          "PetscOptionsGetString");
+    return set && std::string(type) != PCMG;
   }
 
   // The linear solver of each correction. PETSc's options under the prefix iter_synthetic_
@@ -108,17 +117,6 @@ struct SyntheticCorrection::Impl {
         check(PCSetType(pc, PCILU), "PCSetType");
     }
     check(KSPSetFromOptions(ksp), "KSPSetFromOptions");
-    PetscBool kept = PETSC_TRUE;
-    check(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCMG, &kept),
-          "PetscObjectTypeCompare");
-    if (multigrid && !kept) {
-      // -iter_synthetic_pc_type replaced the levels: no more V-cycle alone, and no levels to form.
-      multigrid.reset();
-      PetscBool chosen = PETSC_FALSE;
-      check(PetscOptionsHasName(nullptr, kOptionsPrefix, "-ksp_type", &chosen),
-            "PetscOptionsHasName");
-      if (!chosen) check(KSPSetType(ksp, KSPGMRES), "KSPSetType");
-    }
   }
 
   // The Jacobian of the macroscopic operator at the state in x, and the coarse levels' operators.

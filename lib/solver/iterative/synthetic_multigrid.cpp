@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "core/error.hpp"
+#include "core/petsc_check.hpp"
 
 namespace bolt {
 
@@ -16,9 +17,7 @@ constexpr int kBlock = kConserved * kConserved;
 constexpr std::int64_t kFactoredCells = 4096;
 static_assert(std::is_same_v<PetscScalar, double>, "the correction's blocks are real doubles");
 
-void check(PetscErrorCode code, const char* what) {
-  if (code != 0) fail("synthetic correction: PETSc ", what, " failed (error ", int(code), ")");
-}
+constexpr PetscCheck check{"synthetic correction"};
 
 }  // namespace
 
