@@ -54,8 +54,7 @@ bool IterativeSteady::physical(const double* x) const {
 double IterativeSteady::sweep_from(const double* x, double* out) {
   unpack(x);
   const double change = iterate();
-  const std::vector<double> next = pack();
-  std::copy(next.begin(), next.end(), out);
+  pack(out);
   return change;
 }
 

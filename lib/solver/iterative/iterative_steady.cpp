@@ -260,11 +260,19 @@ IterativeSteady::~IterativeSteady() {
 }
 
 std::vector<double> IterativeSteady::pack() const {
-  std::vector<double> x = moments_;
+  std::size_t size = moments_.size() + solid_sides_.size();
   for (const auto& axis : wall_density_)
-    for (const auto& face : axis) x.insert(x.end(), face.begin(), face.end());
-  for (std::int64_t side : solid_sides_) x.push_back(solid_density_[side]);
+    for (const auto& face : axis) size += face.size();
+  std::vector<double> x(size);
+  pack(x.data());
   return x;
+}
+
+void IterativeSteady::pack(double* x) const {
+  x = std::copy(moments_.begin(), moments_.end(), x);
+  for (const auto& axis : wall_density_)
+    for (const auto& face : axis) x = std::copy(face.begin(), face.end(), x);
+  for (std::int64_t side : solid_sides_) *x++ = solid_density_[side];
 }
 
 void IterativeSteady::unpack(const double* x) {
@@ -278,11 +286,15 @@ void IterativeSteady::unpack(const double* x) {
   for (std::int64_t side : solid_sides_) solid_density_[side] = *x++;
 }
 
-// Scales the moments of a closed domain to its initial mass; returns the factor.
-double IterativeSteady::rescale_mass(std::vector<double>& moments) const {
+double IterativeSteady::mass_scale(const std::vector<double>& moments) const {
   double mass = 0.0;
   for (std::int64_t c = 0; c < cells_; ++c) mass += moments[c * kRawMoments] * volume_[c];
-  const double scale = initial_mass_ / mass;
+  return initial_mass_ / mass;
+}
+
+// Scales the moments of a closed domain to its initial mass; returns the factor.
+double IterativeSteady::rescale_mass(std::vector<double>& moments) const {
+  const double scale = mass_scale(moments);
   for (double& m : moments) m *= scale;
   return scale;
 }
@@ -319,14 +331,17 @@ void IterativeSteady::follow_corrected_gas(const std::vector<double>& swept,
 double IterativeSteady::iterate() {
   const auto start = std::chrono::steady_clock::now();
   if (communicator_) communicator_->record_times(true);
-  SweepResult result = engine_->iterate(moments_, wall_density_, solid_density_);
+  SweepResult& result = swept_;
+  engine_->iterate(moments_, wall_density_, solid_density_, result);
   if (communicator_) communicator_->record_times(false);
   sweep_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ++sweeps_;
   // The host's work on the sweep's sums (core/phase_events.hpp), then the correction's.
   std::optional<Phase<>> phase(std::in_place, "BoltIterUpdate");
+  // A closed domain's moments are scaled to its initial mass in the pass that measures the
+  // change, below (one pass over the moments fewer).
+  const double scale = closed_ ? mass_scale(result.moments) : 1.0;
   if (closed_) {
-    const double scale = rescale_mass(result.moments);
     for (auto& axis : result.face_sums)
       for (auto& face : axis)
         for (double& value : face) value *= scale;
@@ -341,7 +356,9 @@ double IterativeSteady::iterate() {
   // The relative change of density, momentum and energy, the largest of the three.
   double change[3] = {0, 0, 0}, norm[3] = {0, 0, 0};
   for (std::int64_t c = 0; c < cells_; ++c) {
-    const double* now = result.moments.data() + c * kRawMoments;
+    double* now = result.moments.data() + c * kRawMoments;
+    if (closed_)
+      for (int k = 0; k < kRawMoments; ++k) now[k] *= scale;
     const double* before = moments_.data() + c * kRawMoments;
     const auto add = [&](int field, double a, double b) {
       change[field] += (a - b) * (a - b);
@@ -356,13 +373,13 @@ double IterativeSteady::iterate() {
     if (norm[f] > 0.0) largest = std::max(largest, std::sqrt(change[f] / norm[f]));
   if (synthetic_) {
     phase.emplace("BoltSynthetic");
-    const std::vector<double> swept = result.moments;
+    before_correction_ = result.moments;
     synthetic_->correct(moments_, result.moments);
     if (closed_) rescale_mass(result.moments);
-    follow_corrected_gas(swept, result.moments);
+    follow_corrected_gas(before_correction_, result.moments);
   }
-  moments_ = std::move(result.moments);
-  face_sums_ = std::move(result.face_sums);
+  std::swap(moments_, result.moments);
+  std::swap(face_sums_, result.face_sums);
   last_change_ = largest;
   return largest;
 }

@@ -79,10 +79,12 @@ class IterativeSteady : public Solver {
   // The state as the accelerator's unknowns (the moments, the walls' and solids' densities),
   // and back.
   std::vector<double> pack() const;
+  void pack(double* x) const;  // into the accelerator's array of pack().size()
   void unpack(const double* x);
   // After a synthetic correction of the sweep's moments: the walls' and solids' densities.
   void follow_corrected_gas(const std::vector<double>& swept, const std::vector<double>& corrected);
-  // Scales a closed domain's moments to its initial mass; returns the factor.
+  // The factor that scales a closed domain's moments to its initial mass; and the scaling.
+  double mass_scale(const std::vector<double>& moments) const;
   double rescale_mass(std::vector<double>& moments) const;
   // One source iteration from the current state; returns its relative change.
   double iterate();
@@ -107,6 +109,10 @@ class IterativeSteady : public Solver {
   double initial_mass_ = 0.0;
   std::vector<double> volume_;      // [cell]
   std::vector<double> moments_;     // [cell][kRawMoments] of the last sweep
+  // The sweep's result, and with the synthetic correction its moments before it: the buffers of
+  // the sweep before, reused (moments_ and swept_.moments trade theirs after each sweep).
+  SweepResult swept_;
+  std::vector<double> before_correction_;
   FaceArrays wall_density_;         // walls: n_w for the next sweep
   FaceArrays face_sums_;            // of the last sweep
   std::array<std::array<double, 2>, 3> influx_per_density_{};  // walls: entering flux of n_w = 1

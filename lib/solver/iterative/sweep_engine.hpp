@@ -54,10 +54,18 @@ class SweepEngine {
  public:
   virtual ~SweepEngine() = default;
   // One source iteration from `moments` ([cell][kRawMoments]), the walls' densities (FaceArrays
-  // of the wall faces, else empty) and, with solids, their walls' ([cell][6]). Collective over
-  // the velocity group.
-  virtual SweepResult iterate(const std::vector<double>& moments, const FaceArrays& wall_density,
-                              const std::vector<double>& solid_density) = 0;
+  // of the wall faces, else empty) and, with solids, their walls' ([cell][6]), into `result`,
+  // whose vectors keep their memory from one call to the next: a run's sweeps allocate no host
+  // memory (fresh pages of a grid's moments cost more than their download). Collective over the
+  // velocity group.
+  virtual void iterate(const std::vector<double>& moments, const FaceArrays& wall_density,
+                       const std::vector<double>& solid_density, SweepResult& result) = 0;
+  SweepResult iterate(const std::vector<double>& moments, const FaceArrays& wall_density,
+                      const std::vector<double>& solid_density) {
+    SweepResult result;
+    iterate(moments, wall_density, solid_density, result);
+    return result;
+  }
   // Velocity slots of one iteration (this rank's velocities, each octant padded to whole warps)
   // and of one batch.
   virtual std::int64_t slots() const = 0;

@@ -128,8 +128,9 @@ class SweepEngineImpl final : public SweepEngine {
     sums_ = Buffer<double>(backend_, std::size_t(copies_) * sums_size_);
   }
 
-  SweepResult iterate(const std::vector<double>& moments, const FaceArrays& wall_density,
-                      const std::vector<double>& solid_density) override {
+  using SweepEngine::iterate;
+  void iterate(const std::vector<double>& moments, const FaceArrays& wall_density,
+               const std::vector<double>& solid_density, SweepResult& result) override {
     using Relax = Relaxation<Real, Evaluator, false>;
     const Relax relax{params_};
     // Phases (core/phase_events.hpp): the targets and the inputs' uploads, the sweep, the sums.
@@ -183,27 +184,23 @@ class SweepEngineImpl final : public SweepEngine {
       begin = end;
     }
     // Every sum of the sweep at once: one reduction of the copies, one sum over the velocity
-    // group, one download.
+    // group, then each part downloaded into its vector of the result.
     phase.reset();
     phase.emplace("BoltMomentSums", wait);
     sum_copies(exec_, sums_.data(), sums_size_, copies_);
     if (config_.communicator)
       config_.communicator->sum_over_velocity_group(sums_.data(), std::size_t(sums_size_));
-    std::vector<double> host(static_cast<std::size_t>(sums_size_), 0.0);
-    copy_bytes(host.data(), Backend::cpu, sums_.data(), backend_, host.size() * sizeof(double));
-    SweepResult result;
-    const auto part = [&](std::int64_t offset, std::int64_t size) {
-      return std::vector<double>(host.begin() + offset, host.begin() + offset + size);
+    const auto download = [&](std::vector<double>& into, std::int64_t offset, std::int64_t size) {
+      into.resize(static_cast<std::size_t>(size));
+      copy_bytes(into.data(), Backend::cpu, sums_.data() + offset, backend_,
+                 into.size() * sizeof(double));
     };
+    download(result.moments, 0, cells_ * kRawMoments);  // the moments lead the buffer
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s)
         if (grid_.active(a))
-          result.face_sums[a][s] = part(face_offset_[a][s], face_size_[a][s] * kFaceSums);
-    if (!config_.solid.empty()) result.solid_outflux = part(solid_offset_, cells_ * 6);
-    // The moments lead the buffer: the download itself, cut to them (not a second copy).
-    host.resize(static_cast<std::size_t>(cells_) * kRawMoments);
-    result.moments = std::move(host);
-    return result;
+          download(result.face_sums[a][s], face_offset_[a][s], face_size_[a][s] * kFaceSums);
+    if (!config_.solid.empty()) download(result.solid_outflux, solid_offset_, cells_ * 6);
   }
 
   std::int64_t slots() const override { return slots_; }
