@@ -27,7 +27,8 @@ for spec in "${CASES[@]}"; do
   set -- $spec
   name=$1
   shift
-  "$NCU" --kernel-name-base mangled -k "regex:${KERNEL:-FusedStep}" --launch-skip "${LAUNCH_SKIP:-1}" --launch-count 1 \
+  "$NCU" --kernel-name-base mangled -k "regex:${KERNEL:-FusedStep}" \
+    --launch-skip "${LAUNCH_SKIP:-1}" --launch-count 1 \
     --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
     --section SchedulerStats --section InstructionStats --section MemoryWorkloadAnalysis \
     --section SourceCounters -f -o "$OUT/$name" \
