@@ -1,7 +1,7 @@
 #pragma once
 // A failed PETSc call as an Error naming the solver that made it and the call. Each file that
 // calls PETSc keeps one, named for its solver:
-//   constexpr PetscCheck check{"synthetic correction"};
+//   constexpr PetscChecker check{"synthetic correction"};
 //   check(KSPSolve(ksp, b, x), "KSPSolve");
 #include <petscsys.h>
 
@@ -9,7 +9,7 @@
 
 namespace bolt {
 
-struct PetscCheck {
+struct PetscChecker {
   const char* solver;
 
   void operator()(PetscErrorCode code, const char* call) const {

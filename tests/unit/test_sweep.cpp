@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "kernels/macroscopic.hpp"
@@ -269,6 +270,28 @@ TEST(Sweep, WithASolidCellEqualsDenseSolve) {
   for (int a = 0; a < 2; ++a)
     for (int s = 0; s < 2; ++s)
       EXPECT_LT(test::relative_difference(reference.face_sums[a][s], swept.face_sums[a][s]), 1e-13);
+}
+
+// A result whose vectors hold the sweep before's (or anything else: other sizes, NaN, sums of
+// faces and solids the case does not have) is overwritten whole, as a fresh one is filled.
+TEST(Sweep, IteratesIntoAReusedResultAsIntoAFreshOne) {
+  for (const bool with_solid : {false, true}) {
+    const Case c = make_case(with_solid);
+    const auto engine = make_sweep_engine(config_of(c, Precision::double_));
+    const SweepResult fresh = engine->iterate(c.moments, c.wall_density, c.solid_density);
+    SweepResult reused;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    reused.moments.assign(fresh.moments.size() + 7, nan);
+    for (auto& axis : reused.face_sums)
+      for (auto& face : axis) face.assign(3, nan);
+    reused.solid_outflux.assign(5, nan);
+    engine->iterate(c.moments, c.wall_density, c.solid_density, reused);
+    EXPECT_EQ(reused.moments, fresh.moments) << "solid " << with_solid;
+    EXPECT_EQ(reused.solid_outflux, fresh.solid_outflux) << "solid " << with_solid;
+    for (int a = 0; a < 3; ++a)
+      for (int s = 0; s < 2; ++s)
+        EXPECT_EQ(reused.face_sums[a][s], fresh.face_sums[a][s]) << "face " << a << ", " << s;
+  }
 }
 
 // A channel symmetric about its mid-plane y = 0.6 (inflow at x low, outflow at x high, warm walls

@@ -10,7 +10,7 @@ namespace bolt {
 
 namespace {
 
-constexpr PetscCheck check{"-mc_correction petsc"};
+constexpr PetscChecker check{"-mc_correction petsc"};
 
 constexpr const char* kOptionsPrefix = "mc_correction_";
 const bool kOptionsPrefixRegistered =

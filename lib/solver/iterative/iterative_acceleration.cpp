@@ -8,7 +8,6 @@
 #include <string>
 
 #include "solver/iterative/iterative_steady.hpp"
-#include "core/error.hpp"
 #include "core/petsc_check.hpp"
 #include "core/phase_events.hpp"
 #include "core/solver_options.hpp"
@@ -18,7 +17,7 @@ namespace bolt {
 
 namespace {
 
-constexpr PetscCheck check_petsc{"-iter_accel"};
+constexpr PetscChecker check{"-iter_accel"};
 
 constexpr const char* kOptionsPrefix = "bolt_iter_";
 const bool kOptionsPrefixRegistered =
@@ -81,10 +80,10 @@ void IterativeSteady::march(const std::function<int()>& next, const std::functio
   // lasts from one stop to the next.
   const PetscInt n = PetscInt(pack().size());
   if (!snes_) {
-    check_petsc(VecCreateSeq(PETSC_COMM_SELF, n, &x_), "VecCreateSeq");
-    check_petsc(VecDuplicate(x_, &r_), "VecDuplicate");
-    check_petsc(SNESCreate(PETSC_COMM_SELF, &snes_), "SNESCreate");
-    check_petsc(SNESSetType(snes_, accelerator_ == Accelerator::anderson ? SNESANDERSON : SNESNGMRES),
+    check(VecCreateSeq(PETSC_COMM_SELF, n, &x_), "VecCreateSeq");
+    check(VecDuplicate(x_, &r_), "VecDuplicate");
+    check(SNESCreate(PETSC_COMM_SELF, &snes_), "SNESCreate");
+    check(SNESSetType(snes_, accelerator_ == Accelerator::anderson ? SNESANDERSON : SNESNGMRES),
                 "SNESSetType");
     const auto function = [](SNES, Vec x, Vec f, void* context) -> PetscErrorCode {
       auto* self = static_cast<IterativeSteady*>(context);
@@ -117,7 +116,7 @@ void IterativeSteady::march(const std::function<int()>& next, const std::functio
       time_accelerator(self->march_.timing, !self->march_.done);
       return 0;
     };
-    check_petsc(SNESSetFunction(snes_, r_, function, this), "SNESSetFunction");
+    check(SNESSetFunction(snes_, r_, function, this), "SNESSetFunction");
     const auto test = [](SNES, PetscInt, PetscReal, PetscReal, PetscReal, SNESConvergedReason* reason,
                          void* context) -> PetscErrorCode {
       auto* self = static_cast<IterativeSteady*>(context);
@@ -129,19 +128,19 @@ void IterativeSteady::march(const std::function<int()>& next, const std::functio
         *reason = SNES_CONVERGED_ITERATING;
       return 0;
     };
-    check_petsc(SNESSetConvergenceTest(snes_, test, this, nullptr), "SNESSetConvergenceTest");
+    check(SNESSetConvergenceTest(snes_, test, this, nullptr), "SNESSetConvergenceTest");
     // The history depth through the options database (SNESANDERSON and SNESNGMRES read it there).
     const std::string depth = std::to_string(history_);
-    check_petsc(SNESSetOptionsPrefix(snes_, kOptionsPrefix), "SNESSetOptionsPrefix");
+    check(SNESSetOptionsPrefix(snes_, kOptionsPrefix), "SNESSetOptionsPrefix");
     PetscOptionsSetValue(nullptr, "-bolt_iter_snes_anderson_m", depth.c_str());
     PetscOptionsSetValue(nullptr, "-bolt_iter_snes_ngmres_m", depth.c_str());
-    check_petsc(SNESSetFromOptions(snes_), "SNESSetFromOptions");
+    check(SNESSetFromOptions(snes_), "SNESSetFromOptions");
     PetscOptionsClearValue(nullptr, "-bolt_iter_snes_anderson_m");
     PetscOptionsClearValue(nullptr, "-bolt_iter_snes_ngmres_m");
     // The march may end inside the first solve: check now, all but the end-of-solve viewers.
     reject_unused_solver_options(kOptionsPrefix, "-iter_accel solver", false);
     // The march ends the solve (its convergence test), never the solver's own limits.
-    check_petsc(SNESSetTolerances(snes_, 0.0, 0.0, 0.0, PETSC_MAX_INT, PETSC_MAX_INT),
+    check(SNESSetTolerances(snes_, 0.0, 0.0, 0.0, PETSC_MAX_INT, PETSC_MAX_INT),
                 "SNESSetTolerances");
   }
   march_ = {&next, &after, &stop, next(), 0, false};
@@ -150,10 +149,10 @@ void IterativeSteady::march(const std::function<int()>& next, const std::functio
     time_accelerator(march_.timing, true);
     const std::vector<double> from = pack();
     PetscScalar* x = nullptr;
-    check_petsc(VecGetArray(x_, &x), "VecGetArray");
+    check(VecGetArray(x_, &x), "VecGetArray");
     std::copy(from.begin(), from.end(), x);
-    check_petsc(VecRestoreArray(x_, &x), "VecRestoreArray");
-    check_petsc(SNESSolve(snes_, nullptr, x_), "SNESSolve");
+    check(VecRestoreArray(x_, &x), "VecRestoreArray");
+    check(SNESSolve(snes_, nullptr, x_), "SNESSolve");
     time_accelerator(march_.timing, false);
     // Only an extrapolation past a physical state starts the accelerator again (from the last
     // sweep, with a new history); convergence ends the stretch and the driver's next() the march.

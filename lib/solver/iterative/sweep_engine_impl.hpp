@@ -198,9 +198,9 @@ class SweepEngineImpl final : public SweepEngine {
     download(result.moments, 0, cells_ * kRawMoments);  // the moments lead the buffer
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s)
-        if (grid_.active(a))
-          download(result.face_sums[a][s], face_offset_[a][s], face_size_[a][s] * kFaceSums);
-    if (!config_.solid.empty()) download(result.solid_outflux, solid_offset_, cells_ * 6);
+        download(result.face_sums[a][s], face_offset_[a][s],
+                 grid_.active(a) ? face_size_[a][s] * kFaceSums : 0);
+    download(result.solid_outflux, solid_offset_, config_.solid.empty() ? 0 : cells_ * 6);
   }
 
   std::int64_t slots() const override { return slots_; }

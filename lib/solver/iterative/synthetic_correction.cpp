@@ -28,7 +28,7 @@ constexpr const char* kOptionsPrefix = "iter_synthetic_";
 const bool kOptionsPrefixRegistered =
     register_solver_options_prefix(kOptionsPrefix, {"iter_synthetic", {"true"}});
 
-constexpr PetscCheck check{"synthetic correction"};
+constexpr PetscChecker check{"synthetic correction"};
 
 using State = SyntheticOperator::State;
 constexpr auto state_of = &SyntheticOperator::state_of;
@@ -52,7 +52,7 @@ struct SyntheticCorrection::Impl {
     const std::int64_t cells = op.cells();
     jacobian = create_block_matrix(op.pattern(), cells);
     const int n[3] = {op.cells_along(0), op.cells_along(1), op.cells_along(2)};
-    const int levels = multigrid_replaced() ? 1 : multigrid_levels(dim, n);
+    const int levels = multigrid_levels(dim, n);
     if (levels > 1) multigrid = std::make_unique<SyntheticMultigrid>(n, op.pattern(), levels);
     check(VecCreateSeq(PETSC_COMM_SELF, PetscInt(cells * kConserved), &x), "VecCreateSeq");
     check(VecDuplicate(x, &rhs), "VecDuplicate");
@@ -64,27 +64,31 @@ struct SyntheticCorrection::Impl {
   // bolt builds them; PETSc's PCMG reads the option too, and keeps levels of the count it asks
   // for (any other count it would make anew, without operators).
   static int multigrid_levels(int dim, const int n[3]) {
-    const int most = dim == 3 ? synthetic_multigrid_levels(n) : 1;
+    const std::string replaced_by = multigrid_replaced_by();
+    const int most = dim == 3 && replaced_by.empty() ? synthetic_multigrid_levels(n) : 1;
     const std::string option = std::string("-") + kOptionsPrefix + "pc_mg_levels";
     PetscInt asked = 0;
     PetscBool set = PETSC_FALSE;
     check(PetscOptionsGetInt(nullptr, nullptr, option.c_str(), &asked, &set), "PetscOptionsGetInt");
     if (!set) return most;
     require(dim == 3, option, " ", asked, ": a plane's correction is factored (LU), not iterated");
+    require(replaced_by.empty(), option, " ", asked, ": levels of the multigrid, which -",
+            kOptionsPrefix, "pc_type ", replaced_by, " replaces");
     require(asked >= 1 && asked <= most, option, " ", asked, ": this grid of ", n[0], " x ", n[1],
             " x ", n[2], " cells allows 1 to ", most, " (levels of 2^3 merged cells while every "
             "axis stays even and keeps 4 cells; 1: GMRES with ILU(0))");
     return int(asked);
   }
 
-  // -iter_synthetic_pc_type other than mg: the levels would not be used, so none are built, and
-  // GMRES goes around the preconditioner asked for (unless -iter_synthetic_ksp_type says more).
-  static bool multigrid_replaced() {
+  // The preconditioner -iter_synthetic_pc_type asks for in place of the multigrid ("": none).
+  // Its levels would not be used, so none are built (in 3-D GMRES then goes around it, unless
+  // -iter_synthetic_ksp_type says otherwise).
+  static std::string multigrid_replaced_by() {
     char type[64] = "";
     PetscBool set = PETSC_FALSE;
     check(PetscOptionsGetString(nullptr, kOptionsPrefix, "-pc_type", type, sizeof type, &set),
           "PetscOptionsGetString");
-    return set && std::string(type) != PCMG;
+    return set && std::string(type) != PCMG ? type : "";
   }
 
   // The linear solver of each correction. PETSc's options under the prefix iter_synthetic_

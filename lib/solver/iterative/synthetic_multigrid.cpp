@@ -17,7 +17,7 @@ constexpr int kBlock = kConserved * kConserved;
 constexpr std::int64_t kFactoredCells = 4096;
 static_assert(std::is_same_v<PetscScalar, double>, "the correction's blocks are real doubles");
 
-constexpr PetscCheck check{"synthetic correction"};
+constexpr PetscChecker check{"synthetic correction"};
 
 }  // namespace
 
