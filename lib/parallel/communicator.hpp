@@ -51,6 +51,12 @@ class Communicator {
   virtual void finish_exchange() = 0;
   // Sums `count` doubles in place over the ranks that own the same cells (the velocity group).
   virtual void sum_over_velocity_group(double* values, std::size_t count) = 0;
+  // This rank's place in its velocity group, and the group's ranks.
+  virtual int velocity_group_rank() const = 0;
+  virtual int velocity_group_size() const = 0;
+  // Gathers in place equal parts of `bytes` over the velocity group: rank r's at values + r *
+  // bytes, every rank ending with all of them (work on the cells that the group shares out).
+  virtual void gather_over_velocity_group(void* values, std::size_t bytes) = 0;
   // Times are recorded only while on (off at the start), so that the sums of the diagnostics
   // between steps are not counted as step work.
   virtual void record_times(bool on) = 0;

@@ -21,7 +21,10 @@ MPI_Datatype item_type(std::size_t bytes, int& count) {
 
 class MpiCommunicator final : public Communicator {
  public:
-  MpiCommunicator(MPI_Comm world, MPI_Comm group) : world_(world), group_(group) {}
+  MpiCommunicator(MPI_Comm world, MPI_Comm group) : world_(world), group_(group) {
+    MPI_Comm_rank(group, &group_rank_);
+    MPI_Comm_size(group, &group_size_);
+  }
 
   void start_exchange(const std::vector<Message>& sends,
                       const std::vector<Message>& receives) override {
@@ -58,11 +61,23 @@ class MpiCommunicator final : public Communicator {
     if (recording_) times_.sum_seconds += MPI_Wtime() - start;
   }
 
+  int velocity_group_rank() const override { return group_rank_; }
+  int velocity_group_size() const override { return group_size_; }
+
+  void gather_over_velocity_group(void* values, std::size_t bytes) override {
+    if (group_size_ == 1) return;
+    require(bytes <= std::size_t(INT_MAX), "a part of ", bytes,
+            " bytes is too large for one MPI_Allgather");
+    MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, values, static_cast<int>(bytes), MPI_BYTE,
+                  group_);
+  }
+
   void record_times(bool on) override { recording_ = on; }
   CommunicationTimes take_times() override { return std::exchange(times_, CommunicationTimes{}); }
 
  private:
   MPI_Comm world_, group_;
+  int group_rank_ = 0, group_size_ = 1;
   std::vector<MPI_Request> requests_;  // of the exchange in flight
   bool recording_ = false;
   CommunicationTimes times_;

@@ -86,11 +86,11 @@ class PhaseTimer {
 class NcclCommunicator final : public Communicator {
  public:
   NcclCommunicator(MPI_Comm world, MPI_Comm group) {
-    int group_size = 1;
     MPI_Comm_rank(world, &rank_);
-    MPI_Comm_size(group, &group_size);
+    MPI_Comm_rank(group, &group_rank_);
+    MPI_Comm_size(group, &group_size_);
     world_ = make_nccl_comm(world);
-    group_ = group_size > 1 ? make_nccl_comm(group) : nullptr;
+    group_ = group_size_ > 1 ? make_nccl_comm(group) : nullptr;
     // Non-blocking: it does not synchronise with the legacy default stream of the kernels. Top
     // priority: the block scheduler starts NCCL's few blocks ahead of the waiting blocks of the
     // interior kernel, which would otherwise hold every SM until it ends (no overlap at all).
@@ -152,11 +152,21 @@ class NcclCommunicator final : public Communicator {
     if (recording_) sum_.end(nullptr);
   }
 
+  int velocity_group_rank() const override { return group_rank_; }
+  int velocity_group_size() const override { return group_size_; }
+
+  void gather_over_velocity_group(void* values, std::size_t bytes) override {
+    if (!group_) return;
+    auto* parts = static_cast<char*>(values);
+    check_nccl(ncclAllGather(parts + group_rank_ * bytes, parts, bytes, ncclChar, group_, nullptr),
+               "all-gather");
+  }
+
   void record_times(bool on) override { recording_ = on; }
   CommunicationTimes take_times() override { return {halo_.take(), sum_.take()}; }
 
  private:
-  int rank_ = 0;
+  int rank_ = 0, group_rank_ = 0, group_size_ = 1;
   ncclComm_t world_ = nullptr, group_ = nullptr;
   cudaStream_t stream_ = nullptr;          // the messages
   cudaEvent_t packed_ = nullptr, arrived_ = nullptr;

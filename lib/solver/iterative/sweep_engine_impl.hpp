@@ -85,7 +85,14 @@ class SweepEngineImpl final : public SweepEngine {
     cells_ = grid_.cells();
     slice_size_ = grid_.slice_size() * grid_.slice_arrays(config.order);
     copies_ = sweep_sum_copies(config.backend, g);
-    targets_ = Buffer<SweepCell<Real>>(backend_, std::size_t(cells_));
+    // The velocity group's ranks share out the cells' targets (each computes its part, then all
+    // gather them): parts of equal length, the last padded.
+    if (config.communicator) {
+      target_part_ = config.communicator->velocity_group_rank();
+      target_parts_ = config.communicator->velocity_group_size();
+    }
+    target_part_cells_ = (cells_ + target_parts_ - 1) / target_parts_;
+    targets_ = Buffer<SweepCell<Real>>(backend_, std::size_t(target_part_cells_) * target_parts_);
     moments_in_ = Buffer<double>(backend_, std::size_t(cells_) * kRawMoments);
     // The sums' layout within one copy: the moments, each active face's sums, the solids'
     // outflux.
@@ -137,9 +144,16 @@ class SweepEngineImpl final : public SweepEngine {
     const auto wait = device_work(exec_);
     std::optional<Phase<decltype(wait)>> phase;
     phase.emplace("BoltSweepTargets", wait);
-    moments_in_.upload(moments);
-    SweepTargets<Real, Relax> targets{moments_in_.data(), targets_.data(), all_, relax};
-    for_each_team<Relax::kReduceWidth>(exec_, cells_, 128, 0, targets, "sweep_targets");
+    const std::int64_t first = std::min(cells_, target_part_ * target_part_cells_);
+    const std::int64_t count = std::min(target_part_cells_, cells_ - first);
+    double* part_moments = moments_in_.data() + first * kRawMoments;
+    copy_bytes(part_moments, backend_, moments.data() + first * kRawMoments, Backend::cpu,
+               std::size_t(count) * kRawMoments * sizeof(double));
+    SweepTargets<Real, Relax> targets{part_moments, targets_.data() + first, all_, relax};
+    for_each_team<Relax::kReduceWidth>(exec_, count, 128, 0, targets, "sweep_targets");
+    if (target_parts_ > 1)
+      config_.communicator->gather_over_velocity_group(
+          targets_.data(), std::size_t(target_part_cells_) * sizeof(SweepCell<Real>));
     sums_.set_zero();
     Sweep<Real, Relax> sweep{};
     sweep.vel = owned_;
@@ -250,7 +264,9 @@ class SweepEngineImpl final : public SweepEngine {
   Buffer<Real> slot_weight_;
   SweepGrid<Real> grid_{};
   Buffer<Real> inverse_width_[3];
-  Buffer<SweepCell<Real>> targets_;
+  Buffer<SweepCell<Real>> targets_;  // [target_parts_][target_part_cells_]
+  int target_part_ = 0, target_parts_ = 1;
+  std::int64_t target_part_cells_ = 0;
   Buffer<double> moments_in_;
   // [copy][sums_size_]: the moments, the faces' sums and the solids' outflux of a sweep
   // (offsets face_offset_, solid_offset_), in one buffer so that they are reduced together.
