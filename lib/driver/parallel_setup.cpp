@@ -53,28 +53,24 @@ void note_held_cores(MPI_Comm comm, int rank, int local_ranks) {
 }  // namespace
 
 void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
-  if (run.backend != Backend::cuda) {
-    int rank = 0;
-    MPI_Comm_rank(comm, &rank);
-    char host[256] = {};
-    gethostname(host, sizeof(host) - 1);
-    set_run_place("rank " + std::to_string(rank) + ", host " + host + ", CPU");
-    PetscSynchronizedPrintf(comm, "bolt: rank %d -> host %s -> CPU (%d OpenMP threads)\n", rank,
-                            host, omp_get_max_threads());
-    MPI_Comm node;
-    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    int local_ranks = 1;
-    MPI_Comm_size(node, &local_ranks);
-    MPI_Comm_free(&node);
-    note_held_cores(comm, rank, local_ranks);
-    PetscSynchronizedFlush(comm, PETSC_STDOUT);
-    return;
-  }
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  char host[256] = {};
+  gethostname(host, sizeof(host) - 1);
   MPI_Comm node;
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   int local = 0, local_ranks = 1;
   MPI_Comm_rank(node, &local);
   MPI_Comm_size(node, &local_ranks);
+  if (run.backend != Backend::cuda) {
+    MPI_Comm_free(&node);
+    set_run_place("rank " + std::to_string(rank) + ", host " + host + ", CPU");
+    PetscSynchronizedPrintf(comm, "bolt: rank %d -> host %s -> CPU (%d OpenMP threads)\n", rank,
+                            host, omp_get_max_threads());
+    note_held_cores(comm, rank, local_ranks);
+    PetscSynchronizedFlush(comm, PETSC_STDOUT);
+    return;
+  }
   // Each rank sees either all GPUs of the node (mpirun; srun --gpu-bind=none) and takes the
   // one of its node-local rank, or only its own (srun --gpus-per-task with binding).
   const int device = local % cuda_device_count();
@@ -95,10 +91,6 @@ void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
   require(!shared || run.gpu_sharing, "-backend cuda: ", local_ranks, " ranks on a node share ",
           "its GPUs; run one rank per GPU, or pass -gpu_share to let ranks share GPUs");
 
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  char host[256] = {};
-  gethostname(host, sizeof(host) - 1);
   set_run_place("rank " + std::to_string(rank) + ", host " + host + ", GPU " +
                 std::to_string(device) + " (" + bus + ")");
   PetscSynchronizedPrintf(comm, "bolt: rank %d -> host %s -> GPU %d (%s)\n", rank, host, device,

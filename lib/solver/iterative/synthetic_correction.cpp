@@ -60,8 +60,8 @@ struct SyntheticCorrection::Impl {
     create_solver(dim);
   }
 
-  // The levels of the multigrid: as many as the grid allows, or -iter_synthetic_pc_mg_levels.
-  // bolt builds them; PETSc's PCMG reads the option too, and keeps levels of the count it asks
+  // The levels of the multigrid: as many as the grid allows, or -iter_synthetic_pc_mg_levels;
+  // 1 (none) where -iter_synthetic_pc_type replaces the multigrid. bolt builds them; PETSc's PCMG reads the option too, and keeps levels of the count it asks
   // for (any other count it would make anew, without operators).
   static int multigrid_levels(int dim, const int n[3]) {
     const std::string replaced_by = multigrid_replaced_by();
