@@ -2,12 +2,16 @@
 // The CPU's sweep of a group of velocity slots of one octant (kernels/sweep.hpp): one thread
 // walks the cells once, in the octant's order, and at each cell updates every slot of the group
 // -- as a GPU warp's lanes do -- so that the update of a cell away from faces and solids (first
-// or second order) runs as SIMD loops over the slots, with the cell's target loaded once. Every
-// other cell (faces, solids) takes the shared kernel's step per slot. Each
-// slot sees the cells in the order it sees them alone, and the sums of a cell are added slot
-// after slot in slot order, so that the result does not depend on the group's size: only the
-// SIMD loop's exp (glibc's vector exp, libmvec) rounds differently from the scalar one. Include
-// only from the CPU backend's unit (after core/launch_cpu.hpp, which declares the vector exp).
+// or second order) runs as SIMD loops over the slots, with the cell's target loaded once. A
+// cell on an outer face or beside a solid takes the shared kernel's step per slot for its
+// entering values and face sums, with the slots' equilibrium values evaluated before in one
+// SIMD loop. Each slot sees the cells
+// in the order it sees them alone, so its values are the one-slot sweep's but for the rounding
+// of the SIMD loop's exp (glibc's vector exp, libmvec). A swept cell's moment sums are the
+// product of the group's values with a table of w phi_k(xi) made once per group: the same sums
+// rounded in another order, fixed by the slot split, so that a run with a given thread count
+// gives the same answer every time. Include only from the CPU backend's unit (after
+// core/launch_cpu.hpp, which declares the vector exp).
 #include <cstdint>
 #include <vector>
 
@@ -65,9 +69,8 @@ class SweepLanes {
       }
       h_[b] = lanes_[b].node.h ? Real(1) : Real(0);
       shakhov_constant_[b] = lanes_[b].node.shakhov_constant;
-      weight_[b] = double(lanes_[b].w);
-      xi2_[b] = lanes_[b].xi2;
     }
+    make_moment_table();
     const int* n = sweep_.grid.n;
     const int dims = n[2] > 1 ? 3 : (n[1] > 1 ? 2 : 1);
     if (sweep_.order == 2 && sweep_.limiter == Limiter::minmod)
@@ -97,7 +100,8 @@ class SweepLanes {
   SliceView<Real> slice(int b) { return SliceView<Real>{slices_.data() + b, kLanes}; }
 
   // One line along x: cells of flags 0 in the SIMD loops, the others per slot (the kernel's
-  // step, which also adds their face and solid sums).
+  // step, which also adds their face and solid sums); the moments of every swept cell from the
+  // table.
   template <int Dims, bool Second, Limiter L>
   void line(int jj, int kk) {
     const int* n = sweep_.grid.n;
@@ -110,55 +114,104 @@ class SweepLanes {
     for (int ii = 0; ii < n[0]; ++ii) {
       at[0] = l.dir[0] > 0 ? ii : n[0] - 1 - ii;
       const std::int64_t cell = row + at[0];
-      if (sweep_.flags[cell] != 0 || !simd_cells_) {
-        for (int b = 0; b < count_; ++b) {
-          if constexpr (Second) {
-            SweepCarry<Real> carry{value_[b], face_[b], difference_[b]};
-            sweep_.step_second_order(lanes_[b], ii, jj, kk, carry, slice(b), acc_, 0);
-            value_[b] = carry.value;
-            face_[b] = carry.face;
-            difference_[b] = carry.difference;
-          } else {
-            value_[b] = sweep_.step(lanes_[b], ii, jj, kk, value_[b], slice(b), acc_, 0);
-          }
-        }
+      const unsigned cell_flags = sweep_.flags[cell];
+      if (!simd_cells_ || (cell_flags & kSolidCell)) {  // a solid cell: the step's early return
+        per_slot<Second, false>(ii, jj, kk);
         continue;
       }
-      if constexpr (Second)
+      if (cell_flags != 0) {
+        lane_targets(sweep_.cells[cell]);
+        per_slot<Second, true>(ii, jj, kk);
+      } else if constexpr (Second) {
         interior_second_order<Dims, L>(cell, at);
-      else
+      } else {
         interior_first_order<Dims>(cell, at);
+      }
       add_moments(cell, value_);
     }
   }
 
-  // Kernel::add_cell of a cell of flags 0 (its moments only) for every slot: the moments of each
-  // in one SIMD loop, the same products in the same order, then added to the cell's sums slot
-  // after slot, as the slots alone add them.
-  void add_moments(std::int64_t cell, const Real* f) {
-    alignas(64) double m[kLanes][kRawMoments];
+  // The kernel's step of cell (ii, jj, kk) for every slot; kLanes: with the equilibrium values
+  // of lane_targets, the moments left to the caller.
+  template <bool Second, bool kLanes>
+  void per_slot(int ii, int jj, int kk) {
+    for (int b = 0; b < count_; ++b) {
+      if constexpr (Second) {
+        SweepCarry<Real> carry{value_[b], face_[b], difference_[b]};
+        sweep_.template step_second_order<kLanes>(lanes_[b], ii, jj, kk, carry, slice(b), acc_,
+                                                  0, target_[b]);
+        value_[b] = carry.value;
+        face_[b] = carry.face;
+        difference_[b] = carry.difference;
+      } else {
+        value_[b] = sweep_.template step<kLanes>(lanes_[b], ii, jj, kk, value_[b], slice(b), acc_,
+                                                 0, target_[b]);
+      }
+    }
+  }
+
+  // Slot b's equilibrium value at a cell: Relaxation::equilibrium's h factor as a select of
+  // reals (a vector of bools would set the SIMD loop's width), exact: the g node's F times 1.
+  Real equilibrium(const Relax& relax, const SweepCell<Real>& c, int b) const {
+    return relax.equilibrium(c.target, xi_[0][b], xi_[1][b], xi_[2][b],
+                             CompactNode<Real>{false, shakhov_constant_[b]}) *
+           (h_[b] != Real(0) ? c.target.h : Real(1));
+  }
+
+  // Every slot's equilibrium value at a cell that per_slot sweeps, in one SIMD loop.
+  void lane_targets(const SweepCell<Real>& c) {
+    const Relax relax = sweep_.relax;
+#pragma omp simd
+    for (int b = 0; b < count_; ++b) target_[b] = equilibrium(relax, c, b);
+  }
+
+  // Row b of the group's moment table: w phi_k(xi_b) for the moments k of Kernel::add_cell (a
+  // reduced set's h node, add_reduced_moments: the reduced axes' share of |xi_r|^2 and m3), so
+  // that a cell's sums are one product of its values with the table. Rows past count_ are zero.
+  void make_moment_table() {
     const unsigned reduced = sweep_.vel.reduced;
     const double reduced_count = sweep_.vel.reduced_count();
-#pragma omp simd
+    for (int b = 0; b < kLanes; ++b)
+      for (int k = 0; k < kTableWidth; ++k) table_[b][k] = 0.0;
     for (int b = 0; b < count_; ++b) {
-      const double wf = weight_[b] * double(f[b]);
-      const double xi[3] = {double(xi_[0][b]), double(xi_[1][b]), double(xi_[2][b])};
-      const bool h = h_[b] != Real(0);
-      // A reduced set's h node (add_reduced_moments): the reduced axes' share of |xi_r|^2 and
-      // m3; every other slot its full moments.
-      const double share = h ? wf / reduced_count : 0.0;
-      m[b][kM0] = h ? 0.0 : wf;
-      for (int a = 0; a < 3; ++a) m[b][kM1 + a] = h ? 0.0 : wf * xi[a];
-      for (int a = 0; a < 3; ++a)
-        m[b][kM2 + a] = h ? ((reduced >> a) & 1u ? share : 0.0) : wf * xi[a] * xi[a];
-      m[b][kM2 + 3] = h ? 0.0 : wf * xi[0] * xi[1];
-      m[b][kM2 + 4] = h ? 0.0 : wf * xi[0] * xi[2];
-      m[b][kM2 + 5] = h ? 0.0 : wf * xi[1] * xi[2];
-      for (int a = 0; a < 3; ++a) m[b][kM3 + a] = h ? wf * xi[a] : wf * xi[a] * xi2_[b];
+      const double w = double(lanes_[b].w), xi2 = lanes_[b].xi2;
+      const double xi[3] = {double(lanes_[b].xi[0]), double(lanes_[b].xi[1]),
+                            double(lanes_[b].xi[2])};
+      double* row = table_[b];
+      if (lanes_[b].node.h) {
+        for (int a = 0; a < 3; ++a) {
+          row[kM2 + a] = (reduced >> a) & 1u ? w / reduced_count : 0.0;
+          row[kM3 + a] = w * xi[a];
+        }
+        continue;
+      }
+      row[kM0] = w;
+      for (int a = 0; a < 3; ++a) {
+        row[kM1 + a] = w * xi[a];
+        row[kM2 + a] = w * xi[a] * xi[a];
+        row[kM3 + a] = w * xi[a] * xi2;
+      }
+      row[kM2 + 3] = w * xi[0] * xi[1];
+      row[kM2 + 4] = w * xi[0] * xi[2];
+      row[kM2 + 5] = w * xi[1] * xi[2];
+    }
+  }
+
+  // Kernel::add_cell of a cell of flags 0 (its moments only) for every slot: the group's values
+  // times the moment table, the slots' products summed in two chains (even and odd slots) so
+  // that each waits on half as many additions.
+  void add_moments(std::int64_t cell, const Real* f) {
+    alignas(64) double even[kTableWidth] = {}, odd[kTableWidth] = {};
+    for (int b = 0; b < kLanes; b += 2) {
+      const double f_even = double(f[b]), f_odd = double(f[b + 1]);
+#pragma omp simd
+      for (int k = 0; k < kTableWidth; ++k) {
+        even[k] += f_even * table_[b][k];
+        odd[k] += f_odd * table_[b + 1][k];
+      }
     }
     double* to = sweep_.moments + cell * kRawMoments;
-    for (int b = 0; b < count_; ++b)
-      for (int k = 0; k < kRawMoments; ++k) to[k] += m[b][k];
+    for (int k = 0; k < kRawMoments; ++k) to[k] += even[k] + odd[k];
   }
 
   // Kernel::step of a cell of flags 0 for every slot of the group, the same operations in the
@@ -179,11 +232,7 @@ class SweepLanes {
     const Relax relax = sweep_.relax;
 #pragma omp simd
     for (int b = 0; b < count_; ++b) {
-      // Relaxation::equilibrium's h factor as a select of reals (a vector of bools would set the
-      // loop's width), exact: the g node's F times 1.
-      const Real F = relax.equilibrium(c.target, xi_[0][b], xi_[1][b], xi_[2][b],
-                                       CompactNode<Real>{false, shakhov_constant_[b]}) *
-                     (h_[b] != Real(0) ? c.target.h : Real(1));
+      const Real F = equilibrium(relax, c, b);
       Real lhs = c.nu, rhs = c.nu * F;
       const Real cx = speed_[0][b] * inverse_width[0];
       lhs += cx;
@@ -245,9 +294,7 @@ class SweepLanes {
         up_face[2] = z_face[b];
         up_difference[2] = z_difference[b];
       }
-      const Real F = relax.equilibrium(c.target, xi_[0][b], xi_[1][b], xi_[2][b],
-                                       CompactNode<Real>{false, shakhov_constant_[b]}) *
-                     (h_[b] != Real(0) ? c.target.h : Real(1));
+      const Real F = equilibrium(relax, c, b);
       Real lhs = c.nu, rhs = c.nu * F;
       Real coefficient[Dims];
       for (int a = 0; a < Dims; ++a) {
@@ -276,7 +323,13 @@ class SweepLanes {
         slope[a] = coefficient[a] == Real(0) ? Real(0) : (limited < floor ? floor : limited);
         rhs -= Real(0.5) * coefficient[a] * slope[a];
       }
-      const Real theta = positive_slope_fraction(first, rhs / lhs, slope, Dims, lowest);
+      Real theta;
+      if constexpr (Dims == 1)
+        theta = positive_slope_fraction(first, rhs / lhs, lowest, slope[0]);
+      else if constexpr (Dims == 2)
+        theta = positive_slope_fraction(first, rhs / lhs, lowest, slope[0], slope[1]);
+      else
+        theta = positive_slope_fraction(first, rhs / lhs, lowest, slope[0], slope[1], slope[2]);
       for (int a = 0; a < Dims; ++a) slope[a] *= theta;
       const Real unscaled = rhs / lhs;
       const Real f = theta < Real(1) ? first - theta * (first - unscaled) : unscaled;
@@ -309,9 +362,12 @@ class SweepLanes {
   alignas(64) Real xi_[3][kLanes] = {};
   alignas(64) Real speed_[3][kLanes] = {};
   alignas(64) Real shakhov_constant_[kLanes] = {};
-  alignas(64) double weight_[kLanes] = {}, xi2_[kLanes] = {};
+  // The moment table's rows, kRawMoments wide padded to two 512-bit registers.
+  static constexpr int kTableWidth = 16;
+  alignas(64) double table_[kLanes][kTableWidth] = {};
   // What each slot carries along x (SweepCarry; first order the value only).
   alignas(64) Real value_[kLanes] = {}, face_[kLanes] = {}, difference_[kLanes] = {};
+  alignas(64) Real target_[kLanes] = {};  // lane_targets' equilibrium values
   alignas(64) Real h_[kLanes] = {};  // 1 at a reduced set's h nodes
 };
 
