@@ -17,10 +17,11 @@
 // of the previous iteration (the sweep records it); inflow the given equilibrium; outflow the
 // cell's own value (zero gradient: the term moves to the left-hand side).
 //
-// The same body runs on the CPU (per slot at faces and solids; lib/solver/iterative/
-// sweep_lanes_cpu.hpp repeats the interior cells' update as SIMD loops over a group of slots) and
-// on the GPU (a thread per velocity, slices interleaved across the batch so a warp's accesses
-// coalesce, sums reduced across the warp): the accumulator and slice view are the backend's.
+// The same body runs on the CPU (lib/solver/iterative/sweep_lanes_cpu.hpp repeats a swept cell's
+// update, beside faces and solids too, as SIMD loops over a group of slots of one octant; per
+// slot only where the grid is active along y or z alone) and on the GPU (a thread per velocity,
+// slices interleaved across the batch so a warp's accesses coalesce, sums reduced across the
+// warp): the accumulator and slice view are the backend's.
 #include <cstdint>
 
 #include "boundary_fill.hpp"
@@ -266,13 +267,10 @@ struct Sweep {
   // solves its equation, writes its value to the slice, adds its moments and face sums; returns
   // f, the x-upwind value of the next cell (`previous` is this cell's). Needs the cells before
   // it in the order done: the line before along y (and the plane before along z). The sums go
-  // to copy `copy` (SweepCopies). kLanes: the caller (the CPU's SweepLanes, which evaluates a
-  // group of slots' equilibrium values in one SIMD loop) gives the slot's value at the cell,
-  // `lane_target`, and sums the cell's moments itself; the face and solid sums are added here.
-  template <bool kLanes = false, class Accumulator>
+  // to copy `copy` (SweepCopies).
+  template <class Accumulator>
   BOLT_HOST_DEVICE Real step(const Lane& l, int ii, int jj, int kk, Real previous,
-                             const SliceView<Real>& slice, Accumulator& acc, int copy,
-                             Real lane_target = Real(0)) const {
+                             const SliceView<Real>& slice, Accumulator& acc, int copy) const {
     const int* n = grid.n;
     const bool plane = n[2] > 1;
     const int steps[3] = {ii, jj, kk};
@@ -293,7 +291,7 @@ struct Sweep {
     // A solid cell is not swept; its gas neighbours take their solid wall's value, never its
     // slice entry (nor its target, read above with the others, unused).
     if (cell_flags & kSolidCell) return Real(0);
-    const Real F = target<kLanes>(c, l, lane_target);
+    const Real F = relax.equilibrium(c.target, l.xi[0], l.xi[1], l.xi[2], l.node);
     Real lhs = c.nu, rhs = c.nu * F;
     // Along each axis the upwind cell's value, a solid's wall or the face's entering value. Away
     // from faces and solids every active axis has its upwind cell, and xi_a = 0 adds exactly
@@ -322,7 +320,7 @@ struct Sweep {
     const Real f = rhs / lhs;
     if (n[1] > 1) slice[here] = f;
     const Real leaving[3] = {f, f, f};
-    add_cell<!kLanes>(l, cell, cell_flags, at, steps, f, leaving, nullptr, entering, acc, copy);
+    add_cell(l, cell, cell_flags, at, steps, f, leaving, nullptr, entering, acc, copy);
     return f;
   }
 
@@ -362,12 +360,10 @@ struct Sweep {
   // An outflow face's entering value is the cell's own (no term, as at first order; the next
   // cell's upwind difference is then 0, which the limiter takes as first order for one cell).
   // The carry and the slice pass each axis's (value, face, difference) on (SweepCarry, kSlice*).
-  // kLanes and lane_target as in step.
-  template <bool kLanes = false, class Accumulator>
+  template <class Accumulator>
   BOLT_HOST_DEVICE void step_second_order(const Lane& l, int ii, int jj, int kk,
                                           SweepCarry<Real>& carry, const SliceView<Real>& slice,
-                                          Accumulator& acc, int copy,
-                                          Real lane_target = Real(0)) const {
+                                          Accumulator& acc, int copy) const {
     const int* n = grid.n;
     const bool plane = n[2] > 1;
     const int steps[3] = {ii, jj, kk};
@@ -391,7 +387,7 @@ struct Sweep {
       up[2] = {slice[here], slice[kSliceFaceZ * size + here],
                slice[kSliceDifferenceZ * size + here]};
     if (cell_flags & kSolidCell) return;
-    const Real F = target<kLanes>(c, l, lane_target);
+    const Real F = relax.equilibrium(c.target, l.xi[0], l.xi[1], l.xi[2], l.node);
     Real lhs = c.nu, rhs = c.nu * F;
     Real coefficient[3] = {Real(0), Real(0), Real(0)};
     Real entering[3] = {Real(0), Real(0), Real(0)};
@@ -476,47 +472,34 @@ struct Sweep {
       slice[kSliceFaceZ * size + here] = leaving[2];
       slice[kSliceDifferenceZ * size + here] = difference[2];
     }
-    add_cell<!kLanes>(l, cell, cell_flags, at, steps, f, leaving, difference, entering, acc,
-                      copy);
-  }
-
-  // The slot's equilibrium value at the cell, or the one its caller evaluated (kLanes).
-  template <bool kLanes>
-  BOLT_HOST_DEVICE Real target(const SweepCell<Real>& c, const Lane& l, Real lane_target) const {
-    if constexpr (kLanes)
-      return lane_target;
-    else
-      return relax.equilibrium(c.target, l.xi[0], l.xi[1], l.xi[2], l.node);
+    add_cell(l, cell, cell_flags, at, steps, f, leaving, difference, entering, acc, copy);
   }
 
   // The sums of a swept cell of value f: its moments, and where it touches solids or outer faces
   // their fluxes, with the values the scheme gives the faces (`leaving[a]`: the one it leaves
   // through its downwind face along a; `entering[a]`: a face's entering value). Second order
-  // also gives the upwind differences (a symmetry face's mirror keeps them). Without kMoments
-  // the caller adds the moments (SweepLanes).
-  template <bool kMoments = true, class Accumulator>
+  // also gives the upwind differences (a symmetry face's mirror keeps them).
+  template <class Accumulator>
   BOLT_HOST_DEVICE void add_cell(const Lane& l, std::int64_t cell, unsigned cell_flags,
                                  const int* at, const int* steps, Real f, const Real* leaving,
                                  const Real* difference, const Real* entering, Accumulator& acc,
                                  int copy) const {
     const int* n = grid.n;
-    if constexpr (kMoments) {
-      const Real* xi = l.xi;
-      const double wf = double(l.w) * double(f);
-      Sums<kRawMoments> m = Sums<kRawMoments>::zero();
-      if (l.node.h) {  // the reduced axes' |xi_r|^2 moment (macroscopic.hpp, accumulate_reduced)
-        add_reduced_moments<3>(m, vel.reduced, vel.reduced_count(), wf, xi[0], xi[1], xi[2]);
-      } else {
-        m[kM0] = wf;
-        for (int a = 0; a < 3; ++a) m[kM1 + a] = wf * xi[a];
-        for (int a = 0; a < 3; ++a) m[kM2 + a] = wf * xi[a] * xi[a];
-        m[kM2 + 3] = wf * xi[0] * xi[1];
-        m[kM2 + 4] = wf * xi[0] * xi[2];
-        m[kM2 + 5] = wf * xi[1] * xi[2];
-        for (int a = 0; a < 3; ++a) m[kM3 + a] = wf * xi[a] * l.xi2;
-      }
-      acc.add(moments + copy * copies.stride + cell * kRawMoments, m);
+    const Real* xi = l.xi;
+    const double wf = double(l.w) * double(f);
+    Sums<kRawMoments> m = Sums<kRawMoments>::zero();
+    if (l.node.h) {  // the reduced axes' |xi_r|^2 moment (macroscopic.hpp, accumulate_reduced)
+      add_reduced_moments<3>(m, vel.reduced, vel.reduced_count(), wf, xi[0], xi[1], xi[2]);
+    } else {
+      m[kM0] = wf;
+      for (int a = 0; a < 3; ++a) m[kM1 + a] = wf * xi[a];
+      for (int a = 0; a < 3; ++a) m[kM2 + a] = wf * xi[a] * xi[a];
+      m[kM2 + 3] = wf * xi[0] * xi[1];
+      m[kM2 + 4] = wf * xi[0] * xi[2];
+      m[kM2 + 5] = wf * xi[1] * xi[2];
+      for (int a = 0; a < 3; ++a) m[kM3 + a] = wf * xi[a] * l.xi2;
     }
+    acc.add(moments + copy * copies.stride + cell * kRawMoments, m);
     if (cell_flags & kSolidSides) add_solid_outflux(l, cell, cell_flags, leaving, acc, copy);
     if (cell_flags & kOuterFaceCell)
       for (int a = 0; a < 3; ++a)
