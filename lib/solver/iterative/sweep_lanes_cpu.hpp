@@ -23,8 +23,10 @@ namespace bolt {
 template <class Real, class Relax, class Accumulator>
 class SweepLanes {
  public:
-  // Slots per group: one 512-bit register of floats, two of doubles.
-  static constexpr int kLanes = 16;
+  // Slots per group: four 512-bit registers of floats, eight of doubles. Each cell's update
+  // waits on the one before it along x (its division above all), so the more independent
+  // registers a cell has, the more of that wait they fill (docs/benchmarks.md, the CPU sweep).
+  static constexpr int kLanes = 64;
   // Widths of the tables' rows: kRawMoments and kFaceSums padded to whole 512-bit registers.
   static constexpr int kTableWidth = 16;
   static constexpr int kFaceTableWidth = 8;
@@ -569,7 +571,7 @@ class SweepLanes {
   // waits on half as many additions.
   void add_moments(std::int64_t cell) {
     alignas(64) double even[kTableWidth] = {}, odd[kTableWidth] = {};
-    for (int b = 0; b < kLanes; b += 2) {
+    for (int b = 0; b < count_; b += 2) {  // an odd count's last partner: value and row 0
       const double f_even = double(value_[b]), f_odd = double(value_[b + 1]);
 #pragma omp simd
       for (int k = 0; k < kTableWidth; ++k) {
