@@ -27,9 +27,6 @@ class SweepLanes {
   // waits on the one before it along x (its division above all), so the more independent
   // registers a cell has, the more of that wait they fill (docs/benchmarks.md, the CPU sweep).
   static constexpr int kLanes = 64;
-  // Widths of the tables' rows: kRawMoments and kFaceSums padded to whole 512-bit registers.
-  static constexpr int kTableWidth = 16;
-  static constexpr int kFaceTableWidth = 8;
   using Kernel = Sweep<Real, Relax>;
   using Lane = typename Kernel::Lane;
 
@@ -451,8 +448,7 @@ class SweepLanes {
       const int side_in = lanes_[0].dir[a] > 0 ? 0 : 1, side_out = 1 - side_in;
       if (cell_flags & (1u << (2 * a + side_out))) {  // a solid downwind
         Sums<1> q;
-        q[0] = 0.0;
-        for (int b = 0; b < count_; ++b) q[0] += solid_flux_[a][b] * double(leaving[b]);
+        q[0] = product(solid_flux_[a], leaving);
         acc_.add(k.solids.outflux + cell * 6 + 2 * a + side_out, q);
       }
       if (!(cell_flags & kOuterFaceCell)) continue;
@@ -471,16 +467,20 @@ class SweepLanes {
   }
 
   // The face sums of the slots' face values at one face position.
-  void add_flux(double* to, const double (*table)[kFaceTableWidth], const Real* value) {
-    alignas(64) double q[kFaceTableWidth] = {};
-    for (int b = 0; b < count_; ++b) {
-      const double v = double(value[b]);
-#pragma omp simd
-      for (int k = 0; k < kFaceTableWidth; ++k) q[k] += v * table[b][k];
-    }
+  void add_flux(double* to, const double (*table)[kLanes], const Real* value) {
     Sums<kFaceSums> sums;
-    for (int k = 0; k < kFaceSums; ++k) sums[k] = q[k];
+    for (int k = 0; k < kFaceSums; ++k) sums[k] = product(table[k], value);
     acc_.add(to, sums);
+  }
+
+  // sum_b row[b] value[b] over the group's slots, in double: one SIMD reduction, whose
+  // partial sums stay in registers (the slots' products in a fixed order).
+  template <class Value>
+  double product(const double* row, const Value* value) const {
+    double sum = 0.0;
+#pragma omp simd reduction(+ : sum)
+    for (int b = 0; b < count_; ++b) sum += row[b] * double(value[b]);
+    return sum;
   }
 
   // What a symmetry face's mirror images of the leaving slots enter with (Kernel::at_outer_faces).
@@ -509,22 +509,22 @@ class SweepLanes {
            (h_[b] != Real(0) ? c.target.h : Real(1));
   }
 
-  // The group's tables, rows past count_ zero. Moments: row b is w phi_k(xi_b) for the moments
-  // k of Kernel::add_cell (a reduced set's h node, add_reduced_moments: the reduced axes' share
-  // of |xi_r|^2 and m3), so that a cell's sums are one product of its values with the table.
-  // Faces (Kernel::at_outer_faces): per axis, the face the slots enter through (xn = -|xi_a|)
-  // and the one they leave through (xn = |xi_a|), row b the flux w xn times (1, xi, |xi|^2, the
-  // leaving mass) of a g node, (0, 0, |xi_r|^2's part) of an h node. Solids: w |xi_a|, the mass
-  // flux into a solid downwind (h nodes carry none).
+  // The group's tables, one row per sum over the slots [k][slot]. Moments: w phi_k(xi_b) for the
+  // moments k of Kernel::add_cell (a reduced set's h node, add_reduced_moments: the reduced
+  // axes' share of |xi_r|^2 and m3), so that a cell's sums are products of its values with the
+  // rows. Faces (Kernel::at_outer_faces): per axis, the face the slots enter through (xn =
+  // -|xi_a|) and the one they leave through (xn = |xi_a|), slot b's flux w xn times (1, xi,
+  // |xi|^2, the leaving mass) of a g node, (0, 0, |xi_r|^2's part) of an h node. Solids: w
+  // |xi_a|, the mass flux into a solid downwind (h nodes carry none).
   void make_tables() {
     const unsigned reduced = sweep_.vel.reduced;
     const double reduced_count = sweep_.vel.reduced_count();
     for (int b = 0; b < kLanes; ++b) {
-      for (int k = 0; k < kTableWidth; ++k) table_[b][k] = 0.0;
+      for (int k = 0; k < kRawMoments; ++k) table_[k][b] = 0.0;
       for (int a = 0; a < 3; ++a) {
         solid_flux_[a][b] = 0.0;
         for (int s = 0; s < 2; ++s)
-          for (int k = 0; k < kFaceTableWidth; ++k) face_table_[a][s][b][k] = 0.0;
+          for (int k = 0; k < kFaceSums; ++k) face_table_[a][s][k][b] = 0.0;
       }
     }
     for (int b = 0; b < count_; ++b) {
@@ -537,50 +537,43 @@ class SweepLanes {
         solid_flux_[a][b] = h ? 0.0 : w * speed;
         for (int s = 0; s < 2; ++s) {
           const double flux = w * (s == 0 ? -speed : speed);
-          double* row = face_table_[a][s][b];
+          double (*rows)[kLanes] = face_table_[a][s];
           if (!h) {
-            row[0] = flux;
-            for (int i = 0; i < 3; ++i) row[1 + i] = flux * xi[i];
-            row[5] = s == 1 ? flux : 0.0;
+            rows[0][b] = flux;
+            for (int i = 0; i < 3; ++i) rows[1 + i][b] = flux * xi[i];
+            rows[5][b] = s == 1 ? flux : 0.0;
           }
-          row[4] = h ? flux : flux * xi2;
+          rows[4][b] = h ? flux : flux * xi2;
         }
       }
-      double* row = table_[b];
+      double (*rows)[kLanes] = table_;
       if (h) {
         for (int a = 0; a < 3; ++a) {
-          row[kM2 + a] = (reduced >> a) & 1u ? w / reduced_count : 0.0;
-          row[kM3 + a] = w * xi[a];
+          rows[kM2 + a][b] = (reduced >> a) & 1u ? w / reduced_count : 0.0;
+          rows[kM3 + a][b] = w * xi[a];
         }
         continue;
       }
-      row[kM0] = w;
+      rows[kM0][b] = w;
       for (int a = 0; a < 3; ++a) {
-        row[kM1 + a] = w * xi[a];
-        row[kM2 + a] = w * xi[a] * xi[a];
-        row[kM3 + a] = w * xi[a] * xi2;
+        rows[kM1 + a][b] = w * xi[a];
+        rows[kM2 + a][b] = w * xi[a] * xi[a];
+        rows[kM3 + a][b] = w * xi[a] * xi2;
       }
-      row[kM2 + 3] = w * xi[0] * xi[1];
-      row[kM2 + 4] = w * xi[0] * xi[2];
-      row[kM2 + 5] = w * xi[1] * xi[2];
+      rows[kM2 + 3][b] = w * xi[0] * xi[1];
+      rows[kM2 + 4][b] = w * xi[0] * xi[2];
+      rows[kM2 + 5][b] = w * xi[1] * xi[2];
     }
   }
 
-  // Kernel::add_cell's moments of a swept cell for every slot: the group's values times the
-  // moment table, the slots' products summed in two chains (even and odd slots) so that each
-  // waits on half as many additions.
+  // Kernel::add_cell's moments of a swept cell for every slot: the group's values times each
+  // row of the moment table.
   void add_moments(std::int64_t cell) {
-    alignas(64) double even[kTableWidth] = {}, odd[kTableWidth] = {};
-    for (int b = 0; b < count_; b += 2) {  // an odd count's last partner: value and row 0
-      const double f_even = double(value_[b]), f_odd = double(value_[b + 1]);
+    alignas(64) double value[kLanes];
 #pragma omp simd
-      for (int k = 0; k < kTableWidth; ++k) {
-        even[k] += f_even * table_[b][k];
-        odd[k] += f_odd * table_[b + 1][k];
-      }
-    }
+    for (int b = 0; b < count_; ++b) value[b] = double(value_[b]);
     double* to = sweep_.moments + cell * kRawMoments;
-    for (int k = 0; k < kRawMoments; ++k) to[k] += even[k] + odd[k];
+    for (int k = 0; k < kRawMoments; ++k) to[k] += product(table_[k], value);
   }
 
   const Kernel& sweep_;
@@ -603,8 +596,8 @@ class SweepLanes {
   alignas(64) Real zeros_[kLanes] = {};
   alignas(64) Real leaving_[3][kLanes] = {};
   alignas(64) Real differences_[3][kLanes] = {};
-  alignas(64) double table_[kLanes][kTableWidth] = {};
-  alignas(64) double face_table_[3][2][kLanes][kFaceTableWidth] = {};
+  alignas(64) double table_[kRawMoments][kLanes] = {};
+  alignas(64) double face_table_[3][2][kFaceSums][kLanes] = {};
   alignas(64) double solid_flux_[3][kLanes] = {};
 };
 
