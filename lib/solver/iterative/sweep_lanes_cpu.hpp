@@ -14,6 +14,7 @@
 // a given thread count gives the same answer every time. Include only from the CPU backend's
 // unit (after core/launch_cpu.hpp, which declares the vector exp).
 #include <cstdint>
+#include <experimental/simd>
 #include <vector>
 
 #include "kernels/sweep.hpp"
@@ -520,7 +521,7 @@ class SweepLanes {
     const unsigned reduced = sweep_.vel.reduced;
     const double reduced_count = sweep_.vel.reduced_count();
     for (int b = 0; b < kLanes; ++b) {
-      for (int k = 0; k < kRawMoments; ++k) table_[k][b] = 0.0;
+      for (int k = 0; k < kMomentWidth; ++k) moment_rows_[b][k] = 0.0;
       for (int a = 0; a < 3; ++a) {
         solid_flux_[a][b] = 0.0;
         for (int s = 0; s < 2; ++s)
@@ -546,34 +547,46 @@ class SweepLanes {
           rows[4][b] = h ? flux : flux * xi2;
         }
       }
-      double (*rows)[kLanes] = table_;
+      double* row = moment_rows_[b];
       if (h) {
         for (int a = 0; a < 3; ++a) {
-          rows[kM2 + a][b] = (reduced >> a) & 1u ? w / reduced_count : 0.0;
-          rows[kM3 + a][b] = w * xi[a];
+          row[kM2 + a] = (reduced >> a) & 1u ? w / reduced_count : 0.0;
+          row[kM3 + a] = w * xi[a];
         }
         continue;
       }
-      rows[kM0][b] = w;
+      row[kM0] = w;
       for (int a = 0; a < 3; ++a) {
-        rows[kM1 + a][b] = w * xi[a];
-        rows[kM2 + a][b] = w * xi[a] * xi[a];
-        rows[kM3 + a][b] = w * xi[a] * xi2;
+        row[kM1 + a] = w * xi[a];
+        row[kM2 + a] = w * xi[a] * xi[a];
+        row[kM3 + a] = w * xi[a] * xi2;
       }
-      rows[kM2 + 3][b] = w * xi[0] * xi[1];
-      rows[kM2 + 4][b] = w * xi[0] * xi[2];
-      rows[kM2 + 5][b] = w * xi[1] * xi[2];
+      row[kM2 + 3] = w * xi[0] * xi[1];
+      row[kM2 + 4] = w * xi[0] * xi[2];
+      row[kM2 + 5] = w * xi[1] * xi[2];
     }
   }
 
-  // Kernel::add_cell's moments of a swept cell for every slot: the group's values times each
-  // row of the moment table.
+  // Kernel::add_cell's moments of a swept cell for every slot: the slots' rows of the moment
+  // table times their values, summed over the group in registers of 8 moments (even and odd
+  // slots in two chains, so that each waits on half as many additions; an odd count's last
+  // partner has value and row 0).
   void add_moments(std::int64_t cell) {
-    alignas(64) double value[kLanes];
-#pragma omp simd
-    for (int b = 0; b < count_; ++b) value[b] = double(value_[b]);
+    using Wide = std::experimental::fixed_size_simd<double, 8>;
+    constexpr auto aligned = std::experimental::vector_aligned;
+    Wide even_low(0.0), even_high(0.0), odd_low(0.0), odd_high(0.0);
+    for (int b = 0; b < count_; b += 2) {
+      const Wide even(double(value_[b])), odd(double(value_[b + 1]));
+      even_low += even * Wide(moment_rows_[b], aligned);
+      even_high += even * Wide(moment_rows_[b] + 8, aligned);
+      odd_low += odd * Wide(moment_rows_[b + 1], aligned);
+      odd_high += odd * Wide(moment_rows_[b + 1] + 8, aligned);
+    }
+    alignas(64) double sums[kMomentWidth];
+    (even_low + odd_low).copy_to(sums, aligned);
+    (even_high + odd_high).copy_to(sums + 8, aligned);
     double* to = sweep_.moments + cell * kRawMoments;
-    for (int k = 0; k < kRawMoments; ++k) to[k] += product(table_[k], value);
+    for (int k = 0; k < kRawMoments; ++k) to[k] += sums[k];
   }
 
   const Kernel& sweep_;
@@ -596,7 +609,8 @@ class SweepLanes {
   alignas(64) Real zeros_[kLanes] = {};
   alignas(64) Real leaving_[3][kLanes] = {};
   alignas(64) Real differences_[3][kLanes] = {};
-  alignas(64) double table_[kRawMoments][kLanes] = {};
+  static constexpr int kMomentWidth = 16;  // kRawMoments padded to two registers of 8
+  alignas(64) double moment_rows_[kLanes][kMomentWidth] = {};
   alignas(64) double face_table_[3][2][kFaceSums][kLanes] = {};
   alignas(64) double solid_flux_[3][kLanes] = {};
 };
