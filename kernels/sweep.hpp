@@ -19,7 +19,7 @@
 //
 // The same body runs on the CPU (lib/solver/iterative/sweep_lanes_cpu.hpp repeats a swept cell's
 // update, beside faces and solids too, as SIMD loops over a group of slots of one octant; per
-// slot only where the grid is active along y or z alone) and on the GPU (a thread per velocity,
+// slot only solid cells and grids not active along x) and on the GPU (a thread per velocity,
 // slices interleaved across the batch so a warp's accesses coalesce, sums reduced across the
 // warp): the accumulator and slice view are the backend's.
 #include <cstdint>

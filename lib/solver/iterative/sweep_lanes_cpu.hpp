@@ -34,8 +34,8 @@ class SweepLanes {
   SweepLanes(const Kernel& sweep, const Accumulator& acc, std::int64_t slice_size)
       : sweep_(sweep), acc_(acc),
         slices_(std::size_t(slice_size) * kLanes, Real(0)) {
-    // The SIMD loops take the active axes to be x, x-y or x-y-z; a grid active along y or z
-    // alone (a 1-D problem across y) is swept per slot.
+    // The SIMD loops take the active axes to be x, x-y or x-y-z; a grid not active along x (a
+    // 1-D problem across y, a 2-D one in y-z) is swept per slot.
     const int* n = sweep.grid.n;
     simd_cells_ = n[0] > 1 && (n[1] > 1 || n[2] == 1);
   }
@@ -67,8 +67,10 @@ class SweepLanes {
  private:
   // What lies upwind of a cell along an axis, the same for every slot of the group: its upwind
   // cell; nothing (an outflow face: no term); an entering value given half a cell away (a wall,
-  // an inflow face, a solid's wall: kernel's beside_face); a symmetry face's mirror image, which
-  // is an upwind cell whose values the mirror table holds.
+  // an inflow face, a solid's wall: kernel's beside_face; at first order also a symmetry face's
+  // mirror value, which the kernel takes as its entering value); at second order a symmetry
+  // face's mirror image, an upwind cell whose values (value, face, difference) the mirror table
+  // holds, as many as the order keeps (Kernel::tables.mirror_values: 1, or 3 at second order).
   enum class Upwind { cell, none, given, mirror };
 
   // A cell's upwind side along each axis and the slots' values there (lane-indexed arrays).
@@ -149,7 +151,7 @@ class SweepLanes {
         per_slot<Second>(ii, jj, kk);
         continue;
       }
-      CellUpwind upwind = upwind_cells<Dims, Second>(at);
+      CellUpwind upwind = upwind_cells<Dims, Second>(at, steps_here);
       if (cell_flags != 0) upwind_of_faces<Dims, Second>(upwind, cell, cell_flags, at, steps_here);
       const CellOut out = outputs<Dims>(at);
       if constexpr (Second) {
@@ -196,15 +198,17 @@ class SweepLanes {
 
   // The upwind cells' values, as the kernel loads them: x the carry, y the slice's current line
   // one upwind (2-D: the previous line itself), z the slice before this cell overwrites it.
-  // Only the axes whose upwind side is a cell read them.
+  // Only the axes whose upwind side is a cell read them: the first cell along y or z has none in
+  // the slice (upwind_of_faces gives its values).
   template <int Dims, bool Second>
-  CellUpwind upwind_cells(const int* at) {
+  CellUpwind upwind_cells(const int* at, const int* steps) {
     CellUpwind u;
+    for (int a = 1; a < 3; ++a) u.value[a] = u.face[a] = u.difference[a] = zeros_;
     u.value[0] = value_;
     u.face[0] = face_;
     u.difference[0] = difference_;
     const std::int64_t p = here<Dims>(at);
-    if constexpr (Dims >= 2) {
+    if (Dims >= 2 && steps[1] > 0) {
       const std::int64_t y_at =
           Dims == 3 ? p - lanes_[0].dir[1] * std::int64_t(sweep_.grid.n[0]) : p;
       u.value[1] = element(kSliceValue, y_at);
@@ -213,7 +217,7 @@ class SweepLanes {
         u.difference[1] = element(Dims == 3 ? kSliceDifferenceY : kSliceDifference2D, y_at);
       }
     }
-    if constexpr (Dims == 3) {
+    if (Dims == 3 && steps[2] > 0) {
       u.value[2] = element(kSliceValue, p);
       if constexpr (Second) {
         u.face[2] = element(kSliceFaceZ, p);
@@ -585,8 +589,9 @@ class SweepLanes {
     alignas(64) double sums[kMomentWidth];
     (even_low + odd_low).copy_to(sums, aligned);
     (even_high + odd_high).copy_to(sums + 8, aligned);
-    double* to = sweep_.moments + cell * kRawMoments;
-    for (int k = 0; k < kRawMoments; ++k) to[k] += sums[k];
+    Sums<kRawMoments> moments;
+    for (int k = 0; k < kRawMoments; ++k) moments[k] = sums[k];
+    acc_.add(sweep_.moments + cell * kRawMoments, moments);
   }
 
   const Kernel& sweep_;
@@ -602,8 +607,9 @@ class SweepLanes {
   // What each slot carries along x (SweepCarry; first order the value only).
   alignas(64) Real value_[kLanes] = {}, face_[kLanes] = {}, difference_[kLanes] = {};
   // A face or solid's neighbour: the entering values (given), a symmetry face's mirror images
-  // (value, face, difference), 0 for the axes nothing lies upwind on; second order, the face
-  // values the cell leaves and its upwind differences, which its sums and mirror images use.
+  // (value, face, difference); zeros_, the values of an axis nothing lies upwind on; second
+  // order, the face values the cell leaves and its upwind differences, which its sums and mirror
+  // images use.
   alignas(64) Real given_[3][kLanes] = {};
   alignas(64) Real mirror_[3][3][kLanes] = {};
   alignas(64) Real zeros_[kLanes] = {};
