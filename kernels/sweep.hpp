@@ -485,21 +485,8 @@ struct Sweep {
                                  const Real* difference, const Real* entering, Accumulator& acc,
                                  int copy) const {
     const int* n = grid.n;
-    const Real* xi = l.xi;
-    const double wf = double(l.w) * double(f);
-    Sums<kRawMoments> m = Sums<kRawMoments>::zero();
-    if (l.node.h) {  // the reduced axes' |xi_r|^2 moment (macroscopic.hpp, accumulate_reduced)
-      add_reduced_moments<3>(m, vel.reduced, vel.reduced_count(), wf, xi[0], xi[1], xi[2]);
-    } else {
-      m[kM0] = wf;
-      for (int a = 0; a < 3; ++a) m[kM1 + a] = wf * xi[a];
-      for (int a = 0; a < 3; ++a) m[kM2 + a] = wf * xi[a] * xi[a];
-      m[kM2 + 3] = wf * xi[0] * xi[1];
-      m[kM2 + 4] = wf * xi[0] * xi[2];
-      m[kM2 + 5] = wf * xi[1] * xi[2];
-      for (int a = 0; a < 3; ++a) m[kM3 + a] = wf * xi[a] * l.xi2;
-    }
-    acc.add(moments + copy * copies.stride + cell * kRawMoments, m);
+    acc.add(moments + copy * copies.stride + cell * kRawMoments,
+            slot_moments(l, double(l.w) * double(f)));
     if (cell_flags & kSolidSides) add_solid_outflux(l, cell, cell_flags, leaving, acc, copy);
     if (cell_flags & kOuterFaceCell)
       for (int a = 0; a < 3; ++a)
@@ -556,16 +543,40 @@ struct Sweep {
       const double value = leaving ? double(leaving_value)
                            : face_here.kind == FaceKind::outflow ? double(f)
                                                                   : double(entering);
-      const double flux = double(l.w) * xn * value;
-      // An h node carries no mass or momentum, only the reduced axes' part of the energy.
-      const double mass = l.node.h ? 0.0 : flux;
-      Sums<kFaceSums> q;
-      q[0] = mass;
-      for (int b = 0; b < 3; ++b) q[1 + b] = mass * l.xi[b];
-      q[4] = l.node.h ? flux : flux * l.xi2;
-      q[5] = leaving ? mass : 0.0;
-      acc.add(face_here.sums + copy * copies.stride + t * kFaceSums, q);
+      acc.add(face_here.sums + copy * copies.stride + t * kFaceSums,
+              face_sums(l, double(l.w) * xn * value, leaving));
     }
+  }
+
+  // The raw moments a slot adds with wf, its weight times its value: wf phi_k(xi), or a reduced
+  // set's h node its share (the CPU's SweepLanes builds its tables with wf = w).
+  BOLT_HOST_DEVICE Sums<kRawMoments> slot_moments(const Lane& l, double wf) const {
+    const Real* xi = l.xi;
+    Sums<kRawMoments> m = Sums<kRawMoments>::zero();
+    if (l.node.h) {  // the reduced axes' |xi_r|^2 moment (macroscopic.hpp, accumulate_reduced)
+      add_reduced_moments<3>(m, vel.reduced, vel.reduced_count(), wf, xi[0], xi[1], xi[2]);
+    } else {
+      m[kM0] = wf;
+      for (int a = 0; a < 3; ++a) m[kM1 + a] = wf * xi[a];
+      for (int a = 0; a < 3; ++a) m[kM2 + a] = wf * xi[a] * xi[a];
+      m[kM2 + 3] = wf * xi[0] * xi[1];
+      m[kM2 + 4] = wf * xi[0] * xi[2];
+      m[kM2 + 5] = wf * xi[1] * xi[2];
+      for (int a = 0; a < 3; ++a) m[kM3 + a] = wf * xi[a] * l.xi2;
+    }
+    return m;
+  }
+
+  // A slot's face sums for its flux w xn f through an outer face (`leaving`: xn > 0). An h node
+  // carries no mass or momentum, only the reduced axes' part of the energy.
+  BOLT_HOST_DEVICE Sums<kFaceSums> face_sums(const Lane& l, double flux, bool leaving) const {
+    const double mass = l.node.h ? 0.0 : flux;
+    Sums<kFaceSums> q;
+    q[0] = mass;
+    for (int b = 0; b < 3; ++b) q[1 + b] = mass * l.xi[b];
+    q[4] = l.node.h ? flux : flux * l.xi2;
+    q[5] = leaving ? mass : 0.0;
+    return q;
   }
 };
 

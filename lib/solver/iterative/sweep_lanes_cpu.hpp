@@ -514,16 +514,12 @@ class SweepLanes {
            (h_[b] != Real(0) ? c.target.h : Real(1));
   }
 
-  // The group's tables, one row per sum over the slots [k][slot]. Moments: w phi_k(xi_b) for the
-  // moments k of Kernel::add_cell (a reduced set's h node, add_reduced_moments: the reduced
-  // axes' share of |xi_r|^2 and m3), so that a cell's sums are products of its values with the
-  // rows. Faces (Kernel::at_outer_faces): per axis, the face the slots enter through (xn =
-  // -|xi_a|) and the one they leave through (xn = |xi_a|), slot b's flux w xn times (1, xi,
-  // |xi|^2, the leaving mass) of a g node, (0, 0, |xi_r|^2's part) of an h node. Solids: w
-  // |xi_a|, the mass flux into a solid downwind (h nodes carry none).
+  // The group's tables: a slot's sums for a value of 1, which its value then multiplies. Moments
+  // (Kernel::slot_moments): row b is slot b's, so that a cell's sums are the rows times the
+  // values. Faces (Kernel::face_sums), [k][slot]: per axis, the face the slots enter through (xn
+  // = -|xi_a|) and the one they leave through (xn = |xi_a|). Solids: w |xi_a|, the mass flux into
+  // a solid downwind (Kernel::add_solid_outflux; h nodes carry none). Slots past count_: 0.
   void make_tables() {
-    const unsigned reduced = sweep_.vel.reduced;
-    const double reduced_count = sweep_.vel.reduced_count();
     for (int b = 0; b < kLanes; ++b) {
       for (int k = 0; k < kMomentWidth; ++k) moment_rows_[b][k] = 0.0;
       for (int a = 0; a < 3; ++a) {
@@ -533,41 +529,18 @@ class SweepLanes {
       }
     }
     for (int b = 0; b < count_; ++b) {
-      const double w = double(lanes_[b].w), xi2 = lanes_[b].xi2;
-      const double xi[3] = {double(lanes_[b].xi[0]), double(lanes_[b].xi[1]),
-                            double(lanes_[b].xi[2])};
-      const bool h = lanes_[b].node.h;
+      const Lane& l = lanes_[b];
+      const double w = double(l.w);
+      const Sums<kRawMoments> moments = sweep_.slot_moments(l, w);
+      for (int k = 0; k < kRawMoments; ++k) moment_rows_[b][k] = moments[k];
       for (int a = 0; a < 3; ++a) {
-        const double speed = double(lanes_[b].speed[a]);
-        solid_flux_[a][b] = h ? 0.0 : w * speed;
+        const double speed = double(l.speed[a]);
+        solid_flux_[a][b] = l.node.h ? 0.0 : w * speed;
         for (int s = 0; s < 2; ++s) {
-          const double flux = w * (s == 0 ? -speed : speed);
-          double (*rows)[kLanes] = face_table_[a][s];
-          if (!h) {
-            rows[0][b] = flux;
-            for (int i = 0; i < 3; ++i) rows[1 + i][b] = flux * xi[i];
-            rows[5][b] = s == 1 ? flux : 0.0;
-          }
-          rows[4][b] = h ? flux : flux * xi2;
+          const Sums<kFaceSums> q = sweep_.face_sums(l, w * (s == 0 ? -speed : speed), s == 1);
+          for (int k = 0; k < kFaceSums; ++k) face_table_[a][s][k][b] = q[k];
         }
       }
-      double* row = moment_rows_[b];
-      if (h) {
-        for (int a = 0; a < 3; ++a) {
-          row[kM2 + a] = (reduced >> a) & 1u ? w / reduced_count : 0.0;
-          row[kM3 + a] = w * xi[a];
-        }
-        continue;
-      }
-      row[kM0] = w;
-      for (int a = 0; a < 3; ++a) {
-        row[kM1 + a] = w * xi[a];
-        row[kM2 + a] = w * xi[a] * xi[a];
-        row[kM3 + a] = w * xi[a] * xi2;
-      }
-      row[kM2 + 3] = w * xi[0] * xi[1];
-      row[kM2 + 4] = w * xi[0] * xi[2];
-      row[kM2 + 5] = w * xi[1] * xi[2];
     }
   }
 
