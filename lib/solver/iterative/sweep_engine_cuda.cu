@@ -68,8 +68,8 @@ struct WarpAccumulator {
 // Order: the sweep's scheme (Sweep::order), a parameter of the kernel so that the first-order
 // sweep keeps its registers.
 template <class Real, class Relax, int Order>
-__global__ void sweep_kernel(const Sweep<Real, Relax> sweep, std::int64_t first, std::int64_t count,
-                             Real* slices) {
+__device__ __forceinline__ void sweep_lines(const Sweep<Real, Relax>& sweep, std::int64_t first,
+                                            std::int64_t count, Real* slices) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, lines = blockDim.x >> 5;
   const std::int64_t t = blockIdx.x * std::int64_t(32) + lane;  // the slot in the batch
   // Warps add into copies of the sums (sweep_sum_copies) by their index.
@@ -100,6 +100,30 @@ __global__ void sweep_kernel(const Sweep<Real, Relax> sweep, std::int64_t first,
   }
 }
 
+template <class Real, class Relax, int Order>
+__global__ void sweep_kernel(const Sweep<Real, Relax> sweep, std::int64_t first, std::int64_t count,
+                             Real* slices) {
+  sweep_lines<Real, Relax, Order>(sweep, first, count, slices);
+}
+
+// The sweep is latency-bound, and left free its kernels take about 90 to 150 registers a thread,
+// which hold a multiprocessor to a few blocks of a few lines. Compiled for these caps (of those
+// measured, the fastest on the 2-D and 3-D cavities and the cube: docs/benchmarks.md) more
+// blocks, or blocks of more lines, are resident, and they hide more of each cell's load latency
+// than the spills the caps add cost. Where the uncapped kernel runs every block of a batch at
+// once with its most lines (the 2V sets' few slots), a cap buys nothing and its spills only
+// cost: such batches run uncapped.
+template <class Real, int Order>
+constexpr int kSweepRegisterCap =
+    Order == 1 ? (sizeof(Real) == 4 ? 64 : 72) : (sizeof(Real) == 4 ? 96 : 128);
+
+template <class Real, class Relax, int Order>
+__global__ void __maxnreg__((kSweepRegisterCap<Real, Order>))
+    capped_sweep_kernel(const Sweep<Real, Relax> sweep, std::int64_t first, std::int64_t count,
+                        Real* slices) {
+  sweep_lines<Real, Relax, Order>(sweep, first, count, slices);
+}
+
 __global__ void sum_copies_kernel(double* values, std::int64_t size, int copies) {
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < size;
        i += std::int64_t(gridDim.x) * blockDim.x) {
@@ -120,18 +144,34 @@ int sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t fir
   const std::int64_t groups = count / 32;
   constexpr int kMostLines = 16;
   constexpr int kMostScratch = kMostLines * kScratchPerWarp * int(sizeof(double));
-  const auto kernel = sweep.order == 2 ? sweep_kernel<Real, Relax, 2> : sweep_kernel<Real, Relax, 1>;
-  // Per order: the kernel's shared memory, largest block and resident blocks, per device.
-  static TeamKernelFacts facts[2] = {
-      TeamKernelFacts(reinterpret_cast<const void*>(sweep_kernel<Real, Relax, 1>)),
-      TeamKernelFacts(reinterpret_cast<const void*>(sweep_kernel<Real, Relax, 2>))};
-  TeamKernelFacts& kernel_facts = facts[sweep.order == 2 ? 1 : 0];
+  using Kernel = void (*)(const Sweep<Real, Relax>, std::int64_t, std::int64_t, Real*);
+  // [order - 1][capped]
+  static const Kernel kernels[2][2] = {
+      {sweep_kernel<Real, Relax, 1>, capped_sweep_kernel<Real, Relax, 1>},
+      {sweep_kernel<Real, Relax, 2>, capped_sweep_kernel<Real, Relax, 2>}};
+  // Per kernel: its shared memory, largest block and resident blocks, per device.
+  static TeamKernelFacts facts[2][2] = {
+      {TeamKernelFacts(reinterpret_cast<const void*>(kernels[0][0])),
+       TeamKernelFacts(reinterpret_cast<const void*>(kernels[0][1]))},
+      {TeamKernelFacts(reinterpret_cast<const void*>(kernels[1][0])),
+       TeamKernelFacts(reinterpret_cast<const void*>(kernels[1][1]))}};
+  const int order = sweep.order == 2 ? 1 : 0;
   int device = 0;
   cudaGetDevice(&device);
+  const auto scratch = [](int l) { return std::size_t(l) * kScratchPerWarp * sizeof(double); };
+  // The capped kernel unless the uncapped one runs every block of the batch at once with the
+  // most lines it allows (the lines asked for, if any).
+  TeamKernelFacts& uncapped = facts[order][0];
+  uncapped.allow_shared(device, kMostScratch, "sweep");
+  const int uncapped_lines = std::min(kMostLines, uncapped.largest_team(device) / 32);
+  const int fewest = lines > 0 ? std::min(lines, uncapped_lines) : uncapped_lines;
+  const bool capped =
+      groups > uncapped.resident_blocks(device, 32 * fewest, scratch(fewest), "sweep");
+  const Kernel kernel = kernels[order][capped ? 1 : 0];
+  TeamKernelFacts& kernel_facts = facts[order][capped ? 1 : 0];
   kernel_facts.allow_shared(device, kMostScratch, "sweep");
   const int largest_block = kernel_facts.largest_team(device);
   const int most = std::min(kMostLines, largest_block / 32);
-  const auto scratch = [](int l) { return std::size_t(l) * kScratchPerWarp * sizeof(double); };
   const auto launch = [&](std::int64_t from, std::int64_t blocks, int l) {
     // Slot t of the batch keeps its slice at slices + t (stride count) whichever launch sweeps it.
     const std::int64_t offset = from * 32;
