@@ -2,7 +2,8 @@
 # gpu-check.sh -- everything bolt checks on a GPU, in one call, from the repository root:
 #   1. configure + build (Release, CUDA architecture 90 unless told otherwise)
 #   2. ctest -L gpu   (CPU-vs-GPU agreement, tests/gpu)
-#   3. ctest -L unit
+#   3. ctest -L unit, and the space and velocity splits of two ranks sharing the GPU
+#      (-gpu_share: messages and sums through the host) against one rank
 #   4. bolt_bench: 2-D cavity 128x128 (24^3 velocities, and the reduced 2V space: 2 x 24^2) and
 #      3-D 64^3 periodic and cavity, 24^3 velocities, fp32 + fp64
 #   5. a short table of the benchmark results (last thing printed)
@@ -98,6 +99,25 @@ if [ "${BOLT_SKIP_TESTS:-0}" != 1 ] && [ -d "$BUILD" ]; then
   record ctest-gpu $?
   ctest --test-dir "$BUILD" -L unit --output-on-failure 2>&1 | tee "$OUT/ctest-unit.log"
   record ctest-unit $?
+  # D and G of the 2-D cavity after 300 steps: a space split gives one rank's to round-off, a
+  # velocity split too (its moment sums add in another order).
+  shared=(-options_file_yaml inputs/cavity_delta1.yaml -ts_max_steps 300 -out_checkpoint_final false)
+  for split in one space velocity; do
+    ranks=2 extra=(-gpu_share -decomp "$split")
+    [ "$split" = one ] && ranks=1 extra=()
+    mpirun --oversubscribe -np "$ranks" "$BUILD/app/bolt" "${shared[@]}" "${extra[@]}" \
+      -out_dir "$OUT/shared-$split" -summary "$OUT/shared-$split/summary.json" \
+      > "$OUT/shared-$split.log" 2>&1
+  done
+  python3 - "$OUT" <<'PY' 2>&1 | tee "$OUT/shared-gpu.log"
+import json, sys
+d = {k: json.load(open(f"{sys.argv[1]}/shared-{k}/summary.json"))["diagnostics"]
+     for k in ("one", "space", "velocity")}
+worst = max(abs(d[k][q] / d["one"][q] - 1) for k in ("space", "velocity") for q in ("D", "G"))
+print(f"two ranks on one GPU against one rank: D and G within {worst:.1e} (asked: 1e-12)")
+sys.exit(worst > 1e-12)
+PY
+  record shared-gpu $?
 fi
 
 # 4. benchmarks: name | arguments

@@ -52,7 +52,7 @@ void note_held_cores(MPI_Comm comm, int rank, int local_ranks) {
 
 }  // namespace
 
-void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
+NodePlacement bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   char host[256] = {};
@@ -69,7 +69,7 @@ void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
                             host, omp_get_max_threads());
     note_held_cores(comm, rank, local_ranks);
     PetscSynchronizedFlush(comm, PETSC_STDOUT);
-    return;
+    return {local_ranks, false};
   }
   // Each rank sees either all GPUs of the node (mpirun; srun --gpu-bind=none) and takes the
   // one of its node-local rank, or only its own (srun --gpus-per-task with binding).
@@ -97,15 +97,19 @@ void bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
                           bus.c_str());
   note_held_cores(comm, rank, local_ranks);
   PetscSynchronizedFlush(comm, PETSC_STDOUT);
+  return {local_ranks, shared != 0};
 }
 
-std::shared_ptr<Communicator> make_communicator(const RunOptions& run, const Partition& partition) {
+std::shared_ptr<Communicator> make_communicator(const RunOptions& run, const Partition& partition,
+                                                const NodePlacement& placement) {
   int ranks = 1;
   MPI_Comm_size(partition.world, &ranks);
   if (ranks == 1 && partition.total_parts == 1) return nullptr;  // nothing to move
 #ifdef BOLT_HAVE_CUDA
   if (run.backend == Backend::cuda)
-    return make_nccl_communicator(partition.world, partition.velocity_group);
+    return placement.shared_gpus
+               ? make_staged_communicator(partition.world, partition.velocity_group)
+               : make_nccl_communicator(partition.world, partition.velocity_group);
 #endif
   require(run.backend == Backend::cpu, "-backend ", to_string(run.backend),
           ": no communicator for this backend");

@@ -47,15 +47,6 @@ struct OwnedPartition {
   ~OwnedPartition() { free_partition(partition); }
 };
 
-int ranks_per_node(MPI_Comm comm) {
-  MPI_Comm node;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int ranks = 1;
-  MPI_Comm_size(node, &ranks);
-  MPI_Comm_free(&node);
-  return ranks;
-}
-
 void create_output_directory(const RunOptions& run) {
   std::error_code error;
   std::filesystem::create_directories(run.output.directory, error);
@@ -103,7 +94,8 @@ struct PlannedRun {
   const OwnedPartition owned;
   std::unique_ptr<PlannedSolver> planned;
 
-  PlannedRun(MPI_Comm comm, const RunOptions& options, PlanOutput output)
+  PlannedRun(MPI_Comm comm, const RunOptions& options, const NodePlacement& placement,
+             PlanOutput output)
       : setup(accepted_setup(options)),
         owned{make_partition(comm, setup.run.solver->partition_request(setup))} {
     if (output == PlanOutput::print) {
@@ -111,8 +103,8 @@ struct PlannedRun {
       print_banner(comm, setup, owned.partition);
     }
     planned = setup.run.solver->plan(comm, setup, owned.partition,
-                                     make_communicator(setup.run, owned.partition),
-                                     ranks_per_node(comm), output);
+                                     make_communicator(setup.run, owned.partition, placement),
+                                     placement.ranks, output);
   }
 };
 
@@ -120,8 +112,9 @@ struct PlannedRun {
 // start, so that a run that cannot fit is refused at once rather than after the model's solve.
 // Its set-up starts from the options' initial state; the warm start's fields may change the time
 // step (the collision frequencies bound it), so the run is set up and planned again after it.
-void check_plan_before_warm_start(MPI_Comm comm, const RunOptions& options) {
-  const PlannedRun checked(comm, options, PlanOutput::quiet);
+void check_plan_before_warm_start(MPI_Comm comm, const RunOptions& options,
+                                  const NodePlacement& placement) {
+  const PlannedRun checked(comm, options, placement, PlanOutput::quiet);
 }
 
 }  // namespace
@@ -130,14 +123,14 @@ int run_simulation(MPI_Comm comm) {
   std::optional<RunOptions> options = read_options(comm);
   if (!options) return 0;
   check_output_paths(*options);
-  bind_ranks_to_gpus(comm, *options);
-  check_option_plan(comm, *options, ranks_per_node(comm));
+  const NodePlacement placement = bind_ranks_to_gpus(comm, *options);
+  check_option_plan(comm, *options, placement.ranks);
   // The warm start (a dry run: its plan), unless a checkpoint replaces the initial state.
   if (!options->initial.steady_model.empty() && options->output.restart.empty()) {
-    check_plan_before_warm_start(comm, *options);
-    options->initial = steady_model_initial(comm, *options, ranks_per_node(comm));
+    check_plan_before_warm_start(comm, *options, placement);
+    options->initial = steady_model_initial(comm, *options, placement);
   }
-  const PlannedRun planned_run(comm, *options, PlanOutput::print);
+  const PlannedRun planned_run(comm, *options, placement, PlanOutput::print);
   const CaseSetup& setup = planned_run.setup;
   const RunOptions& run = setup.run;
   const SolverType& solver_type = *run.solver;

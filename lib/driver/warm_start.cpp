@@ -108,7 +108,8 @@ std::shared_ptr<const InitialFields> as_initial_fields(const CaseSetup& setup,
 
 }  // namespace
 
-InitialState steady_model_initial(MPI_Comm comm, const RunOptions& run, int ranks_per_node) {
+InitialState steady_model_initial(MPI_Comm comm, const RunOptions& run,
+                                  const NodePlacement& placement) {
   const double start = MPI_Wtime();
   const std::string& name = run.initial.steady_model;
   const CaseSetup setup = make_case_setup(model_run_options(run));
@@ -134,9 +135,10 @@ InitialState steady_model_initial(MPI_Comm comm, const RunOptions& run, int rank
   const Partition& partition = owned.partition;
   std::int64_t batch = 0;
   check_iterative_plan(comm, setup, options, partition.velocity_lo, partition.velocity_count,
-                       ranks_per_node, PlanOutput::print, batch);
+                       placement.ranks, PlanOutput::print, batch);
   if (run.dry_run) return run.initial;
-  IterativeSteady solver(setup, options, partition, make_communicator(setup.run, partition),
+  IterativeSteady solver(setup, options, partition,
+                         make_communicator(setup.run, partition, placement),
                          batch);
   int iterations = 0;
   solver.march([&] { return kMostIterations - iterations; },

@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include "case/run_options.hpp"
+#include "driver/parallel_setup.hpp"
 
 namespace bolt {
 
@@ -19,6 +20,7 @@ namespace bolt {
 // A dry run (-dry_run) checks and prints the model run's plan only and returns run.initial.
 // Throws bolt::Error naming -init_steady_model when the iterative solver cannot run the case or
 // does not reach -init_steady_tol. Collective.
-InitialState steady_model_initial(MPI_Comm comm, const RunOptions& run, int ranks_per_node);
+InitialState steady_model_initial(MPI_Comm comm, const RunOptions& run,
+                                  const NodePlacement& placement);
 
 }  // namespace bolt

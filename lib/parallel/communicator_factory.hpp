@@ -14,6 +14,8 @@ std::unique_ptr<Communicator> make_mpi_communicator(MPI_Comm world, MPI_Comm vel
 #ifdef BOLT_HAVE_CUDA
 // Collective over `world`: every rank must be bound to its GPU before the call.
 std::unique_ptr<Communicator> make_nccl_communicator(MPI_Comm world, MPI_Comm velocity_group);
+// MPI through host copies of device buffers: for ranks that share a GPU, which NCCL refuses.
+std::unique_ptr<Communicator> make_staged_communicator(MPI_Comm world, MPI_Comm velocity_group);
 #endif
 
 }  // namespace bolt
