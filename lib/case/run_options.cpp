@@ -63,7 +63,10 @@ void read_parallel(MPI_Comm comm, RunOptions& run) {
   run.velocity_ranks = o.integer("decomp_velocity_ranks",
                                  "hybrid: ranks per velocity group (0: the largest divisor of the "
                                  "rank count up to its square root)", 0, 0, 1 << 20);
-  run.gpu_sharing = o.flag("gpu_share", "allow more ranks than GPUs on a node (they share GPUs)",
+  run.gpu_sharing = o.flag("gpu_share",
+                           "allow more ranks than GPUs on a node (they share GPUs; their messages "
+                           "and sums then go through the host and MPI, as NCCL takes one rank per "
+                           "GPU: for testing decompositions on one GPU, not for speed)",
                            false);
   run.guard_mass_drift = o.positive_real(
       "guard_mass_drift",

@@ -11,9 +11,10 @@
 #include <mpi.h>
 
 #include "case/run_options.hpp"
-#include "driver/parallel_setup.hpp"
 
 namespace bolt {
+
+struct NodePlacement;  // driver/parallel_setup.hpp
 
 // run.initial with the model's steady moments as its fields (InitKind::fields; the model solve
 // starts from run.initial as given). Prints one line with the iterations and seconds it took.

@@ -1,8 +1,9 @@
 #pragma once
 // Moves data between the ranks of a run: the halo messages of the space decomposition and the
-// moment sums of the velocity decomposition. Two implementations behind one interface: MPI on
-// host memory (CPU backend) and NCCL on device memory (CUDA backend; Open MPI is often built
-// without CUDA support, and NCCL uses NVLink directly). No MPI here: the engines' CUDA
+// moment sums of the velocity decomposition. Three implementations behind one interface: MPI on
+// host memory (CPU backend), NCCL on device memory (CUDA backend; Open MPI is often built
+// without CUDA support, and NCCL uses NVLink directly), and MPI through host copies of device
+// memory for CUDA ranks that share a GPU (which NCCL refuses). No MPI here: the engines' CUDA
 // translation units include this interface; the communicators are made by
 // communicator_factory.hpp.
 #include <cstddef>
@@ -22,7 +23,8 @@ struct Message {
 // events on the stream it runs on: the halo exchange from the moment the packed faces are ready
 // until its last message has arrived (also the part hidden behind the interior cells), a moment
 // sum from the end of the kernels before it until every rank of the group has contributed (so
-// it includes waiting for the slowest). On the CPU (MPI) it is the time spent inside the calls.
+// it includes waiting for the slowest). On the CPU (MPI) it is the time spent inside the calls;
+// through host copies, the time inside the MPI calls (the copies not counted).
 struct CommunicationTimes {
   double halo_seconds = 0.0;
   double sum_seconds = 0.0;

@@ -28,7 +28,7 @@ class StagedCommunicator final : public Communicator {
 
   void start_exchange(const std::vector<Message>& sends,
                       const std::vector<Message>& receives) override {
-    require(receives_.empty(), "halo exchange started twice");
+    require(receives_.empty() && send_copies_.empty(), "halo exchange started twice");
     std::vector<Message> host_sends, host_receives;
     for (const Message& m : sends) {
       send_copies_.emplace_back(m.bytes);
@@ -54,6 +54,7 @@ class StagedCommunicator final : public Communicator {
   }
 
   void sum_over_velocity_group(double* values, std::size_t count) override {
+    if (velocity_group_size() == 1) return;
     std::vector<double> staged(count);
     copy(staged.data(), values, count * sizeof(double), cudaMemcpyDeviceToHost);
     host_->sum_over_velocity_group(staged.data(), count);
@@ -64,6 +65,7 @@ class StagedCommunicator final : public Communicator {
   int velocity_group_size() const override { return host_->velocity_group_size(); }
 
   void gather_over_velocity_group(void* values, std::size_t bytes) override {
+    if (velocity_group_size() == 1) return;
     const std::size_t all = bytes * std::size_t(velocity_group_size());
     std::vector<char> staged(all);
     copy(staged.data(), values, all, cudaMemcpyDeviceToHost);

@@ -1,6 +1,6 @@
 // The CUDA instantiations of SweepEngineImpl, one per relaxation evaluator: a thread per velocity
 // slot, several warps per warp of velocities sweeping successive lines as a wavefront
-// (sweep_kernel), the batch's slices interleaved (element p of slot t at p * batch + t) so that
+// (sweep_lines, run by sweep_kernel or its register-capped twin), the batch's slices interleaved (element p of slot t at p * batch + t) so that
 // a warp's accesses coalesce, and the sums reduced across the warp (its 32 velocities are at the
 // same cell: they share an octant) before one atomic add per sum (WarpAccumulator).
 #include <algorithm>
@@ -106,9 +106,9 @@ __global__ void sweep_kernel(const Sweep<Real, Relax> sweep, std::int64_t first,
   sweep_lines<Real, Relax, Order>(sweep, first, count, slices);
 }
 
-// The sweep is latency-bound, and left free its kernels take about 90 to 150 registers a thread,
+// The sweep is latency-bound, and left free its kernels take about 90 to 160 registers a thread,
 // which hold a multiprocessor to a few blocks of a few lines. Compiled for these caps (of those
-// measured, the fastest on the 2-D and 3-D cavities and the cube: docs/benchmarks.md) more
+// measured, the best over the 2-D and 3-D cavities and the cube: docs/benchmarks.md) more
 // blocks, or blocks of more lines, are resident, and they hide more of each cell's load latency
 // than the spills the caps add cost. Where the uncapped kernel runs every block of a batch at
 // once with its most lines (the 2V sets' few slots), a cap buys nothing and its spills only
@@ -160,13 +160,17 @@ int sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t fir
   cudaGetDevice(&device);
   const auto scratch = [](int l) { return std::size_t(l) * kScratchPerWarp * sizeof(double); };
   // The capped kernel unless the uncapped one runs every block of the batch at once with the
-  // most lines it allows (the lines asked for, if any).
+  // lines asked for, or else with the most lines it allows the grid; and wherever only the capped
+  // one allows the lines asked for.
   TeamKernelFacts& uncapped = facts[order][0];
   uncapped.allow_shared(device, kMostScratch, "sweep");
-  const int uncapped_lines = std::min(kMostLines, uncapped.largest_team(device) / 32);
-  const int fewest = lines > 0 ? std::min(lines, uncapped_lines) : uncapped_lines;
+  const std::int64_t sweep_lines = std::int64_t(sweep.grid.n[1]) * sweep.grid.n[2];
+  const int uncapped_lines = int(std::min<std::int64_t>(
+      std::min(kMostLines, uncapped.largest_team(device) / 32), sweep_lines));
+  const int probe_lines = lines > 0 ? lines : uncapped_lines;
   const bool capped =
-      groups > uncapped.resident_blocks(device, 32 * fewest, scratch(fewest), "sweep");
+      probe_lines > uncapped_lines ||
+      groups > uncapped.resident_blocks(device, 32 * probe_lines, scratch(probe_lines), "sweep");
   const Kernel kernel = kernels[order][capped ? 1 : 0];
   TeamKernelFacts& kernel_facts = facts[order][capped ? 1 : 0];
   kernel_facts.allow_shared(device, kMostScratch, "sweep");
@@ -194,7 +198,6 @@ int sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t fir
   const auto resident = [&](int l) {
     return std::int64_t(kernel_facts.resident_blocks(device, 32 * l, scratch(l), "sweep"));
   };
-  const std::int64_t sweep_lines = std::int64_t(sweep.grid.n[1]) * sweep.grid.n[2];
   const int allowed = int(std::min<std::int64_t>(most, sweep_lines));
   lines = std::min(4, allowed);
   const std::int64_t wave = resident(lines);
