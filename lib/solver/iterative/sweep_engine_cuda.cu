@@ -1,8 +1,9 @@
 // The CUDA instantiations of SweepEngineImpl, one per relaxation evaluator: a thread per velocity
 // slot, several warps per warp of velocities sweeping successive lines as a wavefront
-// (sweep_lines, run by sweep_kernel or its register-capped twin), the batch's slices interleaved (element p of slot t at p * batch + t) so that
-// a warp's accesses coalesce, and the sums reduced across the warp (its 32 velocities are at the
-// same cell: they share an octant) before one atomic add per sum (WarpAccumulator).
+// (sweep_wavefront, run by sweep_kernel or its register-capped twin), the batch's slices
+// interleaved (element p of slot t at p * batch + t) so that a warp's accesses coalesce, and the
+// sums reduced across the warp (its 32 velocities are at the same cell: they share an octant)
+// before one atomic add per sum (WarpAccumulator).
 #include <algorithm>
 #include <array>
 
@@ -68,8 +69,8 @@ struct WarpAccumulator {
 // Order: the sweep's scheme (Sweep::order), a parameter of the kernel so that the first-order
 // sweep keeps its registers.
 template <class Real, class Relax, int Order>
-__device__ __forceinline__ void sweep_lines(const Sweep<Real, Relax>& sweep, std::int64_t first,
-                                            std::int64_t count, Real* slices) {
+__device__ __forceinline__ void sweep_wavefront(const Sweep<Real, Relax>& sweep, std::int64_t first,
+                                                std::int64_t count, Real* slices) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, lines = blockDim.x >> 5;
   const std::int64_t t = blockIdx.x * std::int64_t(32) + lane;  // the slot in the batch
   // Warps add into copies of the sums (sweep_sum_copies) by their index.
@@ -103,7 +104,7 @@ __device__ __forceinline__ void sweep_lines(const Sweep<Real, Relax>& sweep, std
 template <class Real, class Relax, int Order>
 __global__ void sweep_kernel(const Sweep<Real, Relax> sweep, std::int64_t first, std::int64_t count,
                              Real* slices) {
-  sweep_lines<Real, Relax, Order>(sweep, first, count, slices);
+  sweep_wavefront<Real, Relax, Order>(sweep, first, count, slices);
 }
 
 // The sweep is latency-bound, and left free its kernels take about 90 to 160 registers a thread,
@@ -121,7 +122,7 @@ template <class Real, class Relax, int Order>
 __global__ void __maxnreg__((kSweepRegisterCap<Real, Order>))
     capped_sweep_kernel(const Sweep<Real, Relax> sweep, std::int64_t first, std::int64_t count,
                         Real* slices) {
-  sweep_lines<Real, Relax, Order>(sweep, first, count, slices);
+  sweep_wavefront<Real, Relax, Order>(sweep, first, count, slices);
 }
 
 __global__ void sum_copies_kernel(double* values, std::int64_t size, int copies) {
