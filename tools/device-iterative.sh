@@ -52,6 +52,7 @@ PARTS=("$@")
 mkdir -p "$OUT"
 export NCCL_NVLS_ENABLE=0  # NVLink multicast can take a shared host's GPUs out of service
 report=$OUT/iterative.txt
+cores=$(nproc)
 here=$(dirname "$0")
 echo "device-iterative: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" \
      "x $(nvidia-smi -L | wc -l); commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
@@ -64,7 +65,10 @@ run() {
   local dir=$OUT/$part/$name
   mkdir -p "$dir"
   local t0=$SECONDS
-  mpirun --oversubscribe -np "$ranks" "$BOLT" -options_file_yaml "$case_file" -out_dir "$dir" \
+  # The host's work (the sweep's update, the correction, Anderson) on the rank's share of the
+  # cores: Open MPI would bind each of one or two ranks to a single core (README).
+  OMP_NUM_THREADS=$((cores / ranks)) mpirun --oversubscribe --bind-to none -x OMP_NUM_THREADS \
+    -np "$ranks" "$BOLT" -options_file_yaml "$case_file" -out_dir "$dir" \
     -summary "$dir/summary.json" -out_checkpoint_final false "$@" > "$dir/log" 2>&1
   local rc=$?
   echo "$part/$name: exit $rc, $((SECONDS - t0)) s wall; $case_file $*" | tee -a "$report"
@@ -94,17 +98,19 @@ PY
 }
 
 # split_runs PART SUFFIX RANKS [bolt options...]: the split part's three runs. Several monitor
-# stretches, so that the summary's warm time leaves NCCL's first connection out.
+# stretches, so that the summary's warm time leaves NCCL's first connection out; -log_view's
+# phases per sweep (log_events).
 split_runs() {
   local part=$1 suffix=$2 ranks=$3
   shift 3
   run $part cavity2d_$ranks$suffix $ranks inputs/cavity_iterative_delta1.yaml -iter_accel none \
-    -iter_max 100 -iter_tol 1e-30 -out_monitor_every 20 "$@"
+    -iter_max 100 -iter_tol 1e-30 -out_monitor_every 20 -log_view "$@"
   run $part cavity3d_$ranks$suffix $ranks inputs/cavity3d_iterative_kn1.yaml -iter_accel none \
-    -iter_max 20 -iter_tol 1e-30 -out_monitor_every 4 "$@"
+    -iter_max 20 -iter_tol 1e-30 -out_monitor_every 4 -log_view "$@"
   run $part cube_$ranks$suffix $ranks inputs/cube_iterative.yaml -grid_n 96,64,64 \
     -geometry_solids 24,24,24,16,16,16 -vgrid_n 48 -precision float -stream_order 1 \
-    -iter_accel none -iter_max 8 -iter_tol 1e-30 -out_monitor_every 2 "$@"
+    -iter_accel none -iter_max 8 -iter_tol 1e-30 -out_monitor_every 2 -log_view "$@"
+  for name in cavity2d cavity3d cube; do log_events "$OUT/$part/${name}_$ranks$suffix/log"; done
 }
 
 # log_events LOG: the -log_view events of bolt's phases and the Krylov solve, per call.

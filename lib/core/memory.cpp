@@ -141,4 +141,22 @@ void fill_zero_bytes(Backend where, void* pointer, std::size_t bytes) {
 #endif
 }
 
+PinnedHostRange::PinnedHostRange(Backend backend, void* data, std::size_t bytes) {
+  if (backend == Backend::cpu || bytes == 0) return;
+#ifdef BOLT_HAVE_CUDA
+  if (cudaHostRegister(data, bytes, cudaHostRegisterDefault) == cudaSuccess)
+    data_ = data;
+  else
+    cudaGetLastError();  // not pinned: clear the error, copy pageable
+#else
+  static_cast<void>(data);
+#endif
+}
+
+PinnedHostRange::~PinnedHostRange() {
+#ifdef BOLT_HAVE_CUDA
+  if (data_) cudaHostUnregister(data_);
+#endif
+}
+
 }  // namespace bolt

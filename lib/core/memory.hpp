@@ -14,6 +14,27 @@ void copy_bytes(void* destination, Backend destination_backend, const void* sour
                 Backend source_backend, std::size_t bytes);
 void fill_zero_bytes(Backend where, void* pointer, std::size_t bytes);
 
+// Page-locks a host range for its lifetime when `backend` is a GPU's: copies between the range
+// and the GPU then run at the bus's rate, where a pageable copy is staged through the driver's
+// buffer at a fraction of it. A CPU run pins nothing; where the driver refuses, the copies stay
+// pageable (correct, slower). The range must outlive the object and not move while it lives.
+class PinnedHostRange {
+ public:
+  PinnedHostRange() = default;
+  PinnedHostRange(Backend backend, void* data, std::size_t bytes);
+  ~PinnedHostRange();
+  PinnedHostRange(const PinnedHostRange&) = delete;
+  PinnedHostRange& operator=(const PinnedHostRange&) = delete;
+  PinnedHostRange(PinnedHostRange&& other) noexcept : data_(std::exchange(other.data_, nullptr)) {}
+  PinnedHostRange& operator=(PinnedHostRange&& other) noexcept {
+    std::swap(data_, other.data_);
+    return *this;
+  }
+
+ private:
+  void* data_ = nullptr;  // registered with the driver (null: nothing pinned)
+};
+
 template <class T>
 class Buffer {
  public:

@@ -16,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/memory.hpp"
 #include "solver/iterative/iterative_options.hpp"
 #include "solver/solver.hpp"
 #include "decomposition/partition.hpp"
@@ -83,7 +84,9 @@ class IterativeSteady : public Solver {
   void unpack(const double* x);
   // After a synthetic correction of the sweep's moments: the walls' and solids' densities.
   void follow_corrected_gas(const std::vector<double>& swept, const std::vector<double>& corrected);
-  // The factor that scales a closed domain's moments to its initial mass; and the scaling.
+  // The mass of `moments` (the same bits on any number of threads); the factor that scales a
+  // closed domain's moments to its initial mass; and the scaling.
+  double mass(const std::vector<double>& moments) const;
   double mass_scale(const std::vector<double>& moments) const;
   double rescale_mass(std::vector<double>& moments) const;
   // One source iteration from the current state; returns its relative change.
@@ -112,6 +115,9 @@ class IterativeSteady : public Solver {
   // The sweep's result, and with the synthetic correction its moments before it: the buffers of
   // the sweep before, reused (moments_ and swept_.moments trade theirs after each sweep).
   SweepResult swept_;
+  // On a GPU: moments_, swept_.moments and the solids' outflux page-locked (they never move),
+  // the largest host arrays the sweep uploads from or downloads into. Destroyed before them.
+  std::vector<PinnedHostRange> pinned_;
   std::vector<double> before_correction_;
   FaceArrays wall_density_;         // walls: n_w for the next sweep
   FaceArrays face_sums_;            // of the last sweep
