@@ -67,7 +67,7 @@ run() {
   local t0=$SECONDS
   # The host's work (the sweep's update, the correction, Anderson) on the rank's share of the
   # cores: Open MPI would bind each of one or two ranks to a single core (README).
-  OMP_NUM_THREADS=$((cores / ranks)) mpirun --oversubscribe --bind-to none -x OMP_NUM_THREADS \
+  OMP_NUM_THREADS=$((cores > ranks ? cores / ranks : 1)) mpirun --oversubscribe --bind-to none -x OMP_NUM_THREADS \
     -np "$ranks" "$BOLT" -options_file_yaml "$case_file" -out_dir "$dir" \
     -summary "$dir/summary.json" -out_checkpoint_final false "$@" > "$dir/log" 2>&1
   local rc=$?
@@ -110,6 +110,7 @@ split_runs() {
   run $part cube_$ranks$suffix $ranks inputs/cube_iterative.yaml -grid_n 96,64,64 \
     -geometry_solids 24,24,24,16,16,16 -vgrid_n 48 -precision float -stream_order 1 \
     -iter_accel none -iter_max 8 -iter_tol 1e-30 -out_monitor_every 2 -log_view "$@"
+  local name
   for name in cavity2d cavity3d cube; do log_events "$OUT/$part/${name}_$ranks$suffix/log"; done
 }
 

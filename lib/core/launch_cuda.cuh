@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "cell_tiles.hpp"
+#include "cuda_check.hpp"
 #include "error.hpp"
 #include "sums.hpp"
 #include "team_kernel_facts.cuh"
@@ -28,7 +29,8 @@ struct CudaExec {
 
 inline void check_cuda_launch(const char* label) {
   const cudaError_t status = cudaGetLastError();
-  if (status != cudaSuccess) fail_device("CUDA launch of ", label, " failed: ", cudaGetErrorString(status));
+  if (status != cudaSuccess)
+    fail_device("CUDA launch of ", label, " failed: ", cudaGetErrorString(status));
 }
 
 struct CudaTeam {
@@ -379,19 +381,18 @@ inline int multiprocessors(CudaExec) {
 // stable_sort_pairs (launch_cpu.hpp): CUB's radix sort, which is stable, over key_bits bits.
 inline std::size_t sort_pairs_workspace(CudaExec, int n, int key_bits) {
   std::size_t bytes = 0;
-  const cudaError_t status = cub::DeviceRadixSort::SortPairs(
-      nullptr, bytes, static_cast<const int*>(nullptr), static_cast<int*>(nullptr),
-      static_cast<const int*>(nullptr), static_cast<int*>(nullptr), n, 0, key_bits);
-  if (status != cudaSuccess) fail_device("radix sort workspace: ", cudaGetErrorString(status));
+  check_cuda(cub::DeviceRadixSort::SortPairs(
+                 nullptr, bytes, static_cast<const int*>(nullptr), static_cast<int*>(nullptr),
+                 static_cast<const int*>(nullptr), static_cast<int*>(nullptr), n, 0, key_bits),
+             "radix sort workspace");
   return bytes;
 }
 inline void stable_sort_pairs(CudaExec exec, const int* keys_in, int* keys_out,
                               const int* values_in, int* values_out, int n, int key_bits,
                               void* workspace, std::size_t workspace_bytes) {
-  const cudaError_t status =
-      cub::DeviceRadixSort::SortPairs(workspace, workspace_bytes, keys_in, keys_out, values_in,
-                                      values_out, n, 0, key_bits, exec.stream);
-  if (status != cudaSuccess) fail_device("radix sort: ", cudaGetErrorString(status));
+  check_cuda(cub::DeviceRadixSort::SortPairs(workspace, workspace_bytes, keys_in, keys_out,
+                                             values_in, values_out, n, 0, key_bits, exec.stream),
+             "radix sort");
 }
 
 // A second stream for work that does not depend on the main stream's latest kernels, so that
@@ -404,10 +405,11 @@ class CudaSideStream {
   // kernel's next ones (at equal priority they would wait for its last).
   CudaSideStream() {
     int least = 0, greatest = 0;
-    check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "stream priorities");
-    check(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, greatest), "stream create");
-    check(cudaEventCreateWithFlags(&forked_, cudaEventDisableTiming), "event create");
-    check(cudaEventCreateWithFlags(&joined_, cudaEventDisableTiming), "event create");
+    check_cuda(cudaDeviceGetStreamPriorityRange(&least, &greatest), "stream priorities");
+    check_cuda(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, greatest),
+               "stream create");
+    check_cuda(cudaEventCreateWithFlags(&forked_, cudaEventDisableTiming), "event create");
+    check_cuda(cudaEventCreateWithFlags(&joined_, cudaEventDisableTiming), "event create");
   }
   ~CudaSideStream() {
     cudaEventDestroy(joined_);
@@ -419,26 +421,22 @@ class CudaSideStream {
 
   CudaExec exec() const { return {stream_}; }
   void fork(CudaExec main) {
-    check(cudaEventRecord(forked_, main.stream), "event record");
-    check(cudaStreamWaitEvent(stream_, forked_, 0), "stream wait");
+    check_cuda(cudaEventRecord(forked_, main.stream), "event record");
+    check_cuda(cudaStreamWaitEvent(stream_, forked_, 0), "stream wait");
   }
   void join(CudaExec main) {
-    check(cudaEventRecord(joined_, stream_), "event record");
-    check(cudaStreamWaitEvent(main.stream, joined_, 0), "stream wait");
+    check_cuda(cudaEventRecord(joined_, stream_), "event record");
+    check_cuda(cudaStreamWaitEvent(main.stream, joined_, 0), "stream wait");
   }
 
  private:
-  static void check(cudaError_t status, const char* what) {
-    if (status != cudaSuccess) fail_device("CUDA ", what, ": ", cudaGetErrorString(status));
-  }
   cudaStream_t stream_ = nullptr;
   cudaEvent_t forked_ = nullptr, joined_ = nullptr;
 };
 inline CudaSideStream side_stream_of(CudaExec) { return {}; }
 
 inline void synchronize(CudaExec exec) {
-  const cudaError_t status = cudaStreamSynchronize(exec.stream);
-  if (status != cudaSuccess) fail_device("CUDA error: ", cudaGetErrorString(status));
+  check_cuda(cudaStreamSynchronize(exec.stream), "stream synchronize");
 }
 
 }  // namespace bolt

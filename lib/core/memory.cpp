@@ -9,18 +9,10 @@
 #include "error.hpp"
 
 #ifdef BOLT_HAVE_CUDA
-#include <cuda_runtime.h>
+#include "cuda_check.hpp"
 #endif
 
 namespace bolt {
-
-#ifdef BOLT_HAVE_CUDA
-namespace {
-void check_cuda(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) fail_device("CUDA error in ", what, ": ", cudaGetErrorString(status));
-}
-}  // namespace
-#endif
 
 bool cuda_backend_compiled() {
 #ifdef BOLT_HAVE_CUDA
@@ -155,7 +147,8 @@ PinnedHostRange::PinnedHostRange(Backend backend, void* data, std::size_t bytes)
 
 PinnedHostRange::~PinnedHostRange() {
 #ifdef BOLT_HAVE_CUDA
-  if (data_) cudaHostUnregister(data_);
+  // A failure would stay the last error, which the next launch's check would report as its own.
+  if (data_ && cudaHostUnregister(data_) != cudaSuccess) cudaGetLastError();
 #endif
 }
 

@@ -30,6 +30,9 @@ class PinnedHostRange {
     std::swap(data_, other.data_);
     return *this;
   }
+  // Whether the range is page-locked: the driver refuses, for one, a range that shares a page
+  // with one already locked.
+  bool pinned() const { return data_ != nullptr; }
 
  private:
   void* data_ = nullptr;  // registered with the driver (null: nothing pinned)

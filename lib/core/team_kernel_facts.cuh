@@ -7,6 +7,7 @@
 #include <mutex>
 #include <vector>
 
+#include "cuda_check.hpp"
 #include "error.hpp"
 
 namespace bolt {
@@ -43,8 +44,7 @@ class TeamKernelFacts {
     DeviceFacts& facts = of(device);
     if (facts.largest_team == 0) {
       cudaFuncAttributes attributes{};
-      const cudaError_t status = cudaFuncGetAttributes(&attributes, kernel_);
-      if (status != cudaSuccess) fail_device("kernel attributes: ", cudaGetErrorString(status));
+      check_cuda(cudaFuncGetAttributes(&attributes, kernel_), "kernel attributes");
       facts.largest_team = attributes.maxThreadsPerBlock / 32 * 32;
     }
     return facts.largest_team;

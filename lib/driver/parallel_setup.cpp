@@ -30,8 +30,8 @@ int affinity_cores() {
 // A note when the rank's host work is held to fewer cores than it could have. mpirun binds each
 // rank to one core by default (for two ranks or fewer), and OpenMP then starts one thread there,
 // or takes turns on it with the threads OMP_NUM_THREADS asks for: the host's share of a run (the
-// CPU backend; with a GPU, the iterative solver's correction and warm starts) runs on one core of
-// many. Under Slurm the allocation chose the cores: only the turns are noted.
+// CPU backend; with a GPU, the iterative solver's update, correction and warm starts) runs on
+// one core of many. Under Slurm the allocation chose the cores: only the turns are noted.
 void note_held_cores(MPI_Comm comm, int rank, int local_ranks) {
   const int threads = omp_get_max_threads(), cores = affinity_cores();
   const int share = int(sysconf(_SC_NPROCESSORS_ONLN)) / std::max(local_ranks, 1);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "communicator_factory.hpp"
+#include "core/cuda_check.hpp"
 #include "core/error.hpp"
 
 namespace bolt {
@@ -14,10 +15,6 @@ namespace {
 
 void check_nccl(ncclResult_t status, const char* what) {
   if (status != ncclSuccess) fail_device("NCCL ", what, " failed: ", ncclGetErrorString(status));
-}
-
-void check_cuda(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) fail_device("CUDA ", what, " failed: ", cudaGetErrorString(status));
 }
 
 // One NCCL communicator over the ranks of an MPI communicator.

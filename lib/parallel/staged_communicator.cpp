@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "communicator_factory.hpp"
+#include "core/cuda_check.hpp"
 #include "core/error.hpp"
 
 namespace bolt {
@@ -16,9 +17,7 @@ namespace bolt {
 namespace {
 
 void copy(void* to, const void* from, std::size_t bytes, cudaMemcpyKind kind) {
-  const cudaError_t status = cudaMemcpy(to, from, bytes, kind);
-  if (status != cudaSuccess)
-    fail_device("CUDA copy of a message through the host failed: ", cudaGetErrorString(status));
+  check_cuda(cudaMemcpy(to, from, bytes, kind), "copy of a message through the host");
 }
 
 class StagedCommunicator final : public Communicator {

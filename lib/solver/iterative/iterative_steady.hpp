@@ -118,6 +118,7 @@ class IterativeSteady : public Solver {
   // On a GPU: moments_, swept_.moments and the solids' outflux page-locked (they never move),
   // the largest host arrays the sweep uploads from or downloads into. Destroyed before them.
   std::vector<PinnedHostRange> pinned_;
+  double pinned_bytes_ = 0.0;  // of them
   std::vector<double> before_correction_;
   FaceArrays wall_density_;         // walls: n_w for the next sweep
   FaceArrays face_sums_;            // of the last sweep

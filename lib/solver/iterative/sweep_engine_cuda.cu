@@ -134,17 +134,26 @@ __global__ void sum_copies_kernel(double* values, std::int64_t size, int copies)
   }
 }
 
-}  // namespace
+// The most lines a block sweeps at once, and the shared scratch of a block of l lines.
+constexpr int kMostSweepLines = 16;
+constexpr std::size_t sweep_scratch(int lines) {
+  return std::size_t(lines) * kScratchPerWarp * sizeof(double);
+}
 
-// The slots [first, first + count) (whole warps of one octant each), with `lines` lines per warp
-// of velocities (0: chosen here); returns the lines.
+// A sweep kernel and what it allows on the device (its largest block, resident blocks).
 template <class Real, class Relax>
-int sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t first,
-                std::int64_t count, Real* slices, std::int64_t /*slice_size*/,
-                const std::array<std::array<std::int64_t, 2>, 3>& /*face_size*/, int lines) {
-  const std::int64_t groups = count / 32;
-  constexpr int kMostLines = 16;
-  constexpr int kMostScratch = kMostLines * kScratchPerWarp * int(sizeof(double));
+struct SweepKernel {
+  void (*launch)(const Sweep<Real, Relax>, std::int64_t, std::int64_t, Real*);
+  TeamKernelFacts& facts;
+};
+
+// The kernel of the sweep's order for a batch of `groups` blocks on `device`: the capped one
+// unless the uncapped one runs every block of the batch at once with the lines asked for
+// (`lines`, or else the most it allows a grid of `grid_lines` lines), and wherever only the
+// capped one allows the lines asked for.
+template <class Real, class Relax>
+SweepKernel<Real, Relax> pick_sweep_kernel(int order, int device, std::int64_t groups, int lines,
+                                           std::int64_t grid_lines) {
   using Kernel = void (*)(const Sweep<Real, Relax>, std::int64_t, std::int64_t, Real*);
   // [order - 1][capped]
   static const Kernel kernels[2][2] = {
@@ -156,31 +165,41 @@ int sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t fir
        TeamKernelFacts(reinterpret_cast<const void*>(kernels[0][1]))},
       {TeamKernelFacts(reinterpret_cast<const void*>(kernels[1][0])),
        TeamKernelFacts(reinterpret_cast<const void*>(kernels[1][1]))}};
-  const int order = sweep.order == 2 ? 1 : 0;
+  const int o = order == 2 ? 1 : 0;
+  const std::size_t most_scratch = sweep_scratch(kMostSweepLines);
+  TeamKernelFacts& uncapped = facts[o][0];
+  uncapped.allow_shared(device, most_scratch, "sweep");
+  const int uncapped_lines = int(std::min<std::int64_t>(
+      std::min(kMostSweepLines, uncapped.largest_team(device) / 32), grid_lines));
+  const int probe_lines = lines > 0 ? lines : uncapped_lines;
+  const bool capped = probe_lines > uncapped_lines ||
+                      groups > uncapped.resident_blocks(device, 32 * probe_lines,
+                                                        sweep_scratch(probe_lines), "sweep");
+  TeamKernelFacts& picked = facts[o][capped ? 1 : 0];
+  picked.allow_shared(device, most_scratch, "sweep");
+  return {kernels[o][capped ? 1 : 0], picked};
+}
+
+}  // namespace
+
+// The slots [first, first + count) (whole warps of one octant each), with `lines` lines per warp
+// of velocities (0: chosen here); returns the lines.
+template <class Real, class Relax>
+int sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t first,
+                std::int64_t count, Real* slices, std::int64_t /*slice_size*/,
+                const std::array<std::array<std::int64_t, 2>, 3>& /*face_size*/, int lines) {
+  const std::int64_t groups = count / 32;
   int device = 0;
   cudaGetDevice(&device);
-  const auto scratch = [](int l) { return std::size_t(l) * kScratchPerWarp * sizeof(double); };
-  // The capped kernel unless the uncapped one runs every block of the batch at once with the
-  // lines asked for, or else with the most lines it allows the grid; and wherever only the capped
-  // one allows the lines asked for.
-  TeamKernelFacts& uncapped = facts[order][0];
-  uncapped.allow_shared(device, kMostScratch, "sweep");
   const std::int64_t sweep_lines = std::int64_t(sweep.grid.n[1]) * sweep.grid.n[2];
-  const int uncapped_lines = int(std::min<std::int64_t>(
-      std::min(kMostLines, uncapped.largest_team(device) / 32), sweep_lines));
-  const int probe_lines = lines > 0 ? lines : uncapped_lines;
-  const bool capped =
-      probe_lines > uncapped_lines ||
-      groups > uncapped.resident_blocks(device, 32 * probe_lines, scratch(probe_lines), "sweep");
-  const Kernel kernel = kernels[order][capped ? 1 : 0];
-  TeamKernelFacts& kernel_facts = facts[order][capped ? 1 : 0];
-  kernel_facts.allow_shared(device, kMostScratch, "sweep");
-  const int largest_block = kernel_facts.largest_team(device);
-  const int most = std::min(kMostLines, largest_block / 32);
+  const SweepKernel<Real, Relax> kernel =
+      pick_sweep_kernel<Real, Relax>(sweep.order, device, groups, lines, sweep_lines);
+  const int largest_block = kernel.facts.largest_team(device);
+  const int most = std::min(kMostSweepLines, largest_block / 32);
   const auto launch = [&](std::int64_t from, std::int64_t blocks, int l) {
     // Slot t of the batch keeps its slice at slices + t (stride count) whichever launch sweeps it.
     const std::int64_t offset = from * 32;
-    kernel<<<static_cast<unsigned>(blocks), 32 * l, scratch(l), exec.stream>>>(
+    kernel.launch<<<static_cast<unsigned>(blocks), 32 * l, sweep_scratch(l), exec.stream>>>(
         sweep, first + offset, count, slices + offset);
     check_cuda_launch("sweep");
   };
@@ -197,7 +216,7 @@ int sweep_batch(CudaExec exec, const Sweep<Real, Relax>& sweep, std::int64_t fir
   // sweeps; docs/benchmarks.md); the blocks that are left, or all of them when they are fewer than
   // a wave, take the most lines that still let them run at once, which shortens their sweep.
   const auto resident = [&](int l) {
-    return std::int64_t(kernel_facts.resident_blocks(device, 32 * l, scratch(l), "sweep"));
+    return std::int64_t(kernel.facts.resident_blocks(device, 32 * l, sweep_scratch(l), "sweep"));
   };
   const int allowed = int(std::min<std::int64_t>(most, sweep_lines));
   lines = std::min(4, allowed);
