@@ -24,9 +24,17 @@ namespace bolt {
 
 namespace {
 
-// The most iterations the warm start may take: with Anderson and the synthetic correction the
-// cavities converge in tens; a case that needs thousands is better started from rest.
+// The most iterations the warm start may take: with Anderson (and the synthetic correction at
+// large delta) the cavities converge in tens; a case that needs thousands is better started
+// from rest.
 constexpr int kMostIterations = 2000;
+
+// The least delta at which the warm start adds the synthetic correction to Anderson. On the
+// 64^2 x 32^3 cavity (docs/benchmarks.md, sweeps over Kn) Anderson alone took 15 sweeps and
+// 0.12 s at delta = 0.89 against the pair's 15 and 0.40 s, and 52 sweeps and 0.41 s at
+// delta = 8.9 against 14 and 0.31 s: the correction costs more than the sweeps it saves until
+// the sweeps grow with delta.
+constexpr double kSyntheticFromDelta = 5.0;
 
 struct PartitionGuard {
   Partition partition;
@@ -122,13 +130,13 @@ InitialState steady_model_initial(MPI_Comm comm, const RunOptions& run,
   const std::string refusal = iterative_refusal(setup.run, setup);
   require(refusal.empty(), "-init_steady_model ", name, ": ", refusal);
 
-  // Anderson with the synthetic correction: the fastest of the iterative solver's paths on the
-  // cavities (docs/validation.md), tens of sweeps from rest at every delta.
+  // Anderson, with the synthetic correction where it pays: the fastest of the iterative
+  // solver's paths on the cavities (docs/benchmarks.md), tens of sweeps from rest at every delta.
   IterationOptions options;
   options.tolerance = run.initial.steady_tolerance;
   options.max_iterations = kMostIterations;
   options.accelerator = Accelerator::anderson;
-  options.synthetic = true;
+  options.synthetic = setup.run.gas.delta >= kSyntheticFromDelta;
   PartitionRequest request = case_partition_request(setup);
   request.kind = DecompositionKind::velocity;
   const PartitionGuard owned{make_partition(comm, request)};
