@@ -29,12 +29,12 @@ namespace {
 // from rest.
 constexpr int kMostIterations = 2000;
 
-// The least delta at which the warm start adds the synthetic correction to Anderson. On the
-// 64^2 x 32^3 cavity (docs/benchmarks.md, sweeps over Kn) Anderson alone took 15 sweeps and
-// 0.12 s at delta = 0.89 against the pair's 15 and 0.40 s, and 52 sweeps and 0.41 s at
-// delta = 8.9 against 14 and 0.31 s: the correction costs more than the sweeps it saves until
-// the sweeps grow with delta.
-constexpr double kSyntheticFromDelta = 5.0;
+// The least delta at which the warm start adds the synthetic correction to Anderson. It saves
+// sweeps, which Anderson alone needs more of as delta grows, and costs a factorisation that
+// grows with the cells: on the hs_mc cavities' grids (18^3 velocities, docs/validation.md)
+// Anderson alone was the faster at delta = 2 and 5 on 64^2 and 128^2 cells and at delta = 10 on
+// 128^2, the pair at delta = 10 on 64^2 only.
+constexpr double kSyntheticFromDelta = 20.0;
 
 struct PartitionGuard {
   Partition partition;
