@@ -39,15 +39,20 @@ void time_accelerator(bool& running, bool on) {
 }  // namespace
 
 bool IterativeSteady::physical(const double* x) const {
+  bool all = true;
+#pragma omp parallel for schedule(static) reduction(&& : all)
   for (std::int64_t c = 0; c < cells_; ++c) {
     if (!solid_.empty() && solid_[c]) continue;
     const double* m = x + c * kRawMoments;
-    if (!(m[kM0] > 0.0) || !std::isfinite(m[kM0])) return false;
-    Macroscopic gas;
-    density_velocity_temperature(m[kM0], m + kM1, m[kM2] + m[kM2 + 1] + m[kM2 + 2], gas);
-    if (!(gas.T > 0.0) || !std::isfinite(gas.T)) return false;
+    bool gas_cell = m[kM0] > 0.0 && std::isfinite(m[kM0]);
+    if (gas_cell) {
+      Macroscopic gas;
+      density_velocity_temperature(m[kM0], m + kM1, m[kM2] + m[kM2 + 1] + m[kM2 + 2], gas);
+      gas_cell = gas.T > 0.0 && std::isfinite(gas.T);
+    }
+    all = all && gas_cell;
   }
-  return true;
+  return all;
 }
 
 double IterativeSteady::sweep_from(const double* x, double* out) {
@@ -108,6 +113,7 @@ void IterativeSteady::march(const std::function<int()>& next, const std::functio
           self->restart_accelerator_ = true;
           self->sweep_from(self->pack().data(), out);
         }
+#pragma omp parallel for schedule(static)
         for (PetscInt i = 0; i < size; ++i) out[i] = in[i] - out[i];  // x - S(x)
         self->after_sweep();
       }

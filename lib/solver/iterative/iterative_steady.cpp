@@ -10,6 +10,7 @@
 #include "driver/numerical_guard.hpp"
 #include "core/error.hpp"
 #include "core/ordered_sum.hpp"
+#include "core/parallel_copy.hpp"
 #include "core/phase_events.hpp"
 #include "kernels/cell_moments.hpp"
 #include "kernels/sweep.hpp"
@@ -178,6 +179,7 @@ class IterativeSteady::View : public DomainView {
   std::vector<double> whole_grid() const {
     const std::vector<double>& raw = solver_.moments_;
     std::vector<double> fields(std::size_t(solver_.cells_) * kFieldCount, 0.0);
+#pragma omp parallel for schedule(static)
     for (std::int64_t c = 0; c < solver_.cells_; ++c)
       if (solver_.solid_.empty() || !solver_.solid_[c])  // a solid's fields stay 0
         fields_from_raw(raw.data() + c * kRawMoments, fields.data() + c * kFieldCount);
@@ -286,14 +288,14 @@ std::vector<double> IterativeSteady::pack() const {
 }
 
 void IterativeSteady::pack(double* x) const {
-  x = std::copy(moments_.begin(), moments_.end(), x);
+  x = parallel_copy(moments_.data(), std::int64_t(moments_.size()), x);
   for (const auto& axis : wall_density_)
     for (const auto& face : axis) x = std::copy(face.begin(), face.end(), x);
   for (std::int64_t side : solid_sides_) *x++ = solid_density_[side];
 }
 
 void IterativeSteady::unpack(const double* x) {
-  std::copy_n(x, moments_.size(), moments_.begin());
+  parallel_copy(x, std::int64_t(moments_.size()), moments_.data());
   x += moments_.size();
   for (auto& axis : wall_density_)
     for (auto& face : axis) {
@@ -397,7 +399,9 @@ double IterativeSteady::iterate() {
     if (sums[3 + f] > 0.0) largest = std::max(largest, std::sqrt(sums[f] / sums[3 + f]));
   if (synthetic_) {
     phase.emplace("BoltSynthetic");
-    before_correction_ = result.moments;
+    before_correction_.resize(result.moments.size());
+    parallel_copy(result.moments.data(), std::int64_t(result.moments.size()),
+                  before_correction_.data());
     synthetic_->correct(moments_, result.moments);
     if (closed_) rescale_mass(result.moments);
     follow_corrected_gas(before_correction_, result.moments);
