@@ -31,10 +31,10 @@ constexpr int kMostIterations = 2000;
 
 // The least delta at which the warm start adds the synthetic correction to Anderson. It saves
 // sweeps, which Anderson alone needs more of as delta grows, and costs a factorisation that
-// grows with the cells: on the hs_mc cavities' grids (18^3 velocities, docs/validation.md)
-// Anderson alone was the faster at delta = 2 and 5 on 64^2 and 128^2 cells and at delta = 10 on
-// 128^2, the pair at delta = 10 on 64^2 only.
-constexpr double kSyntheticFromDelta = 20.0;
+// grows with the cells: Anderson alone solved faster at delta = 2 and 5 on the delta = 10
+// input's grids (64^2 and 128^2 cells, 18^3 velocities) and at delta = 0.89 on 64^2 x 32^3,
+// the pair at delta = 8.9 and 10 on 64^2 (docs/validation.md, docs/benchmarks.md).
+constexpr double kSyntheticFromDelta = 8.0;
 
 struct PartitionGuard {
   Partition partition;
@@ -168,9 +168,10 @@ InitialState steady_model_initial(MPI_Comm comm, const RunOptions& run,
   initial.fields = as_initial_fields(setup, fields);
   initial.steady_model.clear();
   PetscPrintf(comm,
-              "bolt: warm start: the %s steady state in %d iterations (relative change %.2e), "
-              "%.2f s; the run starts from its 13 moments (Grad)\n",
-              name.c_str(), iterations, change, MPI_Wtime() - start);
+              "bolt: warm start: the %s steady state in %d iterations (Anderson%s, relative "
+              "change %.2e), %.2f s; the run starts from its 13 moments (Grad)\n",
+              name.c_str(), iterations, options.synthetic ? " and the synthetic correction" : "",
+              change, MPI_Wtime() - start);
   return initial;
 }
 

@@ -102,6 +102,23 @@ def refused_before_warm_start(bolt, args, tmp):
                   f"warm start {'in the output' if warm else 'absent'} (must be absent)")
 
 
+def warm_start_accelerators(bolt, args, tmp):
+    """Item 7 of check_mc_warm_start."""
+    ok = True
+    for delta, synthetic in (("1", False), ("10", True)):
+        out = os.path.join(tmp, f"accelerators_{delta}")
+        os.makedirs(out, exist_ok=True)
+        cmd = [bolt] + args + ["-model_delta", delta, "-ts_final_time", "0", "-ts_max_steps", "0",
+                               "-out_dir", out]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        line = next((l for l in done.stdout.splitlines() if "bolt: warm start:" in l), "")
+        said = "and the synthetic correction" in line
+        ok &= report(done.returncode == 0 and line != "" and said == synthetic,
+                     f"delta = {delta}: status {done.returncode}, '{line}' (the synthetic "
+                     f"correction {'expected' if synthetic else 'not expected'})")
+    return ok
+
+
 def check_mc_warm_start(bolt, args, tmp):
     """The warm start and the noise stop on a small cavity (the base options: delta = 1, 8^2 cells,
     8^3 velocities, N_t = 256, second order, -init_steady_model shakhov):
@@ -126,7 +143,9 @@ def check_mc_warm_start(bolt, args, tmp):
        (f never stored, 0.5 MiB) fit, the main run's (f, the stored h and a checkpoint's copies,
        8.8 GiB) does not. Status 2, one stderr line naming the main plan ('with 13824 velocities:
        the run needs'), nothing of the warm start in stdout (neither its plan line nor its
-       result line), and within 60 s (the solve alone would take minutes)."""
+       result line), and within 60 s (the solve alone would take minutes);
+    7. the warm start adds the synthetic correction to Anderson from delta = 8 (its result line
+       says which): at delta = 1 Anderson alone, at delta = 10 both, the latter converged."""
     ok = refused_before_warm_start(bolt, args, tmp)
     import h5py
     import numpy as np
@@ -141,6 +160,7 @@ def check_mc_warm_start(bolt, args, tmp):
     ok &= report(rel <= 1e-5, f"warm-started mass vs rest: rel. diff. {rel:.1e} (tol. 1e-5)")
     short = args + ["-ts_final_time", "0", "-ts_max_steps", "40", "-out_monitor_every", "10"]
     one = run(bolt, short, os.path.join(tmp, "one"))
+    ok &= warm_start_accelerators(bolt, args, tmp)
     two = run(bolt, short + ["-decomp", "space"], os.path.join(tmp, "two"), ranks=2)
     diff = fields_difference(one["fields_file"], two["fields_file"])
     ok &= report(diff <= 1e-10, f"2 space ranks: max rel. field diff. {diff:.2e} (tol. 1e-10)")
