@@ -31,9 +31,8 @@ constexpr int kMostIterations = 2000;
 
 // The least delta at which the warm start adds the synthetic correction to Anderson. It saves
 // sweeps, which Anderson alone needs more of as delta grows, and costs a factorisation that
-// grows with the cells: Anderson alone solved faster at delta = 2 and 5 on the delta = 10
-// input's grids (64^2 and 128^2 cells, 18^3 velocities) and at delta = 0.89 on 64^2 x 32^3,
-// the pair at delta = 8.9 and 10 on 64^2 (docs/validation.md, docs/benchmarks.md).
+// grows with the cells; on the cavities' grids it pays from about this delta (the measurements:
+// docs/validation.md, "Where the time to the answer goes").
 constexpr double kSyntheticFromDelta = 8.0;
 
 struct PartitionGuard {

@@ -362,8 +362,8 @@ double IterativeSteady::iterate() {
   sweep_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ++sweeps_;
   // The host's work on the sweep's sums (core/phase_events.hpp), then the correction's. Its
-  // passes over the cells run on every thread: on one host core they took 7 ms a sweep of the
-  // 64^3 cavity, 7 % of the sweep.
+  // passes over the cells run on every thread: every rank repeats them on the whole state, and
+  // on one core they would hold back the GPU between sweeps.
   std::optional<Phase<>> phase(std::in_place, "BoltIterUpdate");
   // A closed domain's moments are scaled to its initial mass in the pass that measures the
   // change, below (one pass over the moments fewer); the solids' outflux where it is read.
