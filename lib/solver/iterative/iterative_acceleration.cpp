@@ -11,6 +11,7 @@
 #include "core/petsc_check.hpp"
 #include "core/phase_events.hpp"
 #include "core/solver_options.hpp"
+#include "core/threaded_vec.hpp"
 #include "kernels/macroscopic.hpp"
 
 namespace bolt {
@@ -86,6 +87,8 @@ void IterativeSteady::march(const std::function<int()>& next, const std::functio
   const PetscInt n = PetscInt(pack().size());
   if (!snes_) {
     check(VecCreateSeq(PETSC_COMM_SELF, n, &x_), "VecCreateSeq");
+    // The accelerator's history (its work vectors are duplicates of x_) on every thread.
+    use_threaded_operations(x_);
     check(VecDuplicate(x_, &r_), "VecDuplicate");
     check(SNESCreate(PETSC_COMM_SELF, &snes_), "SNESCreate");
     check(SNESSetType(snes_, accelerator_ == Accelerator::anderson ? SNESANDERSON : SNESNGMRES),
