@@ -22,6 +22,10 @@
 #              (64^3), the Kn = 0.01 cavity (32^3) and the cube (the shipped inputs) with SNES
 #              Anderson alone, with the correction, and with GMRES around its multigrid; with
 #              $BOLT_BEFORE set, that bolt's correction too ($SYNTHETIC_CASES: other inputs)
+#   history    SNES Anderson's history depth (-iter_accel_history in $HISTORIES, default 3 5 10
+#              20) on the inputs of $HISTORY_CASES (default: the Kn = 0.1 and 0.01 3-D cavities
+#              and the cube) with -log_view (BoltAccelerator: the accelerator's own host work);
+#              with $BOLT_BEFORE set, that bolt too
 #   cube       supersonic flow past a cube (inputs/cube_iterative.yaml: second order, minmod),
 #              its mid-plane z = 2 plotted; with the synthetic correction (multigrid and ILU(0),
 #              -log_view: the correction's, the Krylov solve's and the sweep's time per sweep);
@@ -114,13 +118,14 @@ split_runs() {
   for name in cavity2d cavity3d cube; do log_events "$OUT/$part/${name}_$ranks$suffix/log"; done
 }
 
-# log_events LOG: the -log_view events of bolt's phases and the Krylov solve, per call.
+# log_events LOG: the -log_view events of bolt's phases, the Krylov solve and the accelerator's
+# vector work, per call.
 log_events() {
   python3 - "$1" <<'PY' | tee -a "$report"
 import re, sys
 seconds = {}
 for line in open(sys.argv[1]):
-    row = re.match(r"^(Bolt\w+|KSPSolve)\s+(\d+)\s+[\d.]+\s+([\d.]+e[+-]\d+)", line)
+    row = re.match(r"^(Bolt\w+|KSPSolve|VecMDot|VecMAXPY|VecCopy)\s+(\d+)\s+[\d.]+\s+([\d.]+e[+-]\d+)", line)
     if row:
         seconds[row.group(1)] = (int(row.group(2)), float(row.group(3)))
 print(f"  {sys.argv[1]}: " + ", ".join(f"{k} {t / n:.3f} s per call ({n}, {t:.2f} s)"
@@ -181,6 +186,17 @@ for part in "${PARTS[@]}"; do
         fi
       done
       for log in "$OUT"/synthetic/*/log; do log_events "$log"; done ;;
+    history)
+      for case in ${HISTORY_CASES:-cavity3d_iterative_kn0p1 cavity3d_iterative_kn0p01 cube_iterative}; do
+        for h in ${HISTORIES:-3 5 10 20}; do
+          run history ${case}_$h 1 inputs/$case.yaml -iter_accel_history $h -log_view
+          if [ -n "${BOLT_BEFORE:-}" ]; then
+            BOLT=$BOLT_BEFORE run history ${case}_${h}_before 1 inputs/$case.yaml \
+              -iter_accel_history $h -log_view
+          fi
+        done
+      done
+      for log in "$OUT"/history/*/log; do log_events "$log"; done ;;
     cube)
       run cube cube 1 inputs/cube_iterative.yaml
       run cube synthetic 1 inputs/cube_iterative.yaml -iter_synthetic true -log_view

@@ -23,6 +23,8 @@ constexpr PetscChecker check{"threaded vector"};
 // Entries per block of a sum: one thread adds a block's entries in order, and the blocks' sums
 // are added in order after, whatever the number of threads.
 constexpr PetscInt kBlock = 4096;
+// Below this length one thread is faster than starting a team (a few microseconds).
+constexpr PetscInt kThreadedFrom = 4 * kBlock;
 
 // VECSEQ's own duplicate, which the threaded one calls before it gives the copy the same table.
 PetscErrorCode (*seq_duplicate)(Vec, Vec*) = nullptr;
@@ -34,7 +36,7 @@ template <class Term>
 void block_sums(PetscInt n, PetscInt k, PetscScalar* sums, Term term) {
   const PetscInt blocks = (n + kBlock - 1) / kBlock;
   std::vector<PetscScalar> partial(std::size_t(blocks * k));
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= kThreadedFrom)
   for (PetscInt b = 0; b < blocks; ++b)
     for (PetscInt j = 0; j < k; ++j) {
       PetscScalar sum = 0.0;
@@ -48,7 +50,7 @@ void block_sums(PetscInt n, PetscInt k, PetscScalar* sums, Term term) {
 
 template <class Body>
 void each_entry(PetscInt n, Body body) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= kThreadedFrom)
   for (PetscInt i = 0; i < n; ++i) body(i);
 }
 
@@ -72,7 +74,7 @@ PetscErrorCode norm(Vec x, NormType type, PetscReal* value) {
   PetscCall(VecGetArrayRead(x, &a));
   if (type == NORM_INFINITY) {
     PetscReal largest = 0.0;
-#pragma omp parallel for schedule(static) reduction(max : largest)
+#pragma omp parallel for schedule(static) reduction(max : largest) if (n >= kThreadedFrom)
     for (PetscInt i = 0; i < n; ++i) largest = std::max(largest, std::abs(a[i]));
     *value = largest;
   } else {
@@ -111,7 +113,10 @@ PetscErrorCode copy(Vec from, Vec to) {
   PetscScalar* b = nullptr;
   PetscCall(VecGetArrayRead(from, &a));
   PetscCall(VecGetArrayWrite(to, &b));
-  parallel_copy(a, from->map->n, b);
+  if (from->map->n >= kThreadedFrom)
+    parallel_copy(a, from->map->n, b);
+  else
+    std::copy_n(a, from->map->n, b);
   PetscCall(VecRestoreArrayWrite(to, &b));
   return VecRestoreArrayRead(from, &a);
 }
@@ -156,7 +161,7 @@ PetscErrorCode maxpy(Vec y, PetscInt k, const PetscScalar* alpha, Vec* x) {
   PetscCall(VecGetArray(y, &c));
   for (PetscInt j = 0; j < k; ++j) PetscCall(VecGetArrayRead(x[j], &a[std::size_t(j)]));
   const PetscInt n = y->map->n, blocks = (n + kBlock - 1) / kBlock;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= kThreadedFrom)
   for (PetscInt b = 0; b < blocks; ++b) {
     const PetscInt begin = b * kBlock, end = std::min(n, begin + kBlock);
     for (PetscInt j = 0; j < k; ++j) {
