@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/blas_threads.hpp"
 #include "core/error.hpp"
 #include "core/option_files.hpp"
 #include "core/run_context.hpp"
@@ -64,6 +65,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bolt: internal error: PETSc (or MPI) could not be initialised\n");
     return 3;
   }
+  bolt::keep_blas_on_one_thread();
   int status = 0;
   try {
     if (!file_error.empty()) throw bolt::Error(file_error);

@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "core/blas_threads.hpp"
 #include "core/error.hpp"
 #include "core/host_bandwidth.hpp"
 #include "core/option_files.hpp"
@@ -221,6 +222,7 @@ RunOptions case_run_options(const BenchOptions& o) {
   int argc = 1;
   require(PetscInitialize(&argc, &argv, nullptr, nullptr) == 0,
           "PETSc (or MPI) could not be initialised");
+  keep_blas_on_one_thread();
   RunOptions run = read_run_options(PETSC_COMM_WORLD);
   run.backend = o.backend;
   run.precision = o.precision;
