@@ -200,6 +200,12 @@ void install(Vec v) {
 
 }  // namespace
 
+PetscErrorCode create_threaded_vector(PetscInt size, Vec* v) {
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, size, v));
+  install(*v);
+  return 0;
+}
+
 void use_threaded_operations(Vec v) {
   PetscBool sequential = PETSC_FALSE;
   check(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(v), VECSEQ, &sequential),

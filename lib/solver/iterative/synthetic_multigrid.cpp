@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "core/petsc_check.hpp"
+#include "solver/iterative/block_gauss_seidel.hpp"
 
 namespace bolt {
 
@@ -15,6 +16,9 @@ constexpr int kBlock = kConserved * kConserved;
 // The most cells of a coarsest level that LU factors: 16^3, whose factors take a few MB. (An odd
 // axis can stop the halving while the coarsest level is still large.)
 constexpr std::int64_t kFactoredCells = 4096;
+// Sweeps of coloured block Gauss-Seidel per smoothing, down and up each level: with three, the
+// 3-D cavities and the cube take as many sweeps as with ILU(0) (docs/benchmarks.md).
+constexpr int kSmoothingSweeps = 3;
 static_assert(std::is_same_v<PetscScalar, double>, "the correction's blocks are real doubles");
 
 constexpr PetscChecker check{"synthetic correction"};
@@ -48,6 +52,7 @@ Mat create_block_matrix(const BlockPattern& pattern, std::int64_t column_cells) 
   check(MatSeqBAIJSetPreallocationCSR(matrix, kConserved, row_start.data(), columns.data(),
                                       nullptr),
         "MatSeqBAIJSetPreallocationCSR");
+  use_threaded_block_operations(matrix);  // after the preallocation, which sets PETSc's own
   return matrix;
 }
 
@@ -152,22 +157,21 @@ void SyntheticMultigrid::configure(PC pc) const {
       check(KSPSetTolerances(smoother, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 1),
             "KSPSetTolerances");
       check(KSPGetPC(smoother, &smoothing), "KSPGetPC");
-      check(PCSetType(smoothing, PCILU), "PCSetType");
+      use_coloured_gauss_seidel(smoothing, nullptr, kSmoothingSweeps);
       continue;
     }
-    // One ILU(0) factorisation serves both.
+    PC smoothing_down = nullptr;
     for (const bool down : {true, false}) {
       check(down ? PCMGGetSmootherDown(pc, l, &smoother) : PCMGGetSmootherUp(pc, l, &smoother),
             "PCMGGetSmoother");
       check(KSPSetType(smoother, KSPRICHARDSON), "KSPSetType");
       check(KSPSetTolerances(smoother, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 1),
             "KSPSetTolerances");
-      if (down) {
-        check(KSPGetPC(smoother, &smoothing), "KSPGetPC");
-        check(PCSetType(smoothing, PCILU), "PCSetType");
-      } else {
-        check(KSPSetPC(smoother, smoothing), "KSPSetPC");
-      }
+      check(KSPGetPC(smoother, &smoothing), "KSPGetPC");
+      if (down)
+        smoothing_down = smoothing;
+      else
+        use_coloured_gauss_seidel(smoothing_down, smoothing, kSmoothingSweeps);
     }
   }
 }

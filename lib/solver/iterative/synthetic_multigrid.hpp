@@ -41,8 +41,8 @@ class SyntheticMultigrid {
   SyntheticMultigrid& operator=(const SyntheticMultigrid&) = delete;
 
   // Makes `pc` this multigrid: its levels, interpolations, operators and smoothers (V-cycles,
-  // one ILU(0) smoothing down and up each level, LU on the coarsest where it has at most 16^3
-  // cells, else one ILU(0) smoothing there too).
+  // coloured block Gauss-Seidel down and up each level (block_gauss_seidel.hpp), LU on the
+  // coarsest where it has at most 16^3 cells, else Gauss-Seidel there too).
   void configure(PC pc) const;
 
   // Forms every coarse operator from the fine operator's blocks (in `fine`'s pattern order).
