@@ -26,9 +26,10 @@
 #              20) on the inputs of $HISTORY_CASES (default: the Kn = 0.1 and 0.01 3-D cavities
 #              and the cube) with -log_view (BoltAccelerator: the accelerator's own host work);
 #              with $BOLT_BEFORE set, that bolt too
-#   cube       supersonic flow past a cube (inputs/cube_iterative.yaml: second order, minmod),
-#              its mid-plane z = 2 plotted; with the synthetic correction (multigrid and ILU(0),
-#              -log_view: the correction's, the Krylov solve's and the sweep's time per sweep);
+#   cube       supersonic flow past a cube (inputs/cube_iterative.yaml: second order, minmod,
+#              Anderson and the synthetic correction), its mid-plane z = 2 plotted; with Anderson
+#              alone and with the correction's GMRES and ILU(0) in place of its multigrid
+#              (-log_view: the correction's, the Krylov solve's and the sweep's time per sweep);
 #              with van Leer, at first order and without the cube, and the temperatures of
 #              docs/validation.md (tools/cube_temperature.py, against the run without the cube)
 #              for each (about 60 s)
@@ -113,7 +114,8 @@ split_runs() {
     -iter_max 20 -iter_tol 1e-30 -out_monitor_every 4 -log_view "$@"
   run $part cube_$ranks$suffix $ranks inputs/cube_iterative.yaml -grid_n 96,64,64 \
     -geometry_solids 24,24,24,16,16,16 -vgrid_n 48 -precision float -stream_order 1 \
-    -iter_accel none -iter_max 8 -iter_tol 1e-30 -out_monitor_every 2 -log_view "$@"
+    -iter_accel none -iter_synthetic false -iter_max 8 -iter_tol 1e-30 -out_monitor_every 2 \
+    -log_view "$@"
   local name
   for name in cavity2d cavity3d cube; do log_events "$OUT/$part/${name}_$ranks$suffix/log"; done
 }
@@ -125,7 +127,8 @@ log_events() {
 import re, sys
 seconds = {}
 for line in open(sys.argv[1]):
-    row = re.match(r"^(Bolt\w+|KSPSolve|VecMDot|VecMAXPY|VecCopy)\s+(\d+)\s+[\d.]+\s+([\d.]+e[+-]\d+)", line)
+    row = re.match(r"^(Bolt\w+|KSPSolve|VecMDot|VecMAXPY|VecCopy)\s+(\d+)\s+[\d.]+\s+"
+                   r"([\d.]+e[+-]\d+)", line)
     if row:
         seconds[row.group(1)] = (int(row.group(2)), float(row.group(3)))
 print(f"  {sys.argv[1]}: " + ", ".join(f"{k} {t / n:.3f} s per call ({n}, {t:.2f} s)"
@@ -187,7 +190,8 @@ for part in "${PARTS[@]}"; do
       done
       for log in "$OUT"/synthetic/*/log; do log_events "$log"; done ;;
     history)
-      for case in ${HISTORY_CASES:-cavity3d_iterative_kn0p1 cavity3d_iterative_kn0p01 cube_iterative}; do
+      for case in ${HISTORY_CASES:-cavity3d_iterative_kn0p1 cavity3d_iterative_kn0p01 \
+                                    cube_iterative}; do
         for h in ${HISTORIES:-3 5 10 20}; do
           run history ${case}_$h 1 inputs/$case.yaml -iter_accel_history $h -log_view
           if [ -n "${BOLT_BEFORE:-}" ]; then
@@ -198,11 +202,10 @@ for part in "${PARTS[@]}"; do
       done
       for log in "$OUT"/history/*/log; do log_events "$log"; done ;;
     cube)
-      run cube cube 1 inputs/cube_iterative.yaml
-      run cube synthetic 1 inputs/cube_iterative.yaml -iter_synthetic true -log_view
-      run cube synthetic_ilu 1 inputs/cube_iterative.yaml -iter_synthetic true \
-        -iter_synthetic_pc_type ilu -log_view
-      for name in synthetic synthetic_ilu; do log_events "$OUT/cube/$name/log"; done
+      run cube cube 1 inputs/cube_iterative.yaml -log_view
+      run cube anderson 1 inputs/cube_iterative.yaml -iter_synthetic false -log_view
+      run cube synthetic_ilu 1 inputs/cube_iterative.yaml -iter_synthetic_pc_type ilu -log_view
+      for name in cube anderson synthetic_ilu; do log_events "$OUT/cube/$name/log"; done
       run cube vanleer 1 inputs/cube_iterative.yaml -stream_limiter vanleer
       run cube order1 1 inputs/cube_iterative.yaml -stream_order 1
       run cube free 1 inputs/cube_iterative.yaml -geometry_solids ""
@@ -300,7 +303,8 @@ PY
           -iter_max 20 -iter_tol 1e-30 -out_monitor_every 4 -stream_order $order
         run order2 speed_cube_o$order 1 inputs/cube_iterative.yaml -grid_n 96,64,64 \
           -geometry_solids 24,24,24,16,16,16 -vgrid_n 48 -precision float -iter_accel none \
-          -iter_max 8 -iter_tol 1e-30 -out_monitor_every 2 -stream_order $order -stream_limiter vanleer
+          -iter_synthetic false -iter_max 8 -iter_tol 1e-30 -out_monitor_every 2 \
+          -stream_order $order -stream_limiter vanleer
       done ;;
     *) echo "unknown part $part" | tee -a "$report" ;;
   esac

@@ -1,7 +1,9 @@
 // Threaded VECSEQ operations (core/threaded_vec.hpp). Each replaces one entry of the vector's
-// table of operations, the way PETSc's own vector types fill theirs (petsc/private/vecimpl.h);
-// PETSc's interface functions have checked the arguments (sizes, types, aliasing) before they
-// call these, and they log the event and raise the vector's state after.
+// table of operations, the way PETSc's own vector types fill theirs (petsc/private/vecimpl.h):
+// PETSc 3.18 has no public call for these (VecSetOperation names five operations), and bolt is
+// compiled against the installed PETSc's header, so the table is that PETSc's. PETSc's
+// interface functions have checked the arguments (sizes, types, aliasing) before they call
+// these, and they log the event and raise the vector's state after.
 #include "core/threaded_vec.hpp"
 
 #include <petsc/private/vecimpl.h>
@@ -9,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "core/parallel_copy.hpp"
@@ -74,9 +77,14 @@ PetscErrorCode norm(Vec x, NormType type, PetscReal* value) {
   PetscCall(VecGetArrayRead(x, &a));
   if (type == NORM_INFINITY) {
     PetscReal largest = 0.0;
-#pragma omp parallel for schedule(static) reduction(max : largest) if (n >= kThreadedFrom)
-    for (PetscInt i = 0; i < n; ++i) largest = std::max(largest, std::abs(a[i]));
-    *value = largest;
+    bool not_a_number = false;  // which max would drop, and VECSEQ returns
+#pragma omp parallel for schedule(static) reduction(max : largest) \
+    reduction(|| : not_a_number) if (n >= kThreadedFrom)
+    for (PetscInt i = 0; i < n; ++i) {
+      largest = std::max(largest, std::abs(a[i]));
+      not_a_number = not_a_number || std::isnan(a[i]);
+    }
+    *value = not_a_number ? std::numeric_limits<PetscReal>::quiet_NaN() : largest;
   } else {
     // NORM_1, NORM_2 (or its alias NORM_FROBENIUS), or both (NORM_1_AND_2: value[0] and [1]).
     PetscScalar sums[2];
@@ -200,8 +208,11 @@ void install(Vec v) {
 
 }  // namespace
 
-PetscErrorCode create_threaded_vector(PetscInt size, Vec* v) {
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, size, v));
+PetscErrorCode create_threaded_vector(PetscInt size, PetscInt block_size, Vec* v) {
+  PetscCall(VecCreate(PETSC_COMM_SELF, v));
+  PetscCall(VecSetSizes(*v, size, size));
+  PetscCall(VecSetBlockSize(*v, block_size));
+  PetscCall(VecSetType(*v, VECSEQ));
   install(*v);
   return 0;
 }

@@ -12,8 +12,8 @@ namespace bolt {
 // the vectors duplicated from it (a solver's work vectors and history) have them too.
 void use_threaded_operations(Vec v);
 
-// A new sequential vector of `size` entries with the threaded operations (for PETSc callbacks,
-// which return an error code).
-PetscErrorCode create_threaded_vector(PetscInt size, Vec* v);
+// A new sequential vector of `size` entries in blocks of `block_size`, with the threaded
+// operations (for PETSc callbacks, which return an error code).
+PetscErrorCode create_threaded_vector(PetscInt size, PetscInt block_size, Vec* v);
 
 }  // namespace bolt

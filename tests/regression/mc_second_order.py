@@ -107,7 +107,8 @@ def warm_start_accelerators(bolt, args, tmp):
     ok = True
     # At delta = 20 the Monte Carlo run (which takes no step here) needs a shorter time step than
     # the base options' for its collision fraction; the warm start does not depend on it.
-    for delta, synthetic, step in (("1", False, []), ("20", True, ["-ts_dt", "0.005"])):
+    for delta, synthetic, step in (("1", False, []), ("10", False, []),
+                                   ("20", True, ["-ts_dt", "0.005"])):
         out = os.path.join(tmp, f"accelerators_{delta}")
         os.makedirs(out, exist_ok=True)
         cmd = [bolt] + args + ["-model_delta", delta, "-ts_final_time", "0", "-ts_max_steps", "0",
@@ -147,7 +148,7 @@ def check_mc_warm_start(bolt, args, tmp):
        the run needs'), nothing of the warm start in stdout (neither its plan line nor its
        result line), and within 60 s (the solve alone would take minutes);
     7. the warm start adds the synthetic correction to Anderson from delta = 20 (its result line
-       says which): at delta = 1 Anderson alone, at delta = 20 both, the latter converged."""
+       says which): at delta = 1 and 10 Anderson alone, at delta = 20 both, each with status 0."""
     ok = refused_before_warm_start(bolt, args, tmp)
     import h5py
     import numpy as np

@@ -4,7 +4,8 @@
 //    3-D grid's face neighbours and a rectangular interpolation-like matrix;
 //  * coloured block Gauss-Seidel as a Richardson preconditioner solves a block diagonally
 //    dominant system of that pattern to 1e-10, and one application gives the same bits on 1, 2
-//    and 3 threads (no two cells of a colour couple);
+//    and 3 threads; after the operator's values change (doubled) it forms its inverses again
+//    and its result halves;
 //  * a singular diagonal block is refused with an error, not a NaN.
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -168,7 +169,7 @@ std::vector<double> smoothed(Mat A, Vec r, int threads) {
   Vec z = nullptr;
   EXPECT_EQ(PCCreate(PETSC_COMM_SELF, &pc), 0);
   EXPECT_EQ(PCSetOperators(pc, A, A), 0);
-  use_coloured_gauss_seidel(pc, nullptr, 2);
+  use_coloured_gauss_seidel(pc, 2);
   EXPECT_EQ(PCSetUp(pc), 0);
   EXPECT_EQ(VecDuplicate(r, &z), 0);
   EXPECT_EQ(PCApply(pc, r, z), 0);
@@ -198,7 +199,7 @@ TEST(BlockGaussSeidel, SolvesADominantSystem) {
   ASSERT_EQ(KSPSetType(ksp, KSPRICHARDSON), 0);
   ASSERT_EQ(KSPSetTolerances(ksp, 1e-13, 0.0, PETSC_DEFAULT, 500), 0);
   ASSERT_EQ(KSPGetPC(ksp, &pc), 0);
-  use_coloured_gauss_seidel(pc, nullptr, 1);
+  use_coloured_gauss_seidel(pc, 1);
   ASSERT_EQ(KSPSolve(ksp, b, x), 0);
   KSPConvergedReason reason;
   PetscInt iterations = 0;
@@ -217,6 +218,30 @@ TEST(BlockGaussSeidel, SolvesADominantSystem) {
   MatDestroy(&A);
 }
 
+TEST(BlockGaussSeidel, FollowsTheOperatorsValues) {
+  const BlockPattern grid = grid_pattern();
+  const std::int64_t cells = std::int64_t(grid.row_start.size()) - 1;
+  Mat A = filled(grid, cells, true);
+  const PetscInt n = PetscInt(cells * kN);
+  Vec r = vector_of(n, 8), z = vector_of(n, 9), z2 = vector_of(n, 10);
+  PC pc = nullptr;
+  ASSERT_EQ(PCCreate(PETSC_COMM_SELF, &pc), 0);
+  ASSERT_EQ(PCSetOperators(pc, A, A), 0);
+  use_coloured_gauss_seidel(pc, 3);
+  ASSERT_EQ(PCApply(pc, r, z), 0);
+  PetscScalar* v = nullptr;
+  ASSERT_EQ(MatSeqBAIJGetArray(A, &v), 0);
+  for (std::int64_t e = 0; e < grid.row_start[cells] * kN * kN; ++e) v[e] *= 2.0;
+  restore_written_blocks(A, v);
+  ASSERT_EQ(PCApply(pc, r, z2), 0);
+  ASSERT_EQ(VecScale(z2, 2.0), 0);
+  // Doubling is exact in binary: the same operations on doubled values.
+  EXPECT_LE(largest_difference(z, z2), 1e-14);
+  PCDestroy(&pc);
+  for (Vec* w : {&r, &z, &z2}) VecDestroy(w);
+  MatDestroy(&A);
+}
+
 TEST(BlockGaussSeidel, RefusesASingularDiagonalBlock) {
   const BlockPattern grid = grid_pattern();
   const std::int64_t cells = std::int64_t(grid.row_start.size()) - 1;
@@ -229,7 +254,7 @@ TEST(BlockGaussSeidel, RefusesASingularDiagonalBlock) {
   PC pc = nullptr;
   ASSERT_EQ(PCCreate(PETSC_COMM_SELF, &pc), 0);
   ASSERT_EQ(PCSetOperators(pc, A, A), 0);
-  use_coloured_gauss_seidel(pc, nullptr, 1);
+  use_coloured_gauss_seidel(pc, 1);
   PetscPushErrorHandler(PetscReturnErrorHandler, nullptr);
   EXPECT_NE(PCSetUp(pc), 0);
   PetscPopErrorHandler();

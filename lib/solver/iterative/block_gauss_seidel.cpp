@@ -4,8 +4,6 @@
 // column).
 #include "solver/iterative/block_gauss_seidel.hpp"
 
-#include <petsc/private/petscimpl.h>  // PetscObjectStateGet: has the operator changed?
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -61,7 +59,7 @@ struct Transposed {
 };
 
 PetscErrorCode destroy_transposed(void* transposed) {
-  delete static_cast<Transposed*>(transposed);
+  const std::unique_ptr<Transposed> owned(static_cast<Transposed*>(transposed));  // the matrix's
   return 0;
 }
 
@@ -155,8 +153,8 @@ PetscErrorCode multiply_transposed_add(Mat A, Vec x, Vec y, Vec z) {
 PetscErrorCode create_vectors(Mat matrix, Vec* right, Vec* left) {
   PetscInt rows = 0, columns = 0;
   PetscCall(MatGetLocalSize(matrix, &rows, &columns));
-  if (right) PetscCall(create_threaded_vector(columns, right));
-  if (left) PetscCall(create_threaded_vector(rows, left));
+  if (right) PetscCall(create_threaded_vector(columns, kN, right));
+  if (left) PetscCall(create_threaded_vector(rows, kN, left));
   return 0;
 }
 
@@ -185,11 +183,11 @@ bool invert(const PetscScalar* block, PetscScalar* inverse) {
   return true;
 }
 
-// The colours and inverted diagonal blocks of one operator, shared by the smoothers down and up
-// a level and formed again when the operator's values change (its state).
-struct Colouring {
-  Mat formed_for = nullptr;
-  PetscObjectState state = -1;
+// The smoother of one level: the sweeps per application, and the colours and inverted diagonal
+// blocks of its operator, formed again whenever the operator's values change (PETSc sets a
+// preconditioner up again then).
+struct ColouredGaussSeidel {
+  int sweeps = 1;
   std::vector<PetscInt> order;          // the cells, colour by colour
   std::vector<std::int64_t> colour_start;  // colour k: order[colour_start[k] .. [k + 1])
   std::vector<PetscScalar> inverse;     // the diagonal blocks' inverses, cell by cell
@@ -248,17 +246,16 @@ struct Colouring {
     return all;
   }
 
-  // z = `sweeps` sweeps of Gauss-Seidel on A z = r from zero, the colours in order, or in
-  // reverse order if `backward`, and the other way every other sweep.
-  void smooth(const Blocks& a, const PetscScalar* r, PetscScalar* z, int sweeps,
-              bool backward) const {
+  // z = `sweeps` sweeps of Gauss-Seidel on A z = r from zero, the colours in order, then in
+  // reverse order, and so on (three sweeps are the same read forward or backward).
+  void smooth(const Blocks& a, const PetscScalar* r, PetscScalar* z) const {
     const int colours = int(colour_start.size()) - 1;
     const std::int64_t values = std::int64_t(a.rows) * kN;
 #pragma omp parallel for schedule(static)
     for (std::int64_t v = 0; v < values; ++v) z[v] = 0.0;
     for (int s = 0; s < sweeps; ++s)
       for (int k = 0; k < colours; ++k) {
-        const int c = (s % 2 == 0) != backward ? k : colours - 1 - k;
+        const int c = s % 2 == 0 ? k : colours - 1 - k;
 #pragma omp parallel for schedule(static)
         for (std::int64_t at = colour_start[std::size_t(c)]; at < colour_start[std::size_t(c) + 1];
              ++at) {
@@ -285,27 +282,15 @@ struct Colouring {
   }
 };
 
-struct Smoother {
-  std::shared_ptr<Colouring> colouring;
-  int sweeps = 1;
-  bool backward = false;
-};
-
 PetscErrorCode set_up(PC pc) {
   Mat operator_ = nullptr;
-  Smoother* smoother = nullptr;
-  PetscObjectState state = 0;
+  ColouredGaussSeidel* smoother = nullptr;
   PetscCall(PCGetOperators(pc, nullptr, &operator_));
   PetscCall(PCShellGetContext(pc, &smoother));
-  PetscCall(PetscObjectStateGet(reinterpret_cast<PetscObject>(operator_), &state));
-  Colouring& colouring = *smoother->colouring;
-  if (colouring.formed_for == operator_ && colouring.state == state) return 0;
   Blocks a;
   PetscCall(a.get(operator_));
-  colouring.colour(a);
-  const bool regular = colouring.invert_diagonal(a);
-  colouring.formed_for = operator_;
-  colouring.state = state;
+  smoother->colour(a);
+  const bool regular = smoother->invert_diagonal(a);
   PetscCall(a.restore());
   PetscCheck(regular, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT,
              "synthetic correction: a diagonal block of a multigrid level is singular or missing");
@@ -314,7 +299,7 @@ PetscErrorCode set_up(PC pc) {
 
 PetscErrorCode apply(PC pc, Vec r, Vec z) {
   Mat operator_ = nullptr;
-  const Smoother* smoother = nullptr;
+  const ColouredGaussSeidel* smoother = nullptr;
   PetscCall(PCGetOperators(pc, nullptr, &operator_));
   PetscCall(PCShellGetContext(pc, &smoother));
   Blocks a;
@@ -323,7 +308,7 @@ PetscErrorCode apply(PC pc, Vec r, Vec z) {
   PetscCall(a.get(operator_));
   PetscCall(VecGetArrayRead(r, &in));
   PetscCall(VecGetArrayWrite(z, &out));
-  smoother->colouring->smooth(a, in, out, smoother->sweeps, smoother->backward);
+  smoother->smooth(a, in, out);
   PetscCall(VecRestoreArrayWrite(z, &out));
   PetscCall(VecRestoreArrayRead(r, &in));
   PetscCall(PetscLogFlops(2.0 * kBlock * a.row_start[a.rows] * smoother->sweeps));
@@ -331,9 +316,9 @@ PetscErrorCode apply(PC pc, Vec r, Vec z) {
 }
 
 PetscErrorCode destroy(PC pc) {
-  Smoother* smoother = nullptr;
+  ColouredGaussSeidel* smoother = nullptr;
   PetscCall(PCShellGetContext(pc, &smoother));
-  delete smoother;
+  const std::unique_ptr<ColouredGaussSeidel> owned(smoother);  // the preconditioner's until now
   return PCShellSetContext(pc, nullptr);
 }
 
@@ -351,19 +336,16 @@ void use_threaded_block_operations(Mat matrix) {
   set(MATOP_CREATE_VECS, create_vectors);
 }
 
-void use_coloured_gauss_seidel(PC down, PC up, int sweeps) {
-  const auto colouring = std::make_shared<Colouring>();
-  for (PC pc : {down, up}) {
-    if (!pc) continue;
-    check(PCSetType(pc, PCSHELL), "PCSetType");
-    check(PCShellSetContext(pc, new Smoother{colouring, sweeps, pc == up}), "PCShellSetContext");
-    check(PCShellSetDestroy(pc, destroy), "PCShellSetDestroy");
-    check(PCShellSetSetUp(pc, set_up), "PCShellSetSetUp");
-    check(PCShellSetApply(pc, apply), "PCShellSetApply");
-    check(PCShellSetName(pc, pc == up ? "coloured block Gauss-Seidel, colours backward (bolt)"
-                                      : "coloured block Gauss-Seidel (bolt)"),
-          "PCShellSetName");
-  }
+void use_coloured_gauss_seidel(PC pc, int sweeps) {
+  check(PCSetType(pc, PCSHELL), "PCSetType");
+  auto smoother = std::make_unique<ColouredGaussSeidel>();
+  smoother->sweeps = sweeps;
+  check(PCShellSetContext(pc, smoother.get()), "PCShellSetContext");
+  check(PCShellSetDestroy(pc, destroy), "PCShellSetDestroy");
+  smoother.release();  // destroy() deletes it with the preconditioner
+  check(PCShellSetSetUp(pc, set_up), "PCShellSetSetUp");
+  check(PCShellSetApply(pc, apply), "PCShellSetApply");
+  check(PCShellSetName(pc, "coloured block Gauss-Seidel (bolt)"), "PCShellSetName");
 }
 
 }  // namespace bolt

@@ -1,10 +1,10 @@
 #pragma once
 // The synthetic correction's block matrices (PETSc SeqBAIJ, 5 x 5 blocks) on every host thread:
 // their product, and coloured block Gauss-Seidel as the multigrid's smoother. Debian's PETSc
-// runs a SeqBAIJ product on one core, and ILU(0)'s triangular solves are sequential by nature;
-// on the 3-D cavity the V-cycle then took three times the GPU's sweep. Gauss-Seidel whose cells
-// are coloured so that no two cells of a colour couple updates all cells of a colour at once,
-// with the same result on any number of threads.
+// runs a SeqBAIJ product on one core, and ILU(0)'s triangular solves are sequential by nature,
+// so that on the 3-D cavities the V-cycle took several times the GPU's sweep. Gauss-Seidel whose
+// cells are coloured so that no two cells of a colour couple updates all cells of a colour at
+// once, with the same result on any number of threads.
 #include <petscksp.h>
 
 namespace bolt {
@@ -15,11 +15,10 @@ namespace bolt {
 // multigrid's levels, a Krylov method's work).
 void use_threaded_block_operations(Mat matrix);
 
-// Makes `down` and `up` (a level's smoothers; up may be null) `sweeps` sweeps each of coloured
-// block Gauss-Seidel on their operator (a SeqBAIJ of 5 x 5 blocks): z from zero for A z = r, the
-// colours in turn, `up` taking them in reverse order (so that the V-cycle stays symmetric), and
-// each the other way every other sweep. The two share the colours and the inverted diagonal
-// blocks, formed when the operator's values change.
-void use_coloured_gauss_seidel(PC down, PC up, int sweeps);
+// Makes `pc` `sweeps` sweeps of coloured block Gauss-Seidel on its operator (a SeqBAIJ of 5 x 5
+// blocks): z from zero for A z = r, all cells of a colour at once, the colours in turn and in
+// reverse order every other sweep. The colours and the inverted diagonal blocks are formed when
+// the operator's values change. A level's smoothers down and up may share it.
+void use_coloured_gauss_seidel(PC pc, int sweeps);
 
 }  // namespace bolt

@@ -10,8 +10,8 @@
 #include "core/error.hpp"
 #include "core/petsc_check.hpp"
 #include "core/phase_events.hpp"
-#include "core/threaded_vec.hpp"
 #include "core/solver_options.hpp"
+#include "core/threaded_vec.hpp"
 #include "kernels/macroscopic.hpp"
 #include "solver/iterative/synthetic_multigrid.hpp"
 #include "solver/iterative/synthetic_operator.hpp"
@@ -55,7 +55,8 @@ struct SyntheticCorrection::Impl {
     const int n[3] = {op.cells_along(0), op.cells_along(1), op.cells_along(2)};
     const int levels = multigrid_levels(dim, n);
     if (levels > 1) multigrid = std::make_unique<SyntheticMultigrid>(n, op.pattern(), levels);
-    check(create_threaded_vector(PetscInt(cells * kConserved), &x), "VecCreateSeq");
+    check(create_threaded_vector(PetscInt(cells * kConserved), kConserved, &x),
+          "create_threaded_vector");
     check(VecDuplicate(x, &rhs), "VecDuplicate");
     check(VecDuplicate(x, &step), "VecDuplicate");
     create_solver(dim);

@@ -17,7 +17,8 @@ constexpr int kBlock = kConserved * kConserved;
 // axis can stop the halving while the coarsest level is still large.)
 constexpr std::int64_t kFactoredCells = 4096;
 // Sweeps of coloured block Gauss-Seidel per smoothing, down and up each level: with three, the
-// 3-D cavities and the cube take as many sweeps as with ILU(0) (docs/benchmarks.md).
+// 3-D cavities and the cube take as many outer sweeps as with ILU(0), with fewer, more
+// (docs/benchmarks.md).
 constexpr int kSmoothingSweeps = 3;
 static_assert(std::is_same_v<PetscScalar, double>, "the correction's blocks are real doubles");
 
@@ -157,21 +158,23 @@ void SyntheticMultigrid::configure(PC pc) const {
       check(KSPSetTolerances(smoother, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 1),
             "KSPSetTolerances");
       check(KSPGetPC(smoother, &smoothing), "KSPGetPC");
-      use_coloured_gauss_seidel(smoothing, nullptr, kSmoothingSweeps);
+      use_coloured_gauss_seidel(smoothing, kSmoothingSweeps);
       continue;
     }
-    PC smoothing_down = nullptr;
+    // One smoother's colours and inverted diagonal serve both (and -iter_synthetic_mg_levels_
+    // options reach both).
     for (const bool down : {true, false}) {
       check(down ? PCMGGetSmootherDown(pc, l, &smoother) : PCMGGetSmootherUp(pc, l, &smoother),
             "PCMGGetSmoother");
       check(KSPSetType(smoother, KSPRICHARDSON), "KSPSetType");
       check(KSPSetTolerances(smoother, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 1),
             "KSPSetTolerances");
-      check(KSPGetPC(smoother, &smoothing), "KSPGetPC");
-      if (down)
-        smoothing_down = smoothing;
-      else
-        use_coloured_gauss_seidel(smoothing_down, smoothing, kSmoothingSweeps);
+      if (down) {
+        check(KSPGetPC(smoother, &smoothing), "KSPGetPC");
+        use_coloured_gauss_seidel(smoothing, kSmoothingSweeps);
+      } else {
+        check(KSPSetPC(smoother, smoothing), "KSPSetPC");
+      }
     }
   }
 }
