@@ -33,8 +33,8 @@ constexpr int kMostIterations = 2000;
 // sweeps, which Anderson alone needs more of as delta grows, and costs on a plane an LU
 // factorisation that grows with the cells: on the 64^2 cavity it pays from about this delta, on
 // finer grids from a larger one (docs/validation.md, "Where the time to the answer goes"). In
-// 3-D its multigrid costs less, but at delta = 8.9 it paid on the cube and not on the cavity
-// (docs/benchmarks.md), so one threshold serves both.
+// 3-D its multigrid costs less, but at delta = 8.9 it paid on the cube and only broke even on
+// the cavity (docs/benchmarks.md), so one threshold serves both.
 constexpr double kSyntheticFromDelta = 20.0;
 
 struct PartitionGuard {

@@ -179,13 +179,17 @@ TEST(ThreadedVec, ZeroCoefficientDropsItsVector) {
   ASSERT_EQ(VecSet(y, nan), 0);
   ASSERT_EQ(VecScale(y, 0.0), 0);
   EXPECT_EQ(entries_of(y), (std::vector<double>{0.0, 0.0, 0.0}));
-  // The largest entry of a vector with a NaN is a NaN, as VECSEQ's.
-  double largest = 0.0;
-  ASSERT_EQ(VecSetValue(x, 1, nan, INSERT_VALUES), 0);
-  ASSERT_EQ(VecAssemblyBegin(x), 0);
-  ASSERT_EQ(VecAssemblyEnd(x), 0);
-  ASSERT_EQ(VecNorm(x, NORM_INFINITY, &largest), 0);
-  EXPECT_TRUE(std::isnan(largest));
+  // The largest entry of a vector with a NaN is a NaN, as VECSEQ's, on one thread or all.
+  for (const PetscInt n : {3, 100003}) {
+    Vec v = vector_of(values(n, 3), true);
+    double largest = 0.0;
+    ASSERT_EQ(VecSetValue(v, n / 2, nan, INSERT_VALUES), 0);
+    ASSERT_EQ(VecAssemblyBegin(v), 0);
+    ASSERT_EQ(VecAssemblyEnd(v), 0);
+    ASSERT_EQ(VecNorm(v, NORM_INFINITY, &largest), 0);
+    EXPECT_TRUE(std::isnan(largest)) << n << " entries";
+    VecDestroy(&v);
+  }
   VecDestroy(&x);
   VecDestroy(&y);
 }

@@ -247,8 +247,9 @@ struct ColouredGaussSeidel {
   }
 
   // `count` sweeps of Gauss-Seidel on A x = b, from x or, if `from_zero`, from zero (whose
-  // first colour then needs no neighbours), the colours in order, then in reverse order, and so
-  // on (three sweeps are the same read forward or backward).
+  // first colour then needs no neighbours), each the colours in order. (In reverse order every
+  // other sweep, a checkerboard's two colours would repeat at each turn, an update that changes
+  // nothing.)
   void sweep(const Blocks& a, const PetscScalar* b, PetscScalar* x, int count,
              bool from_zero) const {
     const int colours = int(colour_start.size()) - 1;
@@ -258,9 +259,8 @@ struct ColouredGaussSeidel {
       for (std::int64_t v = 0; v < values; ++v) x[v] = 0.0;
     }
     for (int s = 0; s < count; ++s)
-      for (int k = 0; k < colours; ++k) {
-        const int c = s % 2 == 0 ? k : colours - 1 - k;
-        const bool neighbours_zero = from_zero && s == 0 && k == 0;
+      for (int c = 0; c < colours; ++c) {
+        const bool neighbours_zero = from_zero && s == 0 && c == 0;
 #pragma omp parallel for schedule(static)
         for (std::int64_t at = colour_start[std::size_t(c)]; at < colour_start[std::size_t(c) + 1];
              ++at) {
@@ -320,9 +320,10 @@ PetscErrorCode apply(PC pc, Vec r, Vec z) {
   return a.restore();
 }
 
-// Richardson's `iterations` with this preconditioner, as Gauss-Seidel on A x = b itself: the
-// same iterate as x + (sweeps from zero on the residual), without forming the residual. Like
-// PETSc's SOR, it runs the iterations it is given and checks no tolerance.
+// Richardson's `iterations` with this preconditioner, as Gauss-Seidel on A x = b itself (A the
+// preconditioning matrix, which bolt's levels also take as their operator): the same iterate as
+// x + (sweeps from zero on the residual), without forming the residual. Like PETSc's SOR, it
+// runs the iterations it is given and checks no tolerance.
 PetscErrorCode apply_richardson(PC pc, Vec b, Vec x, Vec, PetscReal, PetscReal, PetscReal,
                                 PetscInt iterations, PetscBool from_zero, PetscInt* done,
                                 PCRichardsonConvergedReason* reason) {

@@ -16,8 +16,8 @@ namespace bolt {
 void use_threaded_block_operations(Mat matrix);
 
 // Makes `pc` `sweeps` sweeps of coloured block Gauss-Seidel on its operator (a SeqBAIJ of 5 x 5
-// blocks): z from zero for A z = r, all cells of a colour at once, the colours in turn and in
-// reverse order every other sweep; as Richardson's preconditioner, the sweeps on A x = b itself
+// blocks): z from zero for A z = r, all cells of a colour at once, the colours in turn; as
+// Richardson's preconditioner, the sweeps on A x = b itself
 // (no residual formed), for the iterations Richardson is given, no tolerance checked. The
 // colours and the inverted diagonal blocks are formed when the operator's values change. A
 // level's smoothers down and up may share it.

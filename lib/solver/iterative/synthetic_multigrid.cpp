@@ -16,10 +16,10 @@ constexpr int kBlock = kConserved * kConserved;
 // The most cells of a coarsest level that LU factors: 16^3, whose factors take a few MB. (An odd
 // axis can stop the halving while the coarsest level is still large.)
 constexpr std::int64_t kFactoredCells = 4096;
-// Sweeps of coloured block Gauss-Seidel per smoothing, down and up each level: with three, the
-// 3-D cavities and the cube take as many outer sweeps as with ILU(0), with fewer, more
+// Sweeps of coloured block Gauss-Seidel per smoothing, down and up each level: with two, the
+// 3-D cavities and the cube take about as many outer sweeps as with ILU(0), with fewer, more
 // (docs/benchmarks.md).
-constexpr int kSmoothingSweeps = 3;
+constexpr int kSmoothingSweeps = 2;
 static_assert(std::is_same_v<PetscScalar, double>, "the correction's blocks are real doubles");
 
 constexpr PetscChecker check{"synthetic correction"};
