@@ -14,6 +14,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/ordered_sum.hpp"
 #include "core/parallel_copy.hpp"
 #include "core/petsc_check.hpp"
 
@@ -23,9 +24,8 @@ namespace {
 
 constexpr PetscChecker check{"threaded vector"};
 
-// Entries per block of a sum: one thread adds a block's entries in order, and the blocks' sums
-// are added in order after, whatever the number of threads.
-constexpr PetscInt kBlock = 4096;
+// Entries per block of a combination (y stays in cache over its terms): the sums' block.
+constexpr PetscInt kBlock = PetscInt(kOrderedSumBlock);
 // Below this length one thread is faster than starting a team (a few microseconds).
 constexpr PetscInt kThreadedFrom = 4 * kBlock;
 
@@ -33,23 +33,6 @@ constexpr PetscInt kThreadedFrom = 4 * kBlock;
 PetscErrorCode (*seq_duplicate)(Vec, Vec*) = nullptr;
 
 void install(Vec v);
-
-// sums[j] = the sum over i of term(i, j), for j < k.
-template <class Term>
-void block_sums(PetscInt n, PetscInt k, PetscScalar* sums, Term term) {
-  const PetscInt blocks = (n + kBlock - 1) / kBlock;
-  std::vector<PetscScalar> partial(std::size_t(blocks * k));
-#pragma omp parallel for schedule(static) if (n >= kThreadedFrom)
-  for (PetscInt b = 0; b < blocks; ++b)
-    for (PetscInt j = 0; j < k; ++j) {
-      PetscScalar sum = 0.0;
-      for (PetscInt i = b * kBlock, end = std::min(n, i + kBlock); i < end; ++i) sum += term(i, j);
-      partial[std::size_t(b * k + j)] = sum;
-    }
-  std::fill_n(sums, k, 0.0);
-  for (PetscInt b = 0; b < blocks; ++b)
-    for (PetscInt j = 0; j < k; ++j) sums[j] += partial[std::size_t(b * k + j)];
-}
 
 template <class Body>
 void each_entry(PetscInt n, Body body) {
@@ -62,8 +45,9 @@ PetscErrorCode mdot(Vec x, PetscInt k, const Vec y[], PetscScalar* dots) {
   std::vector<const PetscScalar*> b(std::size_t(k), nullptr);
   PetscCall(VecGetArrayRead(x, &a));
   for (PetscInt j = 0; j < k; ++j) PetscCall(VecGetArrayRead(y[j], &b[std::size_t(j)]));
-  block_sums(x->map->n, k, dots,
-             [&](PetscInt i, PetscInt j) { return a[i] * b[std::size_t(j)][i]; });
+  ordered_sums(x->map->n, k, dots,
+               [&](std::int64_t i, std::int64_t j) { return a[i] * b[std::size_t(j)][i]; },
+               kThreadedFrom);
   for (PetscInt j = 0; j < k; ++j) PetscCall(VecRestoreArrayRead(y[j], &b[std::size_t(j)]));
   PetscCall(VecRestoreArrayRead(x, &a));
   return PetscLogFlops(PetscMax(2.0 * x->map->n - 1.0, 0.0) * PetscLogDouble(k));
@@ -88,8 +72,10 @@ PetscErrorCode norm(Vec x, NormType type, PetscReal* value) {
   } else {
     // NORM_1, NORM_2 (or its alias NORM_FROBENIUS), or both (NORM_1_AND_2: value[0] and [1]).
     PetscScalar sums[2];
-    block_sums(n, 2, sums,
-               [&](PetscInt i, PetscInt j) { return j == 0 ? std::abs(a[i]) : a[i] * a[i]; });
+    ordered_sums(
+        n, 2, sums,
+        [&](std::int64_t i, std::int64_t j) { return j == 0 ? std::abs(a[i]) : a[i] * a[i]; },
+        kThreadedFrom);
     if (type == NORM_1) *value = sums[0];
     if (type == NORM_2 || type == NORM_FROBENIUS) *value = std::sqrt(sums[1]);
     if (type == NORM_1_AND_2) value[0] = sums[0], value[1] = std::sqrt(sums[1]);

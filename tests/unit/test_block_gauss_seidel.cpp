@@ -162,15 +162,26 @@ TEST(BlockGaussSeidel, ProductsAsPetscs) {
   MatDestroy(&P);
 }
 
+constexpr std::int64_t kGridCells = std::int64_t(kCells[0]) * kCells[1] * kCells[2];
+constexpr PetscInt kUnknowns = PetscInt(kGridCells * kN);
+
+Mat dominant_operator() { return filled(grid_pattern(), kGridCells, true); }
+
+// A preconditioner of `sweeps` coloured Gauss-Seidel sweeps on A.
+PC gauss_seidel_on(Mat A, int sweeps) {
+  PC pc = nullptr;
+  EXPECT_EQ(PCCreate(PETSC_COMM_SELF, &pc), 0);
+  EXPECT_EQ(PCSetOperators(pc, A, A), 0);
+  use_coloured_gauss_seidel(pc, sweeps);
+  return pc;
+}
+
 // One application of the smoother (two sweeps) to r, on `threads` threads.
 std::vector<double> smoothed(Mat A, Vec r, int threads) {
   const int before = omp_get_max_threads();
   omp_set_num_threads(threads);
-  PC pc = nullptr;
+  PC pc = gauss_seidel_on(A, 2);
   Vec z = nullptr;
-  EXPECT_EQ(PCCreate(PETSC_COMM_SELF, &pc), 0);
-  EXPECT_EQ(PCSetOperators(pc, A, A), 0);
-  use_coloured_gauss_seidel(pc, 2);
   EXPECT_EQ(PCSetUp(pc), 0);
   EXPECT_EQ(VecDuplicate(r, &z), 0);
   EXPECT_EQ(PCApply(pc, r, z), 0);
@@ -187,10 +198,8 @@ std::vector<double> smoothed(Mat A, Vec r, int threads) {
 }
 
 TEST(BlockGaussSeidel, SolvesADominantSystem) {
-  const BlockPattern grid = grid_pattern();
-  const std::int64_t cells = std::int64_t(grid.row_start.size()) - 1;
-  Mat A = filled(grid, cells, true);
-  const PetscInt n = PetscInt(cells * kN);
+  Mat A = dominant_operator();
+  const PetscInt n = kUnknowns;
   Vec x_true = vector_of(n, 5), b = vector_of(n, 6), x = vector_of(n, 7);
   ASSERT_EQ(MatMult(A, x_true, b), 0);
   KSP ksp = nullptr;
@@ -220,12 +229,10 @@ TEST(BlockGaussSeidel, SolvesADominantSystem) {
 // its operator is 2 A here, the preconditioner's A, so PETSc's own iteration (whose residual
 // takes the operator) would give x + (Gauss-Seidel on b - 2 A x) instead.
 TEST(BlockGaussSeidel, RichardsonFormIsTheIteration) {
-  const BlockPattern grid = grid_pattern();
-  const std::int64_t cells = std::int64_t(grid.row_start.size()) - 1;
-  Mat A = filled(grid, cells, true), twice = nullptr;
+  Mat A = dominant_operator(), twice = nullptr;
   ASSERT_EQ(MatDuplicate(A, MAT_COPY_VALUES, &twice), 0);
   ASSERT_EQ(MatScale(twice, 2.0), 0);
-  const PetscInt n = PetscInt(cells * kN);
+  const PetscInt n = kUnknowns;
   Vec b = vector_of(n, 11), x = vector_of(n, 12), r = vector_of(n, 13), z = vector_of(n, 14);
   Vec expected = nullptr;
   ASSERT_EQ(VecDuplicate(x, &expected), 0);
@@ -252,19 +259,14 @@ TEST(BlockGaussSeidel, RichardsonFormIsTheIteration) {
 }
 
 TEST(BlockGaussSeidel, FollowsTheOperatorsValues) {
-  const BlockPattern grid = grid_pattern();
-  const std::int64_t cells = std::int64_t(grid.row_start.size()) - 1;
-  Mat A = filled(grid, cells, true);
-  const PetscInt n = PetscInt(cells * kN);
-  Vec r = vector_of(n, 8), z = vector_of(n, 9), z2 = vector_of(n, 10);
-  PC pc = nullptr;
-  ASSERT_EQ(PCCreate(PETSC_COMM_SELF, &pc), 0);
-  ASSERT_EQ(PCSetOperators(pc, A, A), 0);
-  use_coloured_gauss_seidel(pc, 3);
+  Mat A = dominant_operator();
+  const std::int64_t values = grid_pattern().row_start[kGridCells] * kN * kN;
+  Vec r = vector_of(kUnknowns, 8), z = vector_of(kUnknowns, 9), z2 = vector_of(kUnknowns, 10);
+  PC pc = gauss_seidel_on(A, 3);
   ASSERT_EQ(PCApply(pc, r, z), 0);
   PetscScalar* v = nullptr;
   ASSERT_EQ(MatSeqBAIJGetArray(A, &v), 0);
-  for (std::int64_t e = 0; e < grid.row_start[cells] * kN * kN; ++e) v[e] *= 2.0;
+  for (std::int64_t e = 0; e < values; ++e) v[e] *= 2.0;
   restore_written_blocks(A, v);
   ASSERT_EQ(PCApply(pc, r, z2), 0);
   ASSERT_EQ(VecScale(z2, 2.0), 0);
@@ -276,18 +278,13 @@ TEST(BlockGaussSeidel, FollowsTheOperatorsValues) {
 }
 
 TEST(BlockGaussSeidel, RefusesASingularDiagonalBlock) {
-  const BlockPattern grid = grid_pattern();
-  const std::int64_t cells = std::int64_t(grid.row_start.size()) - 1;
-  Mat A = filled(grid, cells, true);
+  Mat A = dominant_operator();
   PetscScalar* v = nullptr;
   ASSERT_EQ(MatSeqBAIJGetArray(A, &v), 0);
   const std::int64_t diagonal_of_cell_0 = 0;  // cell 0's first block is its own
   for (int e = 0; e < kN * kN; ++e) v[diagonal_of_cell_0 * kN * kN + e] = 0.0;
   restore_written_blocks(A, v);
-  PC pc = nullptr;
-  ASSERT_EQ(PCCreate(PETSC_COMM_SELF, &pc), 0);
-  ASSERT_EQ(PCSetOperators(pc, A, A), 0);
-  use_coloured_gauss_seidel(pc, 1);
+  PC pc = gauss_seidel_on(A, 1);
   PetscPushErrorHandler(PetscReturnErrorHandler, nullptr);
   EXPECT_NE(PCSetUp(pc), 0);
   PetscPopErrorHandler();

@@ -302,23 +302,27 @@ PetscErrorCode set_up(PC pc) {
   return 0;
 }
 
-PetscErrorCode apply(PC pc, Vec r, Vec z) {
+// `applications` times the preconditioner's sweeps on A x = b, from x or from zero.
+PetscErrorCode sweep_with(PC pc, Vec b, Vec x, PetscInt applications, bool from_zero) {
   Mat operator_ = nullptr;
   const ColouredGaussSeidel* smoother = nullptr;
   PetscCall(PCGetOperators(pc, nullptr, &operator_));
   PetscCall(PCShellGetContext(pc, &smoother));
+  const int count = int(applications) * smoother->sweeps;
   Blocks a;
   const PetscScalar* in = nullptr;
   PetscScalar* out = nullptr;
   PetscCall(a.get(operator_));
-  PetscCall(VecGetArrayRead(r, &in));
-  PetscCall(VecGetArrayWrite(z, &out));
-  smoother->sweep(a, in, out, smoother->sweeps, true);
-  PetscCall(VecRestoreArrayWrite(z, &out));
-  PetscCall(VecRestoreArrayRead(r, &in));
-  PetscCall(PetscLogFlops(2.0 * kBlock * a.row_start[a.rows] * smoother->sweeps));
+  PetscCall(VecGetArrayRead(b, &in));
+  PetscCall(VecGetArray(x, &out));
+  smoother->sweep(a, in, out, count, from_zero);
+  PetscCall(VecRestoreArray(x, &out));
+  PetscCall(VecRestoreArrayRead(b, &in));
+  PetscCall(PetscLogFlops(2.0 * kBlock * a.row_start[a.rows] * count));
   return a.restore();
 }
+
+PetscErrorCode apply(PC pc, Vec r, Vec z) { return sweep_with(pc, r, z, 1, true); }
 
 // Richardson's `iterations` with this preconditioner, as Gauss-Seidel on A x = b itself (A the
 // preconditioning matrix, which bolt's levels also take as their operator): the same iterate as
@@ -327,23 +331,10 @@ PetscErrorCode apply(PC pc, Vec r, Vec z) {
 PetscErrorCode apply_richardson(PC pc, Vec b, Vec x, Vec, PetscReal, PetscReal, PetscReal,
                                 PetscInt iterations, PetscBool from_zero, PetscInt* done,
                                 PCRichardsonConvergedReason* reason) {
-  Mat operator_ = nullptr;
-  const ColouredGaussSeidel* smoother = nullptr;
-  PetscCall(PCGetOperators(pc, nullptr, &operator_));
-  PetscCall(PCShellGetContext(pc, &smoother));
-  Blocks a;
-  const PetscScalar* in = nullptr;
-  PetscScalar* out = nullptr;
-  PetscCall(a.get(operator_));
-  PetscCall(VecGetArrayRead(b, &in));
-  PetscCall(VecGetArray(x, &out));
-  smoother->sweep(a, in, out, int(iterations) * smoother->sweeps, from_zero);
-  PetscCall(VecRestoreArray(x, &out));
-  PetscCall(VecRestoreArrayRead(b, &in));
-  PetscCall(PetscLogFlops(2.0 * kBlock * a.row_start[a.rows] * smoother->sweeps * iterations));
+  PetscCall(sweep_with(pc, b, x, iterations, from_zero));
   *done = iterations;
   *reason = PCRICHARDSON_CONVERGED_ITS;
-  return a.restore();
+  return 0;
 }
 
 PetscErrorCode destroy(PC pc) {
