@@ -811,13 +811,17 @@ def check_bad_input(bolt, args, tmp):
                           ["-iter_accel", "anderson", "-bolt_iter_snes_monitr", "1"],
                           ["-bolt_iter_snes_monitor", "1"])]
     # Levels of the correction's multigrid, which bolt builds: more than the grid allows, on a
-    # plane, whose correction is factored, and with another preconditioner in its place.
+    # line, whose correction is factored, and with another preconditioner in its place.
     cavity3d = ["-options_file_yaml", os.path.join(ROOT, "inputs", "cavity3d_iterative_kn0p1.yaml"),
                 "-grid_n", "8,8,8", "-vgrid_n", "12", "-iter_max", "2", "-iter_synthetic", "true"]
     cases += [(cavity3d + ["-iter_synthetic_pc_mg_levels", "3"], "3-D cavity, 8^3, 3 levels",
                "-iter_synthetic_pc_mg_levels 3: this grid of 8 x 8 x 8 cells allows 1 to 2", None),
-              (iterative + ["-iter_synthetic", "true", "-iter_synthetic_pc_mg_levels", "2"],
-               "iterative 2-D cavity, 2 levels", "-iter_synthetic_pc_mg_levels 2: a plane's", None),
+              (iterative + ["-iter_synthetic", "true", "-iter_synthetic_pc_mg_levels", "3"],
+               "iterative 2-D cavity, 8^2, 3 levels",
+               "-iter_synthetic_pc_mg_levels 3: this grid of 8 x 8 x 1 cells allows 1 to 2", None),
+              (couette[:-2] + ["-solver", "iterative", "-iter_max", "2", "-iter_synthetic", "true",
+                               "-iter_synthetic_pc_mg_levels", "2"],
+               "iterative Couette, 2 levels", "-iter_synthetic_pc_mg_levels 2: a line's", None),
               (cavity3d + ["-iter_synthetic_pc_type", "ilu", "-iter_synthetic_pc_mg_levels", "2"],
                "3-D cavity, levels without the multigrid",
                "-iter_synthetic_pc_mg_levels 2: levels of the multigrid, which "

@@ -42,7 +42,7 @@ struct SyntheticCorrection::Impl {
   SyntheticGas gas;
   SyntheticOperator op;
   Mat jacobian = nullptr;
-  std::unique_ptr<SyntheticMultigrid> multigrid;  // 3-D grids that can be halved
+  std::unique_ptr<SyntheticMultigrid> multigrid;  // boxes and planes that can be halved
   KSP ksp = nullptr;
   Vec x = nullptr, rhs = nullptr, step = nullptr;
   int since_jacobian = -1;  // corrections since the Jacobian was formed (-1: never)
@@ -62,23 +62,31 @@ struct SyntheticCorrection::Impl {
     create_solver(dim);
   }
 
+  // What solves the correction where no multigrid does: LU on lines and planes, GMRES with
+  // ILU(0) on boxes.
+  static const char* without_multigrid(int dim) {
+    return dim <= 2 ? "LU" : "GMRES with ILU(0)";
+  }
+
   // The levels of the multigrid: as many as the grid allows, or -iter_synthetic_pc_mg_levels;
-  // 1 (none) where -iter_synthetic_pc_type replaces the multigrid. bolt builds them; PETSc's PCMG reads the option too, and keeps levels of the count it asks
-  // for (any other count it would make anew, without operators).
+  // 1 (none) where -iter_synthetic_pc_type replaces the multigrid. bolt builds them; PETSc's PCMG
+  // reads the option too, and keeps levels of the count it asks for (any other count it would
+  // make anew, without operators).
   static int multigrid_levels(int dim, const int n[3]) {
     const std::string replaced_by = multigrid_replaced_by();
-    const int most = dim == 3 && replaced_by.empty() ? synthetic_multigrid_levels(n) : 1;
+    const int most = replaced_by.empty() ? synthetic_multigrid_levels(n) : 1;
     const std::string option = std::string("-") + kOptionsPrefix + "pc_mg_levels";
     PetscInt asked = 0;
     PetscBool set = PETSC_FALSE;
     check(PetscOptionsGetInt(nullptr, nullptr, option.c_str(), &asked, &set), "PetscOptionsGetInt");
     if (!set) return most;
-    require(dim == 3, option, " ", asked, ": a plane's correction is factored (LU), not iterated");
+    require(dim >= 2, option, " ", asked, ": a line's correction is factored (LU), not iterated");
     require(replaced_by.empty(), option, " ", asked, ": levels of the multigrid, which -",
             kOptionsPrefix, "pc_type ", replaced_by, " replaces");
     require(asked >= 1 && asked <= most, option, " ", asked, ": this grid of ", n[0], " x ", n[1],
-            " x ", n[2], " cells allows 1 to ", most, " (levels of 2^3 merged cells while every "
-            "axis stays even and keeps 4 cells; 1: GMRES with ILU(0))");
+            " x ", n[2], " cells allows 1 to ", most, " (levels of merged cells, 2 along each axis "
+            "of more than one cell, while every such axis stays even and keeps 4 cells, on a "
+            "plane until the coarsest has at most 4096; 1: ", without_multigrid(dim), ")");
     return int(asked);
   }
 
@@ -102,15 +110,16 @@ struct SyntheticCorrection::Impl {
     check(KSPSetOptionsPrefix(ksp, kOptionsPrefix), "KSPSetOptionsPrefix");
     PC pc = nullptr;
     check(KSPGetPC(ksp, &pc), "KSPGetPC");
-    if (dim <= 2) {
-      // A plane's system is small: factor it once per Jacobian (PETSc's LU on the 5 x 5 blocks
-      // is twice as fast as on single entries, and faster than UMFPACK).
+    if (dim <= 2 && !multigrid) {
+      // A line's system, or a plane that cannot be halved: factor it once per Jacobian (PETSc's
+      // LU on the 5 x 5 blocks is twice as fast as on single entries, and faster than UMFPACK).
       check(KSPSetType(ksp, KSPPREONLY), "KSPSetType");
       check(PCSetType(pc, PCLU), "PCSetType");
     } else {
       // The correction need not be exact: the next sweep measures what is left. On grids that
       // multigrid coarsens one V-cycle, which costs a third of GMRES to a relative 1e-1 (two or
-      // three V-cycles) and the 3-D cavities two or three sweeps more in 15 (docs/physics.md);
+      // three V-cycles) and the 3-D cavities two or three sweeps more in 15 (docs/physics.md),
+      // and on planes a fraction of LU's factorisation, which grows faster than the cells;
       // ILU(0) alone needs more Krylov iterations the finer the grid. (A relative tolerance of
       // 1e-1 instead of 1e-3 costs the 3-D cavity at Kn = 0.01 one sweep in 13, and takes a
       // tenth of the linear iterations; it also holds where -iter_synthetic_ksp_type asks for a
@@ -150,13 +159,15 @@ struct SyntheticCorrection::Impl {
 };
 
 double synthetic_correction_bytes(const PhysicalGrid& grid) {
-  // Bounds the host peaks measured on planes of 64^2 and 128^2 cells and on boxes of 24^3 to
-  // 40^3 (docs/benchmarks.md, "Pre-run memory plan"): the plane's LU fill grows as the log of
-  // its cells; a box's coarse levels add a seventh of the fine matrix and its factors.
+  // Bounds the host peaks measured on planes of 64^2 to 256^2 cells and on boxes of 24^3 to
+  // 40^3 (docs/benchmarks.md, "Pre-run memory plan"): a factored plane's LU fill grows as the
+  // log of its cells; the coarse levels of a box or plane add a seventh (a third) of the fine
+  // matrix and its smoother's inverted diagonal blocks.
   const double cells = double(grid.interior_cells());
-  if (grid.dim <= 2) return cells * 750.0 * std::log2(std::max(cells, 2.0));
   const int n[3] = {grid.cells(0), grid.cells(1), grid.cells(2)};
-  return cells * (synthetic_multigrid_levels(n) > 1 ? 4400.0 : 4150.0);
+  if (synthetic_multigrid_levels(n) > 1) return cells * 4400.0;
+  if (grid.dim <= 2) return cells * 750.0 * std::log2(std::max(cells, 2.0));
+  return cells * 4150.0;
 }
 
 SyntheticCorrection::SyntheticCorrection(const SyntheticConfig& config) {

@@ -20,8 +20,9 @@
 //
 // One Newton step of that system per sweep, W = W_half + J^-1 nu_k (W_half - W_k), with the
 // Jacobian J of div_h Phi from differences of the face fluxes (synthetic_operator.hpp), kept for
-// several sweeps, solved by LU on planes, by one V-cycle of multigrid in 3-D
-// (synthetic_multigrid.hpp) and by GMRES with ILU(0) on 3-D grids multigrid cannot coarsen, and
+// several sweeps, solved by one V-cycle of multigrid on boxes and planes (synthetic_multigrid.hpp),
+// by LU on lines and on planes multigrid cannot coarsen, and by GMRES with ILU(0) on such boxes,
+// and
 // a term eps nu I that keeps J regular (a closed domain's uniform density shift is otherwise in
 // its null space; the mass rescaling fixes that shift). The non-conserved parts of the moments
 // (the deviatoric pressure tensor, the heat flux) are kept from the sweep.
@@ -52,8 +53,9 @@ struct SyntheticConfig {
   SyntheticGas gas;
 };
 
-// Host bytes of the correction on `grid`: its Jacobian and factors (2-D: PETSc's LU, whose fill
-// grows as the log of the cells; 3-D: the multigrid levels or ILU(0), and GMRES's vectors).
+// Host bytes of the correction on `grid`: its Jacobian and the multigrid's levels, or its factors
+// (a line's or plane's LU, whose fill grows as the log of the cells; a box's ILU(0), and GMRES's
+// vectors).
 double synthetic_correction_bytes(const PhysicalGrid& grid);
 
 class SyntheticCorrection {

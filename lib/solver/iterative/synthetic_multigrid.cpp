@@ -13,8 +13,8 @@ namespace {
 
 constexpr int kConserved = kSyntheticConserved;
 constexpr int kBlock = kConserved * kConserved;
-// The most cells of a coarsest level that LU factors: 16^3, whose factors take a few MB. (An odd
-// axis can stop the halving while the coarsest level is still large.)
+// The most cells of a coarsest level that LU factors: 16^3 (64^2), whose factors take a few MB.
+// (An odd axis can stop the halving while the coarsest level is still large.)
 constexpr std::int64_t kFactoredCells = 4096;
 // Sweeps of coloured block Gauss-Seidel per smoothing, down and up each level: with two, the
 // 3-D cavities and the cube take about as many outer sweeps as with ILU(0), with fewer, more
@@ -23,6 +23,10 @@ constexpr int kSmoothingSweeps = 2;
 static_assert(std::is_same_v<PetscScalar, double>, "the correction's blocks are real doubles");
 
 constexpr PetscChecker check{"synthetic correction"};
+
+// Fine cells merged into one along an axis of `cells` cells: two, except across a plane's single
+// layer, which stays one.
+int merged_along(int cells) { return cells == 1 ? 1 : 2; }
 
 }  // namespace
 
@@ -58,11 +62,19 @@ Mat create_block_matrix(const BlockPattern& pattern, std::int64_t column_cells) 
 }
 
 int synthetic_multigrid_levels(const int cells[3]) {
-  if (std::count(cells, cells + 3, 1) > 0) return 1;  // planes are factored, not iterated
+  // A line's block-tridiagonal system is factored in linear time: no levels.
+  if (std::count(cells, cells + 3, 1) > 1) return 1;
+  const bool plane = std::count(cells, cells + 3, 1) == 1;
   int n[3] = {cells[0], cells[1], cells[2]};
+  const auto halves = [](int c) { return c == 1 || (c % 2 == 0 && c / 2 >= 4); };
   int levels = 1;
-  while (std::all_of(n, n + 3, [](int c) { return c % 2 == 0 && c / 2 >= 4; })) {
-    for (int& c : n) c /= 2;
+  while (std::all_of(n, n + 3, halves)) {
+    // A plane stops at its first level that LU factors: the V-cycle's merged cells lose accuracy
+    // at each level (the 2-D cavity at Kn = 0.01 took about 9 outer sweeps more per level, on
+    // 128^2 from 24 with two levels to 51 with six), and a plane's factors, unlike a box's,
+    // stay cheap up to kFactoredCells.
+    if (plane && levels > 1 && std::int64_t(n[0]) * n[1] * n[2] <= kFactoredCells) break;
+    for (int& c : n) c /= merged_along(c);
     ++levels;
   }
   return levels;
@@ -88,14 +100,16 @@ SyntheticMultigrid::SyntheticMultigrid(const int cells[3], const BlockPattern& f
   std::vector<std::unique_ptr<Level>> from_fine;
   for (int l = 1; l < levels; ++l) {
     auto level = std::make_unique<Level>();
-    for (int a = 0; a < 3; ++a) level->n[a] = finer_n[a] / 2;
+    for (int a = 0; a < 3; ++a) level->n[a] = finer_n[a] / merged_along(finer_n[a]);
     const std::int64_t finer_cells = std::int64_t(finer_n[0]) * finer_n[1] * finer_n[2];
     const std::int64_t cells_here = std::int64_t(level->n[0]) * level->n[1] * level->n[2];
     level->parent.resize(finer_cells);
     for (std::int64_t c = 0; c < finer_cells; ++c) {
       const std::int64_t i = c % finer_n[0], j = c / finer_n[0] % finer_n[1],
                          k = c / finer_n[0] / finer_n[1];
-      level->parent[c] = i / 2 + level->n[0] * (j / 2 + level->n[1] * (k / 2));
+      level->parent[c] = i / merged_along(finer_n[0]) +
+                         level->n[0] * (j / merged_along(finer_n[1]) +
+                                        level->n[1] * (k / merged_along(finer_n[2])));
     }
     // A merged cell couples to the merged cells its fine cells couple to.
     std::vector<std::vector<std::int64_t>> coupled(cells_here);
@@ -201,18 +215,23 @@ void SyntheticMultigrid::galerkin(const PetscScalar* fine_blocks) {
       std::fill(blocks + first * kBlock, blocks + last * kBlock, 0.0);
       const std::int64_t I = R % here.n[0], J = R / here.n[0] % here.n[1],
                          K = R / here.n[0] / here.n[1];
-      const std::int64_t fine_n0 = 2 * here.n[0], fine_n1 = 2 * here.n[1];
-      for (int child = 0; child < 8; ++child) {
-        const std::int64_t r =
-            (2 * I + (child & 1)) +
-            fine_n0 * ((2 * J + (child >> 1 & 1)) + fine_n1 * (2 * K + (child >> 2)));
-        for (std::int64_t e = finer->row_start[r]; e < finer->row_start[r + 1]; ++e) {
-          const std::int64_t C = here.parent[finer->columns[e]];
-          const auto* begin = here.pattern.columns.data();
-          const std::int64_t at = std::lower_bound(begin + first, begin + last, C) - begin;
-          for (int v = 0; v < kBlock; ++v) blocks[at * kBlock + v] += finer_blocks[e * kBlock + v];
-        }
-      }
+      // (A level keeps one cell along an axis exactly where its finer level has one.)
+      const int m[3] = {merged_along(here.n[0]), merged_along(here.n[1]),
+                        merged_along(here.n[2])};
+      const std::int64_t fine_n0 = m[0] * here.n[0], fine_n1 = m[1] * here.n[1];
+      for (int dk = 0; dk < m[2]; ++dk)
+        for (int dj = 0; dj < m[1]; ++dj)
+          for (int di = 0; di < m[0]; ++di) {
+            const std::int64_t r =
+                (m[0] * I + di) + fine_n0 * ((m[1] * J + dj) + fine_n1 * (m[2] * K + dk));
+            for (std::int64_t e = finer->row_start[r]; e < finer->row_start[r + 1]; ++e) {
+              const std::int64_t C = here.parent[finer->columns[e]];
+              const auto* begin = here.pattern.columns.data();
+              const std::int64_t at = std::lower_bound(begin + first, begin + last, C) - begin;
+              for (int v = 0; v < kBlock; ++v)
+                blocks[at * kBlock + v] += finer_blocks[e * kBlock + v];
+            }
+          }
     }
     if (finer_held) restore_written_blocks(finer_op, finer_held);
     finer = &here.pattern;

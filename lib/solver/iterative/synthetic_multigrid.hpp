@@ -1,11 +1,11 @@
 #pragma once
 // PETSc block matrices of the synthetic correction and the geometric multigrid that solves its
-// 3-D systems (docs/physics.md, "Synthetic correction").
+// systems on boxes and planes (docs/physics.md, "Synthetic correction").
 //
-// The levels merge 2^3 cells into one; the interpolation copies a coarse cell's unknowns into
-// its eight fine cells (piecewise constant, as suits cell averages) and the restriction sums
-// them, so a coarse operator is the Galerkin product P^T A P: each of its blocks the sum of the
-// fine blocks that couple the two merged cells. Walls and solids need no coarse description.
+// The levels merge 2^3 cells into one (a plane's 2^2); the interpolation copies a coarse cell's
+// unknowns into its fine cells (piecewise constant, as suits cell averages) and the restriction
+// sums them, so a coarse operator is the Galerkin product P^T A P: each of its blocks the sum of
+// the fine blocks that couple the two merged cells. Walls and solids need no coarse description.
 // The product is formed here on the 5 x 5 blocks, in place, whenever the fine Jacobian changes:
 // PETSc forms it for scalar (AIJ) matrices only, whose multiplication and ILU(0) are twice as
 // slow as the block ones and whose symbolic factorisation costs more than the Krylov solves.
@@ -28,8 +28,10 @@ Mat create_block_matrix(const BlockPattern& pattern, std::int64_t column_cells);
 // new.
 void restore_written_blocks(Mat matrix, PetscScalar*& values);
 
-// Levels of geometric multigrid for `cells`: every axis halved while all stay even and keep at
-// least 4 cells. 1: no multigrid.
+// Levels of geometric multigrid for `cells`: every axis of more than one cell halved while all
+// stay even and keep at least 4 cells, a plane's at least once and then until its coarsest level
+// has at most 4096 cells. 1: no multigrid (and always on a line, whose system LU factors in
+// linear time).
 int synthetic_multigrid_levels(const int cells[3]);
 
 class SyntheticMultigrid {
@@ -42,7 +44,7 @@ class SyntheticMultigrid {
 
   // Makes `pc` this multigrid: its levels, interpolations, operators and smoothers (V-cycles,
   // coloured block Gauss-Seidel down and up each level (block_gauss_seidel.hpp), LU on the
-  // coarsest where it has at most 16^3 cells, else Gauss-Seidel there too).
+  // coarsest where it has at most 4096 cells (16^3, 64^2), else Gauss-Seidel there too).
   void configure(PC pc) const;
 
   // Forms every coarse operator from the fine operator's blocks (in `fine`'s pattern order).
