@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <bit>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <map>
 
 #include "checkpoint_history.hpp"
@@ -262,9 +264,23 @@ Handle dataset_creation(const std::string& path, bool covered) {
   return create;
 }
 
-// The [cells][nv] dataset `name` of the owned boxes' values: one collective write per box; a
-// rank with fewer boxes joins with an empty selection. `covered`: boxes_cover.
-void write_boxes(hid_t file, const std::string& path, const char* name,
+// The file type of a dataset of `values` (every rank's): single precision where each of them is
+// a float exactly (the state of a float run), so that the file holds them in half the bytes and
+// reads back the same doubles; else double.
+hid_t exact_file_type(MPI_Comm comm, const BoxValues& values) {
+  const auto is_float = [](double value) {  // (a conversion out of float's range is undefined)
+    return std::abs(value) <= std::numeric_limits<float>::max() && double(float(value)) == value;
+  };
+  int floats = std::all_of(values.begin(), values.end(), [&](const std::vector<double>& box) {
+    return std::all_of(box.begin(), box.end(), is_float);
+  });
+  MPI_Allreduce(MPI_IN_PLACE, &floats, 1, MPI_INT, MPI_LAND, comm);
+  return floats ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
+}
+
+// The [cells][nv] dataset `name`, of `file_type`, of the owned boxes' values: one collective
+// write per box; a rank with fewer boxes joins with an empty selection. `covered`: boxes_cover.
+void write_boxes(hid_t file, const std::string& path, const char* name, hid_t file_type,
                  const std::array<int, 3>& grid, int nv, int rounds, bool covered,
                  const std::vector<OwnedBox>& boxes, const VelocityRange& velocities,
                  const BoxValues& values) {
@@ -272,7 +288,7 @@ void write_boxes(hid_t file, const std::string& path, const char* name,
   const hsize_t dims[2] = {hsize_t(std::int64_t(grid[0]) * grid[1] * grid[2]), hsize_t(nv)};
   Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose, path, "dataspace");
   Handle create = dataset_creation(path, covered);
-  Handle set(H5Dcreate2(file, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, create, H5P_DEFAULT),
+  Handle set(H5Dcreate2(file, name, file_type, space, H5P_DEFAULT, create, H5P_DEFAULT),
              H5Dclose, path, name);
   for (int round = 0; round < rounds; ++round) {
     const bool mine = round < int(boxes.size());
@@ -375,6 +391,10 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointIn
       stored ? total_checksum(comm, partial_checksum(info.grid, info.nv, boxes, velocities, state))
              : 0;
   const std::uint64_t header = header_checksum(info, cells);
+  const hid_t f_type = exact_file_type(comm, f);
+  const hid_t state_type = stored ? exact_file_type(comm, state) : f_type;
+  const double bytes = double(cells) * info.nv *
+                       double(H5Tget_size(f_type) + (stored ? H5Tget_size(state_type) : 0));
 
   on_rank0(comm, [&] {
     const auto parent = std::filesystem::path(path).parent_path();
@@ -382,7 +402,7 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointIn
     if (!parent.empty()) std::filesystem::create_directories(parent, error);
     if (error) fail(path, ": cannot create the checkpoint directory: ", error.message());
     remove_stale_temporaries(path);
-    require_free_space(temporary, (stored ? 16.0 : 8.0) * double(cells) * info.nv);
+    require_free_space(temporary, bytes);
   });
   // A failed write (disk full) leaves the previous checkpoint as it was; its temporary goes.
   const QuietHdf5 quiet;
@@ -390,10 +410,11 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, const CheckpointIn
     Handle access = mpio_access(comm, temporary);
     Handle file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), H5Fclose,
                 temporary, "file create");
-    write_boxes(file, temporary, "f", info.grid, info.nv, rounds, covered, boxes, velocities, f);
+    write_boxes(file, temporary, "f", f_type, info.grid, info.nv, rounds, covered, boxes,
+                velocities, f);
     if (stored)
-      write_boxes(file, temporary, "state", info.grid, info.nv, rounds, covered, boxes, velocities,
-                  state);
+      write_boxes(file, temporary, "state", state_type, info.grid, info.nv, rounds, covered, boxes,
+                  velocities, state);
     write_checkpoint_history(comm, file, temporary, info.history);
 
     // Attributes are metadata: every rank passes the same values, the library writes them once.

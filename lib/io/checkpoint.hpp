@@ -1,15 +1,15 @@
 #pragma once
 // Checkpoint/restart of the distribution function in HDF5. A restart continues bit-identically
-// (same decomposition): f is stored at full precision of the run (float runs store float values
-// exactly in the double dataset), together with the step, the time and the time step; where the
-// solver's state is not f itself (hs_mc's deviation h, which f = Phi0 (1 + eps h) rounds), that
-// state too; and the run's history, which a continued run needs to measure and average as the
-// uninterrupted one does.
+// (same decomposition): f is stored exactly, together with the step, the time and the time step;
+// where the solver's state is not f itself (hs_mc's deviation h, which f = Phi0 (1 + eps h)
+// rounds), that state too; and the run's history, which a continued run needs to measure and
+// average as the uninterrupted one does.
 //
 // File layout:
-//   /f            double [cells][nv], interior cells in global numbering (x fastest)
-//   /state        double [cells][nv], optional: the solver's stored state (attribute
-//                 state_variable names it), same layout as /f
+//   /f            [cells][nv], interior cells in global numbering (x fastest): single precision
+//                 where every value is a float (a float run's f), else double
+//   /state        [cells][nv], optional: the solver's stored state (attribute state_variable
+//                 names it), same layout and choice of precision as /f
 //   /history/*    double arrays, named by the driver (the residual's baseline, diagnostics'
 //                 samples, counters)
 //   attributes:   step (int64), time, dt, cells (int64), nv (int), model (string),

@@ -322,31 +322,39 @@ def check_mass_kept(bolt, args, tmp):
 def check_restart(bolt, args, tmp):
     """A run of 200 steps (checkpoint every 100) against a run of 100 steps whose checkpoint
     (copied aside) is continued with -restart to step 200: the final checkpoints' /f must be
-    bit-identical (output.md promises a bit-identical restart on the same backend)."""
+    bit-identical (output.md promises a bit-identical restart on the same backend), in double
+    and in float, whose checkpoints hold f in single precision (its values exactly)."""
     import h5py
     import numpy as np
-    full, first, second = (os.path.join(tmp, d) for d in ("full", "first", "second"))
-    common = args + ["-out_checkpoint_every", "100"]
-    s_full = run(bolt, common + ["-ts_max_steps", "200", "-out_checkpoint", full + ".h5"], full)
-    run(bolt, common + ["-ts_max_steps", "100", "-out_checkpoint", first + ".h5"], first)
-    saved = os.path.join(tmp, "step100.h5")
-    shutil.copyfile(first + ".h5", saved)
-    s_second = run(bolt, common + ["-ts_max_steps", "200", "-out_checkpoint", second + ".h5",
-                                   "-restart", saved], second)
     ok = True
-    with h5py.File(full + ".h5", "r") as a, h5py.File(second + ".h5", "r") as b, \
-            h5py.File(saved, "r") as c:
-        ok &= report(int(c.attrs["step"]) == 100, f"saved checkpoint at step {int(c.attrs['step'])}")
-        for key in ("step", "time", "dt"):
-            ok &= report(a.attrs[key] == b.attrs[key], f"attribute {key}: {a.attrs[key]} vs {b.attrs[key]}")
-        fa, fb = a["f"][...], b["f"][...]
-        same = fa.shape == fb.shape and fa.dtype == fb.dtype and np.array_equal(
-            fa.view(np.uint8), fb.view(np.uint8))
-        diff = float(np.max(np.abs(fa - fb))) if fa.shape == fb.shape else math.nan
-        ok &= report(same, f"/f {fa.shape} {fa.dtype} bit-identical after restart (max |diff| {diff:.3e})")
-    for k in ("D", "G"):
-        ok &= report(s_full["diagnostics"][k] == s_second["diagnostics"][k],
-                     f"{k} identical: {s_full['diagnostics'][k]!r} vs {s_second['diagnostics'][k]!r}")
+    for precision, dtype in (("double", "float64"), ("float", "float32")):
+        full, first, second = (os.path.join(tmp, f"{d}_{precision}")
+                               for d in ("full", "first", "second"))
+        common = args + ["-out_checkpoint_every", "100", "-precision", precision]
+        s_full = run(bolt, common + ["-ts_max_steps", "200", "-out_checkpoint", full + ".h5"], full)
+        run(bolt, common + ["-ts_max_steps", "100", "-out_checkpoint", first + ".h5"], first)
+        saved = os.path.join(tmp, f"step100_{precision}.h5")
+        shutil.copyfile(first + ".h5", saved)
+        s_second = run(bolt, common + ["-ts_max_steps", "200", "-out_checkpoint", second + ".h5",
+                                       "-restart", saved], second)
+        with h5py.File(full + ".h5", "r") as a, h5py.File(second + ".h5", "r") as b, \
+                h5py.File(saved, "r") as c:
+            ok &= report(int(c.attrs["step"]) == 100,
+                         f"{precision}: saved checkpoint at step {int(c.attrs['step'])}")
+            for key in ("step", "time", "dt"):
+                ok &= report(a.attrs[key] == b.attrs[key],
+                             f"{precision}: attribute {key}: {a.attrs[key]} vs {b.attrs[key]}")
+            fa, fb = a["f"][...], b["f"][...]
+            same = fa.shape == fb.shape and fa.dtype == fb.dtype and np.array_equal(
+                fa.view(np.uint8), fb.view(np.uint8))
+            diff = float(np.max(np.abs(fa - fb))) if fa.shape == fb.shape else math.nan
+            ok &= report(same, f"{precision}: /f {fa.shape} {fa.dtype} bit-identical after restart "
+                         f"(max |diff| {diff:.3e})")
+            ok &= report(str(c["f"].dtype) == dtype, f"{precision}: /f stored as {c['f'].dtype}")
+        for k in ("D", "G"):
+            ok &= report(s_full["diagnostics"][k] == s_second["diagnostics"][k],
+                         f"{precision}: {k} identical: {s_full['diagnostics'][k]!r} vs "
+                         f"{s_second['diagnostics'][k]!r}")
     rows = read_monitor(second)
     ok &= report(rows[0]["step"] > 100 and rows[-1]["step"] == 200,
                  f"restarted monitor continues the step count ({rows[0]['step']:g} .. {rows[-1]['step']:g})")
@@ -493,7 +501,8 @@ def check_restart_history(bolt, args, tmp):
        -ts_steady_tol 1e-4): straight it stops at step 500; continued from step 447 it must too
        (measuring its first residual over the 3 steps since the checkpoint, it stopped at 450:
        the cavity's residual oscillates), with the same rows;
-    2. hs_mc (8 x 8 cells x 8^3 velocities, 256 samples, a row every 10 steps): continued from
+    2. hs_mc (8 x 8 cells x 8^3 velocities, 256 samples, a row every 10 steps; in double and in
+       float, whose /state holds h in single precision beside /f in double): continued from
        step 57 of 60, the checkpoint's f, the last fields and the monitor rows are bit-identical
        to the straight run's (the rows but the continued run's own row at step 57; f once went
        through f = Phi0 (1 + eps h), 3e-17 off, and the rejected-sample fraction started anew),
@@ -520,21 +529,30 @@ def check_restart_history(bolt, args, tmp):
     ok &= report(rows(straight_dir, ()) == rows(continued_dir, ("447",)),
                  "monitor rows equal (but the continued run's row at step 447)")
 
-    mc = args + ["-model_type", "hs_mc", "-mc_epsilon", "0.01", "-vgrid_half_width", "3",
-                 "-grid_n", "8,8,1", "-vgrid_n", "8", "-mc_samples", "256", "-ts_final_time", "0",
-                 "-out_monitor_every", "10", "-ts_max_steps", "60"]
-    a, b = os.path.join(tmp, "mc"), os.path.join(tmp, "mc_continued")
-    s_a = run(bolt, mc, a)
-    run(bolt, mc + ["-ts_max_steps", "57"], b, summary=False)
-    s_b = run(bolt, mc + ["-restart", os.path.join(b, "checkpoint.h5")], b)
-    for name in ("checkpoint.h5", os.path.basename(s_a["fields_file"])):
-        problem = compare_runs.same_file(os.path.join(a, name), os.path.join(b, name))
-        ok &= report(problem is None, f"hs_mc {name} bit-identical after the restart"
-                     + (f": {problem}" if problem else ""))
-    ok &= report(rows(a, ()) == rows(b, ("57",)), "hs_mc monitor rows equal (but row 57)")
-    for key in ("D_mean", "D_std", "steady_samples", "G_mean"):
-        x, y = s_a["diagnostics"][key], s_b["diagnostics"][key]
-        ok &= report(x == y and y is not None, f"hs_mc summary {key}: {x!r} straight, {y!r} continued")
+    for precision in ("double", "float"):
+        mc = args + ["-model_type", "hs_mc", "-mc_epsilon", "0.01", "-vgrid_half_width", "3",
+                     "-grid_n", "8,8,1", "-vgrid_n", "8", "-mc_samples", "256",
+                     "-ts_final_time", "0", "-out_monitor_every", "10", "-ts_max_steps", "60",
+                     "-precision", precision]
+        a, b = os.path.join(tmp, f"mc_{precision}"), os.path.join(tmp, f"mc_continued_{precision}")
+        s_a = run(bolt, mc, a)
+        run(bolt, mc + ["-ts_max_steps", "57"], b, summary=False)
+        s_b = run(bolt, mc + ["-restart", os.path.join(b, "checkpoint.h5")], b)
+        for name in ("checkpoint.h5", os.path.basename(s_a["fields_file"])):
+            problem = compare_runs.same_file(os.path.join(a, name), os.path.join(b, name))
+            ok &= report(problem is None, f"hs_mc {precision}: {name} bit-identical after the "
+                         "restart" + (f": {problem}" if problem else ""))
+        ok &= report(rows(a, ()) == rows(b, ("57",)),
+                     f"hs_mc {precision}: monitor rows equal (but row 57)")
+        for key in ("D_mean", "D_std", "steady_samples", "G_mean"):
+            x, y = s_a["diagnostics"][key], s_b["diagnostics"][key]
+            ok &= report(x == y and y is not None,
+                         f"hs_mc {precision}: summary {key}: {x!r} straight, {y!r} continued")
+        # h is the float state; f = Phi0 (1 + eps h), formed in double, is no float.
+        with h5py.File(os.path.join(b, "checkpoint.h5"), "r") as c:
+            types = (str(c["state"].dtype), str(c["f"].dtype))
+        expected = ("float32" if precision == "float" else "float64", "float64")
+        ok &= report(types == expected, f"hs_mc {precision}: /state and /f stored as {types}")
 
     iterative = small + ["-solver", "iterative", "-iter_accel", "anderson", "-iter_tol", "1e-30",
                          "-out_monitor_every", "5"]

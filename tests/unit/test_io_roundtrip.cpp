@@ -203,6 +203,63 @@ TEST_F(IoRoundTrip, StaleTemporariesAreRemoved) {
   EXPECT_TRUE(fs::exists(other_host));
 }
 
+// The bytes per value of a checkpoint's dataset as stored in the file.
+std::size_t stored_value_size(const std::string& path, const char* name) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t set = H5Dopen2(file, name, H5P_DEFAULT);
+  const hid_t type = H5Dget_type(set);
+  const std::size_t size = H5Tget_size(type);
+  H5Tclose(type);
+  H5Dclose(set);
+  H5Fclose(file);
+  return size;
+}
+
+// Values that are floats (a float run's state) are stored in single precision, the others in
+// double, and both read back bit for bit through their checksums: an hs_mc float run's h in
+// 4 bytes a value beside its f = Phi0 (1 + eps h) in 8.
+TEST_F(IoRoundTrip, CheckpointStoresFloatsInSinglePrecision) {
+  const PhysicalGrid grid = small_grid();
+  const OwnedBox owned = slab(grid);
+  constexpr int nv = 4;
+  std::vector<double> floats = box_values(grid, owned, nv, 0.25);
+  for (double& v : floats) v = double(float(v));
+  const std::vector<double> doubles = box_values(grid, owned, nv, 0.0);
+  const CheckpointInfo info = hs_mc_info(grid, nv, 57, 0.1, "float");
+  const std::string path = (directory_ / "precision.h5").string();
+  write_checkpoint(MPI_COMM_WORLD, path, info, {owned}, {0, nv}, {doubles}, {floats});
+  const CheckpointInfo read = read_checkpoint_info(MPI_COMM_WORLD, path);
+  for (const bool stored : {false, true}) {
+    const std::vector<std::vector<double>> got =
+        read_checkpoint_state(MPI_COMM_WORLD, path, read, {owned}, {0, nv}, stored);
+    EXPECT_EQ(got[0], stored ? floats : doubles);
+    EXPECT_NO_THROW(
+        verify_checkpoint_state(MPI_COMM_WORLD, path, read, {owned}, {0, nv}, got, stored));
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (comm_rank() == 0) {
+    EXPECT_EQ(stored_value_size(path, "f"), 8u);
+    EXPECT_EQ(stored_value_size(path, "state"), 4u);
+  }
+
+  // A model whose state is f itself: f in single precision.
+  CheckpointInfo plain = info;
+  plain.model = "bgk";
+  plain.state_variable.clear();
+  const std::string plain_path = (directory_ / "float_f.h5").string();
+  write_checkpoint(MPI_COMM_WORLD, plain_path, plain, {owned}, {0, nv}, {floats});
+  const CheckpointInfo plain_read = read_checkpoint_info(MPI_COMM_WORLD, plain_path);
+  const std::vector<std::vector<double>> got =
+      read_checkpoint_state(MPI_COMM_WORLD, plain_path, plain_read, {owned}, {0, nv});
+  EXPECT_EQ(got[0], floats);
+  EXPECT_NO_THROW(verify_checkpoint_state(MPI_COMM_WORLD, plain_path, plain_read, {owned}, {0, nv},
+                                          got, false));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (comm_rank() == 0) {
+    EXPECT_EQ(stored_value_size(plain_path, "f"), 4u);
+  }
+}
+
 // The run's history and a model's own stored state come back bit for bit, and a changed
 // history value is refused like a changed header (docs/output.md, format 3).
 TEST_F(IoRoundTrip, CheckpointCarriesHistoryAndStoredState) {
