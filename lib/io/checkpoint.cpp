@@ -299,9 +299,17 @@ void write_boxes(hid_t file, const std::string& path, const char* name, hid_t fi
     const hsize_t memory_size = count > 0 ? hsize_t(count) : 1;
     Handle memory(H5Screate_simple(1, &memory_size, nullptr), H5Sclose, path, "dataspace");
     if (count == 0) check(H5Sselect_none(memory), path, "select none");
+    // In the file's precision in memory too: HDF5 writes independently, not collectively, where
+    // it converts.
+    const bool single = H5Tget_size(file_type) == sizeof(float);
+    std::vector<float> floats(single ? std::size_t(std::max<std::int64_t>(count, 1)) : 0, 0.0f);
+    if (single && count > 0)
+      std::transform(values[round].begin(), values[round].end(), floats.begin(),
+                     [](double v) { return float(v); });
     const double none = 0.0;
-    check(H5Dwrite(set, H5T_NATIVE_DOUBLE, memory, space, xfer,
-                   count > 0 ? values[round].data() : &none),
+    const void* data = single ? static_cast<const void*>(floats.data())
+                              : static_cast<const void*>(count > 0 ? values[round].data() : &none);
+    check(H5Dwrite(set, single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, memory, space, xfer, data),
           path, name);
   }
 }
@@ -510,6 +518,10 @@ BoxValues read_checkpoint_state(MPI_Comm comm, const std::string& path, const Ch
     fail(path, ": dataset /", name, " is ", dims[0], " x ", dims[1], ", expected ", cells, " x ",
          info.nv);
 
+  // A dataset stored in single precision is read as such (HDF5 reads independently where it
+  // converts) and widened here.
+  Handle type(H5Dget_type(set), H5Tclose, path, name);
+  const bool single = H5Tget_class(type) == H5T_FLOAT && H5Tget_size(type) == sizeof(float);
   BoxValues values(boxes.size());
   for (int round = 0; round < rounds; ++round) {
     const bool mine = round < int(boxes.size());
@@ -522,9 +534,12 @@ BoxValues read_checkpoint_state(MPI_Comm comm, const std::string& path, const Ch
     Handle memory(H5Screate_simple(1, &memory_size, nullptr), H5Sclose, path, "dataspace");
     if (count == 0) check(H5Sselect_none(memory), path, "select none");
     double none = 0.0;  // a rank with fewer boxes still joins the collective read
-    check(H5Dread(set, H5T_NATIVE_DOUBLE, memory, space, xfer,
-                  count > 0 ? values[round].data() : &none),
+    std::vector<float> floats(single ? std::size_t(std::max<std::int64_t>(count, 1)) : 0);
+    void* data = single ? static_cast<void*>(floats.data())
+                        : static_cast<void*>(count > 0 ? values[round].data() : &none);
+    check(H5Dread(set, single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, memory, space, xfer, data),
           path, name);
+    if (single && count > 0) std::copy_n(floats.begin(), count, values[round].begin());
   }
   return values;
 }

@@ -323,7 +323,8 @@ def check_restart(bolt, args, tmp):
     """A run of 200 steps (checkpoint every 100) against a run of 100 steps whose checkpoint
     (copied aside) is continued with -restart to step 200: the final checkpoints' /f must be
     bit-identical (output.md promises a bit-identical restart on the same backend), in double
-    and in float, whose checkpoints hold f in single precision (its values exactly)."""
+    and in float, whose checkpoints hold f in single precision (its values exactly); so must the
+    same checkpoint continued on two space ranks (each reads and writes its own boxes)."""
     import h5py
     import numpy as np
     ok = True
@@ -355,6 +356,14 @@ def check_restart(bolt, args, tmp):
             ok &= report(s_full["diagnostics"][k] == s_second["diagnostics"][k],
                          f"{precision}: {k} identical: {s_full['diagnostics'][k]!r} vs "
                          f"{s_second['diagnostics'][k]!r}")
+        # The same checkpoint read and written by two ranks (each its own boxes, collectively).
+        split = os.path.join(tmp, f"split_{precision}")
+        run(bolt, common + ["-ts_max_steps", "200", "-out_checkpoint", split + ".h5", "-restart",
+                            saved, "-decomp", "space"], split, ranks=2)
+        with h5py.File(full + ".h5", "r") as a, h5py.File(split + ".h5", "r") as b:
+            fa, fb = a["f"][...], b["f"][...]
+            ok &= report(fa.dtype == fb.dtype and np.array_equal(fa.view(np.uint8), fb.view(np.uint8)),
+                         f"{precision}: continued on 2 space ranks, /f {fb.dtype} bit-identical")
     rows = read_monitor(second)
     ok &= report(rows[0]["step"] > 100 and rows[-1]["step"] == 200,
                  f"restarted monitor continues the step count ({rows[0]['step']:g} .. {rows[-1]['step']:g})")

@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "kernels/macroscopic.hpp"
@@ -228,16 +229,21 @@ TEST(Synthetic, JacobianIsTheOperatorsDerivative) {
 
 TEST(Synthetic, CoarseOperatorsAreGalerkinProducts) {
   // The blocks summed here against PETSc's P^T A P of the same matrices as scalar ones, level by
-  // level of 16^3 cells (8^3, 4^3) and of a 512 x 128 plane (256 x 64, 128 x 32), to the rounding
-  // of sums of four to 56 blocks (measured 1.4e-16 of the largest entry; 56 eps = 1.2e-14 bounds
+  // level of 16^3 cells (8^3, 4^3) and of planes across each axis (512 x 128 to 256 x 64 and
+  // 128 x 32; 64 x 32 to 32 x 16 with the single cell along x and along y), to the rounding of
+  // sums of four to 56 blocks (measured 1.4e-16 of the largest entry; 56 eps = 1.2e-14 bounds
   // it).
-  for (const std::array<int, 3> cells : {std::array<int, 3>{16, 16, 16}, {512, 128, 1}}) {
+  const struct {
+    std::array<int, 3> cells;
+    int levels;
+  } grids[] = {{{16, 16, 16}, 3}, {{512, 128, 1}, 3}, {{1, 64, 32}, 2}, {{64, 1, 32}, 2}};
+  for (const auto& [cells, expected_levels] : grids) {
     const SyntheticConfig config = make_config(cells);
     SyntheticOperator op(config);
     std::fill(op.frequencies().begin(), op.frequencies().end(), 3.0);
     const std::vector<double> U = conserved(smooth_moments(config, 0.1));
     const int levels = synthetic_multigrid_levels(cells.data());
-    ASSERT_EQ(levels, 3);
+    ASSERT_EQ(levels, expected_levels);
     Mat fine = create_block_matrix(op.pattern(), op.cells());
     PetscScalar* blocks = nullptr;
     ASSERT_EQ(MatSeqBAIJGetArray(fine, &blocks), 0);
@@ -256,16 +262,18 @@ TEST(Synthetic, CoarseOperatorsAreGalerkinProducts) {
           MatConvert(multigrid.level_operator(level), MATSEQAIJ, MAT_INITIAL_MATRIX, &coarse), 0);
       PetscInt rows = 0, columns = 0;
       ASSERT_EQ(MatGetSize(P, &rows, &columns), 0);
-      const int merged = cells[2] > 1 ? 8 : 4;  // fine cells per coarse cell
-      EXPECT_EQ(rows, merged * columns) << cells[2] << " layers, level " << level;
+      const int merged = std::count(cells.begin(), cells.end(), 1) == 0 ? 8 : 4;  // per coarse cell
+      const std::string where = std::to_string(cells[0]) + " x " + std::to_string(cells[1]) +
+                                " x " + std::to_string(cells[2]) + ", level " +
+                                std::to_string(level);
+      EXPECT_EQ(rows, merged * columns) << where;
       ASSERT_EQ(MatPtAP(finer, P, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &product), 0);
       PetscReal size = 0.0, misfit = 0.0;
       ASSERT_EQ(MatNorm(product, NORM_MAX, &size), 0);
       ASSERT_EQ(MatAXPY(product, -1.0, coarse, DIFFERENT_NONZERO_PATTERN), 0);
       ASSERT_EQ(MatNorm(product, NORM_MAX, &misfit), 0);
-      EXPECT_GT(size, 1.0) << cells[2] << " layers, level " << level;
-      EXPECT_LE(misfit, 56 * std::numeric_limits<double>::epsilon() * size)
-          << cells[2] << " layers, level " << level;
+      EXPECT_GT(size, 1.0) << where;
+      EXPECT_LE(misfit, 56 * std::numeric_limits<double>::epsilon() * size) << where;
       for (Mat* m : {&finer, &P, &product}) MatDestroy(m);
       finer = coarse;
     }
@@ -281,8 +289,8 @@ TEST(Synthetic, MultigridLevelsOfBoxesPlanesAndLines) {
     std::array<int, 3> cells;
     int levels;
   } grids[] = {{{64, 64, 64}, 5}, {{48, 32, 32}, 4}, {{33, 32, 32}, 1}, {{128, 128, 1}, 2},
-               {{512, 256, 1}, 4}, {{64, 64, 1}, 2}, {{8, 1, 8}, 2},    {{6, 8, 1}, 1},
-               {{128, 1, 1}, 1}};
+               {{512, 256, 1}, 4}, {{64, 64, 1}, 2},   {{150, 150, 1}, 2}, {{8, 1, 8}, 2},
+               {{6, 8, 1}, 1},     {{128, 1, 1}, 1}};
   for (const auto& grid : grids)
     EXPECT_EQ(synthetic_multigrid_levels(grid.cells.data()), grid.levels)
         << grid.cells[0] << " x " << grid.cells[1] << " x " << grid.cells[2];

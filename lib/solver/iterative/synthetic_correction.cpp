@@ -162,11 +162,20 @@ double synthetic_correction_bytes(const PhysicalGrid& grid) {
   // Bounds the host peaks measured on planes of 64^2 to 256^2 cells and on boxes of 24^3 to
   // 40^3 (docs/benchmarks.md, "Pre-run memory plan"): a factored plane's LU fill grows as the
   // log of its cells; the coarse levels of a box or plane add a seventh (a third) of the fine
-  // matrix and its smoother's inverted diagonal blocks.
+  // matrix and its smoother's inverted diagonal blocks, and a plane's coarsest level, factored
+  // at any size, its LU where an odd axis left it above the size that measure includes.
+  const auto plane_lu = [](double cells) {
+    return cells * 750.0 * std::log2(std::max(cells, 2.0));
+  };
   const double cells = double(grid.interior_cells());
   const int n[3] = {grid.cells(0), grid.cells(1), grid.cells(2)};
-  if (synthetic_multigrid_levels(n) > 1) return cells * 4400.0;
-  if (grid.dim <= 2) return cells * 750.0 * std::log2(std::max(cells, 2.0));
+  const int levels = synthetic_multigrid_levels(n);
+  if (levels > 1 && grid.dim <= 2) {
+    const double coarsest = cells / std::pow(4.0, levels - 1);
+    return cells * 4400.0 + (coarsest > 4096.0 ? plane_lu(coarsest) : 0.0);
+  }
+  if (levels > 1) return cells * 4400.0;
+  if (grid.dim <= 2) return plane_lu(cells);
   return cells * 4150.0;
 }
 

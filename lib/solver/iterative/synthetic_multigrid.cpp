@@ -159,14 +159,17 @@ void SyntheticMultigrid::configure(PC pc) const {
     KSP smoother = nullptr;
     PC smoothing = nullptr;
     const int* n = coarse_[0]->n;
-    if (l == 0 && std::int64_t(n[0]) * n[1] * n[2] <= kFactoredCells) {
+    // A plane's coarsest level is factored at any size (its LU fill grows as the log of the
+    // cells, and an odd axis can stop its halving above kFactoredCells).
+    const bool plane = std::count(n, n + 3, 1) == 1;
+    if (l == 0 && (plane || std::int64_t(n[0]) * n[1] * n[2] <= kFactoredCells)) {
       check(PCMGGetCoarseSolve(pc, &smoother), "PCMGGetCoarseSolve");
       check(KSPSetType(smoother, KSPPREONLY), "KSPSetType");
       check(KSPGetPC(smoother, &smoothing), "KSPGetPC");
       check(PCSetType(smoothing, PCLU), "PCSetType");
       continue;
     }
-    if (l == 0) {  // an odd axis stopped the halving early: smoothed like the levels above
+    if (l == 0) {  // an odd axis stopped a box's halving early: smoothed like the levels above
       check(PCMGGetCoarseSolve(pc, &smoother), "PCMGGetCoarseSolve");
       check(KSPSetType(smoother, KSPRICHARDSON), "KSPSetType");
       check(KSPSetTolerances(smoother, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 1),

@@ -44,7 +44,8 @@ class SyntheticMultigrid {
 
   // Makes `pc` this multigrid: its levels, interpolations, operators and smoothers (V-cycles,
   // coloured block Gauss-Seidel down and up each level (block_gauss_seidel.hpp), LU on the
-  // coarsest where it has at most 4096 cells (16^3, 64^2), else Gauss-Seidel there too).
+  // coarsest where it has at most 4096 cells (16^3, 64^2) or is a plane, else Gauss-Seidel there
+  // too).
   void configure(PC pc) const;
 
   // Forms every coarse operator from the fine operator's blocks (in `fine`'s pattern order).
