@@ -333,8 +333,12 @@ void IterativeSteady::follow_corrected_gas(const std::vector<double>& swept,
     density_velocity_temperature(m[kM0], m + kM1, m[kM2] + m[kM2 + 1] + m[kM2 + 2], gas);
     return gas.n * std::sqrt(gas.T);
   };
+  // A cell the sweep left without a physical state (an accelerator's iterate can lead there; the
+  // correction leaves such a cell as swept) keeps its neighbours' densities.
   const auto flux_ratio = [&](std::int64_t c) {
-    return flux(corrected.data() + c * kRawMoments) / flux(swept.data() + c * kRawMoments);
+    const double after = flux(corrected.data() + c * kRawMoments);
+    const double before = flux(swept.data() + c * kRawMoments);
+    return after > 0.0 && before > 0.0 && std::isfinite(after / before) ? after / before : 1.0;
   };
   const PhysicalGrid& grid = setup_.engine.grid;
   const int n[3] = {grid.cells(0), grid.cells(1), grid.cells(2)};

@@ -34,6 +34,11 @@ constexpr PetscChecker check{"synthetic correction"};
 using State = SyntheticOperator::State;
 constexpr auto state_of = &SyntheticOperator::state_of;
 
+bool physical(const Macroscopic& gas) {
+  return gas.n > 0.0 && gas.T > 0.0 && std::isfinite(gas.n) && std::isfinite(gas.T) &&
+         std::isfinite(gas.u[0]) && std::isfinite(gas.u[1]) && std::isfinite(gas.u[2]);
+}
+
 }  // namespace
 
 struct SyntheticCorrection::Impl {
@@ -220,7 +225,19 @@ void SyntheticCorrection::correct(const std::vector<double>& previous, std::vect
       before[k] = previous[c * kRawMoments + k];
     }
     half[c] = macroscopic_from_raw<3>(s);
-    const Macroscopic k0 = macroscopic_from_raw<1>(before);
+    Macroscopic k0 = macroscopic_from_raw<1>(before);
+    if (!physical(half[c])) {
+      // An accelerator's iterate can lead the sweep to a cell of no physical state (a density
+      // or temperature not positive). It stays as swept (below); the operator and its Jacobian
+      // see it as it was before the sweep, or as the gas at rest, with no right side.
+      if (!physical(k0)) {
+        before = Sums<kRawMoments>{};
+        before[kM0] = 1.0;
+        for (int k = 0; k < 3; ++k) before[kM2 + k] = 0.5;
+        k0 = macroscopic_from_raw<1>(before);
+      }
+      s = before;
+    }
     nu[c] = gas.frequency(k0.n, k0.T);
     U[0] = s[kM0];
     b[0] = nu[c] * (s[kM0] - before[kM0]);
@@ -262,6 +279,8 @@ void SyntheticCorrection::correct(const std::vector<double>& previous, std::vect
 #pragma omp parallel for schedule(static)
   for (std::int64_t c = 0; c < cells; ++c) {
     if (m.op.solid(c)) continue;
+    const Macroscopic& h = half[c];
+    if (!physical(h)) continue;  // left as swept (above)
     // Far from the fixed point (a shock forming ahead of a body) the linear step can overshoot:
     // each cell takes the largest fraction of it (halving) that changes its density,
     // temperature and velocity by at most kLargestChange. A step scaled per cell still vanishes at
@@ -287,7 +306,6 @@ void SyntheticCorrection::correct(const std::vector<double>& previous, std::vect
       fraction *= 0.5;
     }
     const State s = state_of(U);
-    const Macroscopic& h = half[c];
     // The new equilibrium part, the sweep's non-equilibrium part: P = P_half + (p - p_half) I.
     double P[6];
     for (int k = 0; k < 6; ++k) P[k] = h.P[k] + (k < 3 ? 0.5 * (s.n * s.T - h.n * h.T) : 0.0);
