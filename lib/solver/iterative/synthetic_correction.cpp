@@ -34,6 +34,45 @@ constexpr PetscChecker check{"synthetic correction"};
 using State = SyntheticOperator::State;
 constexpr auto state_of = &SyntheticOperator::state_of;
 
+// What solves the correction where no multigrid does: LU on lines and planes, GMRES with
+// ILU(0) on boxes.
+const char* without_multigrid(int dim) {
+  return dim <= 2 ? "LU" : "GMRES with ILU(0)";
+}
+
+// The preconditioner -iter_synthetic_pc_type asks for in place of the multigrid ("": none).
+// Its levels would not be used, so none are built (in 3-D GMRES then goes around it, unless
+// -iter_synthetic_ksp_type says otherwise).
+std::string multigrid_replaced_by() {
+  char type[64] = "";
+  PetscBool set = PETSC_FALSE;
+  check(PetscOptionsGetString(nullptr, kOptionsPrefix, "-pc_type", type, sizeof type, &set),
+        "PetscOptionsGetString");
+  return set && std::string(type) != PCMG ? type : "";
+}
+
+// The levels of the multigrid: as many as the grid allows, or -iter_synthetic_pc_mg_levels;
+// 1 (none) where -iter_synthetic_pc_type replaces the multigrid. bolt builds them; PETSc's PCMG
+// reads the option too, and keeps levels of the count it asks for (any other count it would
+// make anew, without operators).
+int multigrid_levels(int dim, const int n[3]) {
+  const std::string replaced_by = multigrid_replaced_by();
+  const int most = replaced_by.empty() ? synthetic_multigrid_levels(n) : 1;
+  const std::string option = std::string("-") + kOptionsPrefix + "pc_mg_levels";
+  PetscInt asked = 0;
+  PetscBool set = PETSC_FALSE;
+  check(PetscOptionsGetInt(nullptr, nullptr, option.c_str(), &asked, &set), "PetscOptionsGetInt");
+  if (!set) return most;
+  require(dim >= 2, option, " ", asked, ": a line's correction is factored (LU), not iterated");
+  require(replaced_by.empty(), option, " ", asked, ": levels of the multigrid, which -",
+          kOptionsPrefix, "pc_type ", replaced_by, " replaces");
+  require(asked >= 1 && asked <= most, option, " ", asked, ": this grid of ", n[0], " x ", n[1],
+          " x ", n[2], " cells allows 1 to ", most, " (levels of merged cells, 2 along each axis "
+          "of more than one cell, while every such axis stays even and keeps 4 cells, on a "
+          "plane until the coarsest has at most 4096; 1: ", without_multigrid(dim), ")");
+  return int(asked);
+}
+
 bool physical(const Macroscopic& gas) {
   return gas.n > 0.0 && gas.T > 0.0 && std::isfinite(gas.n) && std::isfinite(gas.T) &&
          std::isfinite(gas.u[0]) && std::isfinite(gas.u[1]) && std::isfinite(gas.u[2]);
@@ -65,45 +104,6 @@ struct SyntheticCorrection::Impl {
     check(VecDuplicate(x, &rhs), "VecDuplicate");
     check(VecDuplicate(x, &step), "VecDuplicate");
     create_solver(dim);
-  }
-
-  // What solves the correction where no multigrid does: LU on lines and planes, GMRES with
-  // ILU(0) on boxes.
-  static const char* without_multigrid(int dim) {
-    return dim <= 2 ? "LU" : "GMRES with ILU(0)";
-  }
-
-  // The levels of the multigrid: as many as the grid allows, or -iter_synthetic_pc_mg_levels;
-  // 1 (none) where -iter_synthetic_pc_type replaces the multigrid. bolt builds them; PETSc's PCMG
-  // reads the option too, and keeps levels of the count it asks for (any other count it would
-  // make anew, without operators).
-  static int multigrid_levels(int dim, const int n[3]) {
-    const std::string replaced_by = multigrid_replaced_by();
-    const int most = replaced_by.empty() ? synthetic_multigrid_levels(n) : 1;
-    const std::string option = std::string("-") + kOptionsPrefix + "pc_mg_levels";
-    PetscInt asked = 0;
-    PetscBool set = PETSC_FALSE;
-    check(PetscOptionsGetInt(nullptr, nullptr, option.c_str(), &asked, &set), "PetscOptionsGetInt");
-    if (!set) return most;
-    require(dim >= 2, option, " ", asked, ": a line's correction is factored (LU), not iterated");
-    require(replaced_by.empty(), option, " ", asked, ": levels of the multigrid, which -",
-            kOptionsPrefix, "pc_type ", replaced_by, " replaces");
-    require(asked >= 1 && asked <= most, option, " ", asked, ": this grid of ", n[0], " x ", n[1],
-            " x ", n[2], " cells allows 1 to ", most, " (levels of merged cells, 2 along each axis "
-            "of more than one cell, while every such axis stays even and keeps 4 cells, on a "
-            "plane until the coarsest has at most 4096; 1: ", without_multigrid(dim), ")");
-    return int(asked);
-  }
-
-  // The preconditioner -iter_synthetic_pc_type asks for in place of the multigrid ("": none).
-  // Its levels would not be used, so none are built (in 3-D GMRES then goes around it, unless
-  // -iter_synthetic_ksp_type says otherwise).
-  static std::string multigrid_replaced_by() {
-    char type[64] = "";
-    PetscBool set = PETSC_FALSE;
-    check(PetscOptionsGetString(nullptr, kOptionsPrefix, "-pc_type", type, sizeof type, &set),
-          "PetscOptionsGetString");
-    return set && std::string(type) != PCMG ? type : "";
   }
 
   // The linear solver of each correction. PETSc's options under the prefix iter_synthetic_
@@ -168,13 +168,14 @@ double synthetic_correction_bytes(const PhysicalGrid& grid) {
   // 40^3 (docs/benchmarks.md, "Pre-run memory plan"): a factored plane's LU fill grows as the
   // log of its cells; the coarse levels of a box or plane add a seventh (a third) of the fine
   // matrix and its smoother's inverted diagonal blocks, and a plane's coarsest level, factored
-  // at any size, its LU where an odd axis left it above the size that measure includes.
+  // at any size, its LU where an odd axis or -iter_synthetic_pc_mg_levels left it above the
+  // size that measure includes.
   const auto plane_lu = [](double cells) {
     return cells * 750.0 * std::log2(std::max(cells, 2.0));
   };
   const double cells = double(grid.interior_cells());
   const int n[3] = {grid.cells(0), grid.cells(1), grid.cells(2)};
-  const int levels = synthetic_multigrid_levels(n);
+  const int levels = multigrid_levels(grid.dim, n);
   if (levels > 1 && grid.dim <= 2) {
     const double coarsest = cells / std::pow(4.0, levels - 1);
     return cells * 4400.0 + (coarsest > 4096.0 ? plane_lu(coarsest) : 0.0);
