@@ -30,12 +30,11 @@ namespace {
 constexpr int kMostIterations = 2000;
 
 // The least delta at which the warm start adds the synthetic correction to Anderson. It saves
-// sweeps, which Anderson alone needs more of as delta grows, and costs a V-cycle per sweep and,
-// with each Jacobian, the LU factors of the coarsest level: on the hs_mc inputs' planes it pays
-// from delta = 10 on 64^2 cells and from 20 on 128^2, whose coarsest level of 64^2 cells takes
-// longer to factor (docs/validation.md, "Where the time to the answer goes"); in 3-D at delta =
+// sweeps, which Anderson alone needs more of as delta grows, and costs a linear solve per sweep:
+// on the hs_mc inputs' planes it breaks even at delta = 10 on 64^2 cells and wins from 20 on
+// 64^2 and 128^2 (docs/validation.md, "Where the time to the answer goes"); in 3-D at delta =
 // 8.9 it paid on the cube and only broke even on the cavity (docs/benchmarks.md), so one
-// threshold, the larger, serves all.
+// threshold serves all.
 constexpr double kSyntheticFromDelta = 20.0;
 
 struct PartitionGuard {
