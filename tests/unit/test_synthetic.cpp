@@ -115,25 +115,39 @@ TEST(Synthetic, LeavesAConvergedStateWhereItIs) {
   }
 }
 
-TEST(Synthetic, LeavesACellWithoutAPhysicalStateAsSwept) {
-  // An accelerator's iterate can lead the sweep to a cell of negative temperature: that cell
-  // keeps its swept moments (there is no state to correct around), the others are corrected,
-  // and every moment stays finite.
+TEST(Synthetic, CorrectsNoCellWithoutAPhysicalState) {
+  // An accelerator's iterate can lead the sweep to a cell of negative temperature, or start it
+  // from one. A cell the sweep left without a physical state goes back to its state before the
+  // sweep; one that came to it without one keeps what the sweep gave it, physical or not. The
+  // others are corrected, and every moment stays finite.
+  const auto chill = [](std::vector<double>& raw, std::int64_t cell) {
+    for (int k = 0; k < 3; ++k) raw[cell * kRawMoments + kM2 + k] = -0.1;
+  };
   for (const Box& box : kBoxes) {
     const SyntheticConfig config = make_config(box.cells);
     SyntheticCorrection correction(config);
-    const std::vector<double> previous = smooth_moments(config, 0.1);
+    std::vector<double> previous = smooth_moments(config, 0.1);
     std::vector<double> swept = smooth_moments(config, 0.12);
-    const std::int64_t cold = 1;  // a fluid cell (make_config's solid is cell 2 + 2 N_x)
-    for (int k = 0; k < 3; ++k) swept[cold * kRawMoments + kM2 + k] = -0.1;
-    const std::vector<double> before = swept;
+    // Fluid cells (make_config's solid is cell 2 + 2 N_x): made cold by the sweep, cold before
+    // it, cold before and after.
+    const std::int64_t by_sweep = 0, before_sweep = 1, both = 3;
+    chill(swept, by_sweep);
+    chill(previous, before_sweep);
+    chill(previous, both);
+    chill(swept, both);
+    const std::vector<double> given = swept;
     correction.correct(previous, swept);
-    for (int k = 0; k < kRawMoments; ++k)
-      EXPECT_EQ(swept[cold * kRawMoments + k], before[cold * kRawMoments + k]) << box.name;
+    for (int k = 0; k < kRawMoments; ++k) {
+      EXPECT_EQ(swept[by_sweep * kRawMoments + k], previous[by_sweep * kRawMoments + k])
+          << box.name;
+      EXPECT_EQ(swept[before_sweep * kRawMoments + k], given[before_sweep * kRawMoments + k])
+          << box.name;
+      EXPECT_EQ(swept[both * kRawMoments + k], given[both * kRawMoments + k]) << box.name;
+    }
     double moved = 0.0;
     for (std::size_t i = 0; i < swept.size(); ++i) {
       ASSERT_TRUE(std::isfinite(swept[i])) << box.name << " moment " << i;
-      moved = std::max(moved, std::abs(swept[i] - before[i]));
+      moved = std::max(moved, std::abs(swept[i] - given[i]));
     }
     EXPECT_GT(moved, 1e-4) << box.name << ": the other cells are corrected";
   }

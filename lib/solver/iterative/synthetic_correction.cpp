@@ -121,11 +121,11 @@ struct SyntheticCorrection::Impl {
       check(KSPSetType(ksp, KSPPREONLY), "KSPSetType");
       check(PCSetType(pc, PCLU), "PCSetType");
     } else if (dim == 2) {
-      // A plane: FGMRES around the V-cycle to a relative 1e-3 of the true residual, which takes
-      // the outer iteration where the exact (LU) correction takes it, in as many sweeps, at a
-      // cost that grows with the cells, not faster. One V-cycle alone (0.14 of the right side
-      // left) was cheaper where it worked, but its steps ran a Mach 4 flow past a square into a
-      // negative temperature and stalled a cavity under a fast lid, both of which LU converges.
+      // A plane: FGMRES around the V-cycle to a relative 1e-3 of the true residual, so that the
+      // outer iteration goes where the exact (LU) correction takes it, at a cost that grows with
+      // the cells, not faster. A plane's V-cycle alone leaves too much of the right side for
+      // strong shocks and fast walls, where its steps can stall or end the iteration
+      // (docs/physics.md).
       check(KSPSetType(ksp, KSPFGMRES), "KSPSetType");
       check(KSPSetTolerances(ksp, 1e-3, PETSC_DEFAULT, PETSC_DEFAULT, 200), "KSPSetTolerances");
       multigrid->configure(pc);
@@ -175,9 +175,10 @@ double synthetic_correction_bytes(const PhysicalGrid& grid) {
   // Bounds the host peaks measured on planes of 64^2 to 256^2 cells and on boxes of 24^3 to
   // 40^3 (docs/benchmarks.md, "Pre-run memory plan"): a factored plane's LU fill grows as the
   // log of its cells; the coarse levels of a box or plane add a seventh (a third) of the fine
-  // matrix and its smoother's inverted diagonal blocks, and a plane's coarsest level, factored
-  // at any size, its LU where an odd axis or -iter_synthetic_pc_mg_levels left it above the
-  // size that measure includes.
+  // matrix and its smoother's inverted diagonal blocks; on a plane FGMRES keeps two vectors of
+  // 5 doubles a cell per iteration up to its restart of 30, and its coarsest level, factored at
+  // any size, its LU where an odd axis or -iter_synthetic_pc_mg_levels left it above the size
+  // that measure includes.
   const auto plane_lu = [](double cells) {
     return cells * 750.0 * std::log2(std::max(cells, 2.0));
   };
@@ -186,7 +187,8 @@ double synthetic_correction_bytes(const PhysicalGrid& grid) {
   const int levels = multigrid_levels(grid.dim, n);
   if (levels > 1 && grid.dim <= 2) {
     const double coarsest = cells / std::pow(4.0, levels - 1);
-    return cells * 4400.0 + (coarsest > 4096.0 ? plane_lu(coarsest) : 0.0);
+    const double krylov = 30 * 2 * kConserved * sizeof(double);
+    return cells * (4400.0 + krylov) + (coarsest > 4096.0 ? plane_lu(coarsest) : 0.0);
   }
   if (levels > 1) return cells * 4400.0;
   if (grid.dim <= 2) return plane_lu(cells);
@@ -216,6 +218,9 @@ void SyntheticCorrection::correct(const std::vector<double>& previous, std::vect
   const std::int64_t cells = m.op.cells();
   std::vector<double>& nu = m.op.frequencies();
   std::vector<Macroscopic> half(cells);
+  // Cells without a physical state before or after the sweep (a density or temperature not
+  // positive, which an accelerator's iterate can lead to): not corrected (below).
+  std::vector<unsigned char> uncorrected(cells, 0);
   PetscScalar *x = nullptr, *rhs = nullptr;
   check(VecGetArray(m.x, &x), "VecGetArray");
   check(VecGetArray(m.rhs, &rhs), "VecGetArray");
@@ -235,16 +240,18 @@ void SyntheticCorrection::correct(const std::vector<double>& previous, std::vect
     }
     half[c] = macroscopic_from_raw<3>(s);
     Macroscopic k0 = macroscopic_from_raw<1>(before);
-    if (!physical(half[c])) {
-      // An accelerator's iterate can lead the sweep to a cell of no physical state (a density
-      // or temperature not positive). It stays as swept (below); the operator and its Jacobian
-      // see it as it was before the sweep, or as the gas at rest, with no right side.
-      if (!physical(k0)) {
+    if (!physical(half[c]) || !physical(k0)) {
+      // The operator and its Jacobian see such a cell in a physical state (before the sweep,
+      // else after it, else the gas at rest), with no right side.
+      uncorrected[c] = 1;
+      if (!physical(k0) && physical(half[c])) {
+        before = s;
+      } else if (!physical(k0)) {
         before = Sums<kRawMoments>{};
         before[kM0] = 1.0;
         for (int k = 0; k < 3; ++k) before[kM2 + k] = 0.5;
-        k0 = macroscopic_from_raw<1>(before);
       }
+      k0 = macroscopic_from_raw<1>(before);
       s = before;
     }
     nu[c] = gas.frequency(k0.n, k0.T);
@@ -289,7 +296,15 @@ void SyntheticCorrection::correct(const std::vector<double>& previous, std::vect
   for (std::int64_t c = 0; c < cells; ++c) {
     if (m.op.solid(c)) continue;
     const Macroscopic& h = half[c];
-    if (!physical(h)) continue;  // left as swept (above)
+    if (uncorrected[c]) {
+      // A sweep that left the cell without a physical state is not taken there, so that the
+      // next sweep starts from a gas; a cell that came to it without one keeps what it has.
+      Sums<kRawMoments> before;
+      std::copy_n(previous.data() + c * kRawMoments, kRawMoments, before.value);
+      if (!physical(h) && physical(macroscopic_from_raw<1>(before)))
+        std::copy_n(before.value, kRawMoments, swept.data() + c * kRawMoments);
+      continue;
+    }
     // Far from the fixed point (a shock forming ahead of a body) the linear step can overshoot:
     // each cell takes the largest fraction of it (halving) that changes its density,
     // temperature and velocity by at most kLargestChange. A step scaled per cell still vanishes at

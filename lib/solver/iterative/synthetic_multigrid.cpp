@@ -70,9 +70,8 @@ int synthetic_multigrid_levels(const int cells[3]) {
   int levels = 1;
   while (std::all_of(n, n + 3, halves)) {
     // A plane stops at its first level that LU factors: the V-cycle's merged cells lose accuracy
-    // at each level (the 2-D cavity at Kn = 0.01 took about 9 outer sweeps more per level, on
-    // 128^2 from 24 with two levels to 51 with six), and a plane's factors, unlike a box's,
-    // stay cheap up to kFactoredCells.
+    // at each level (docs/physics.md), and a plane's factors, unlike a box's, stay cheap up to
+    // kFactoredCells.
     if (plane && levels > 1 && std::int64_t(n[0]) * n[1] * n[2] <= kFactoredCells) break;
     for (int& c : n) c /= merged_along(c);
     ++levels;
