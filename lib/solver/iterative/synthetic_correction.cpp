@@ -124,8 +124,7 @@ struct SyntheticCorrection::Impl {
       // A plane: FGMRES around the V-cycle to a relative 1e-3 of the true residual, so that the
       // outer iteration goes where the exact (LU) correction takes it, at a cost that grows with
       // the cells, not faster. A plane's V-cycle alone leaves too much of the right side for
-      // strong shocks and fast walls, where its steps can stall or end the iteration
-      // (docs/physics.md).
+      // fast walls, where its steps can stall the iteration (docs/physics.md).
       check(KSPSetType(ksp, KSPFGMRES), "KSPSetType");
       check(KSPSetTolerances(ksp, 1e-3, PETSC_DEFAULT, PETSC_DEFAULT, 200), "KSPSetTolerances");
       multigrid->configure(pc);
