@@ -218,8 +218,11 @@ void SyntheticCorrection::correct(const std::vector<double>& previous, std::vect
   std::vector<double>& nu = m.op.frequencies();
   std::vector<Macroscopic> half(cells);
   // Cells without a physical state before or after the sweep (a density or temperature not
-  // positive, which an accelerator's iterate can lead to): not corrected (below).
-  std::vector<unsigned char> uncorrected(cells, 0);
+  // positive, which an accelerator's iterate can lead to) are not corrected: one the sweep left
+  // without it goes back to its state before the sweep, so that the next sweep starts from a
+  // gas; one that came to it without one keeps what the sweep gave it.
+  enum : unsigned char { kCorrect, kKeepSwept, kKeepPrevious };
+  std::vector<unsigned char> fate(cells, kCorrect);
   PetscScalar *x = nullptr, *rhs = nullptr;
   check(VecGetArray(m.x, &x), "VecGetArray");
   check(VecGetArray(m.rhs, &rhs), "VecGetArray");
@@ -242,7 +245,7 @@ void SyntheticCorrection::correct(const std::vector<double>& previous, std::vect
     if (!physical(half[c]) || !physical(k0)) {
       // The operator and its Jacobian see such a cell in a physical state (before the sweep,
       // else after it, else the gas at rest), with no right side.
-      uncorrected[c] = 1;
+      fate[c] = physical(k0) ? kKeepPrevious : kKeepSwept;
       if (!physical(k0) && physical(half[c])) {
         before = s;
       } else if (!physical(k0)) {
@@ -294,16 +297,10 @@ void SyntheticCorrection::correct(const std::vector<double>& previous, std::vect
 #pragma omp parallel for schedule(static)
   for (std::int64_t c = 0; c < cells; ++c) {
     if (m.op.solid(c)) continue;
+    if (fate[c] == kKeepPrevious)
+      std::copy_n(previous.data() + c * kRawMoments, kRawMoments, swept.data() + c * kRawMoments);
+    if (fate[c] != kCorrect) continue;
     const Macroscopic& h = half[c];
-    if (uncorrected[c]) {
-      // A sweep that left the cell without a physical state is not taken there, so that the
-      // next sweep starts from a gas; a cell that came to it without one keeps what it has.
-      Sums<kRawMoments> before;
-      std::copy_n(previous.data() + c * kRawMoments, kRawMoments, before.value);
-      if (!physical(h) && physical(macroscopic_from_raw<1>(before)))
-        std::copy_n(before.value, kRawMoments, swept.data() + c * kRawMoments);
-      continue;
-    }
     // Far from the fixed point (a shock forming ahead of a body) the linear step can overshoot:
     // each cell takes the largest fraction of it (halving) that changes its density,
     // temperature and velocity by at most kLargestChange. A step scaled per cell still vanishes at

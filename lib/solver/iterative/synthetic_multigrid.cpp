@@ -28,6 +28,9 @@ constexpr PetscChecker check{"synthetic correction"};
 // layer, which stays one.
 int merged_along(int cells) { return cells == 1 ? 1 : 2; }
 
+// A grid of a single cell along exactly one axis.
+bool is_plane(const int cells[3]) { return std::count(cells, cells + 3, 1) == 1; }
+
 }  // namespace
 
 void restore_written_blocks(Mat matrix, PetscScalar*& values) {
@@ -64,7 +67,7 @@ Mat create_block_matrix(const BlockPattern& pattern, std::int64_t column_cells) 
 int synthetic_multigrid_levels(const int cells[3]) {
   // A line's block-tridiagonal system is factored in linear time: no levels.
   if (std::count(cells, cells + 3, 1) > 1) return 1;
-  const bool plane = std::count(cells, cells + 3, 1) == 1;
+  const bool plane = is_plane(cells);
   int n[3] = {cells[0], cells[1], cells[2]};
   const auto halves = [](int c) { return c == 1 || (c % 2 == 0 && c / 2 >= 4); };
   int levels = 1;
@@ -160,7 +163,7 @@ void SyntheticMultigrid::configure(PC pc) const {
     const int* n = coarse_[0]->n;
     // A plane's coarsest level is factored at any size (its LU fill grows as the log of the
     // cells, and an odd axis can stop its halving above kFactoredCells).
-    const bool plane = std::count(n, n + 3, 1) == 1;
+    const bool plane = is_plane(n);
     if (l == 0 && (plane || std::int64_t(n[0]) * n[1] * n[2] <= kFactoredCells)) {
       check(PCMGGetCoarseSolve(pc, &smoother), "PCMGGetCoarseSolve");
       check(KSPSetType(smoother, KSPPREONLY), "KSPSetType");
