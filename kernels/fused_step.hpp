@@ -61,6 +61,39 @@ struct NoCpuRowTables {};
 template <class Team>
 using RowTablesOf = std::conditional_t<Team::kBatchesLoads, NoCpuRowTables, CpuRowTables>;
 
+// stream_row's GPU loop on a paired reduced set: a thread takes kFusedBatch / 2 velocities per
+// item, each as its g node 2k and h node 2k + 1 (NodePair: one access), which stream with the
+// same upwind neighbours and fractions and sum with the same velocity tables, loaded once for
+// both (Relaxation::accumulate_pair): per value, half the table loads, the upwind choice and the
+// row's loads and stores of stream_row's loop.
+template <bool Stream, class Team, class Real, class Relax>
+BOLT_HOST_DEVICE Sums<Relax::kSums> stream_pairs(const Team& team,
+                                                 const StreamTables<Real>& stream,
+                                                 const Velocities<Real>& vel, const Relax& relax,
+                                                 const Real* row_in, const int (&ip)[1][3],
+                                                 Real* BOLT_RESTRICT row) {
+  constexpr int kPairs = kFusedBatch / 2;
+  const int pairs = vel.n / 2, items = (pairs + kPairs - 1) / kPairs;
+  return stream.for_cells(ip, [&](const auto& streamer) {
+    return team.template reduce_rolled<Relax::kSums, Real>(items, [&](int i, auto& s) {
+      NodePair<Real> value[kPairs];
+      for (int u = 0; u < kPairs; ++u) {
+        const int v = 2 * (i + u * items < pairs ? i + u * items : pairs - 1);
+        if constexpr (Stream)
+          value[u] = streamer.value_pair(streamer.upwind(v), 0, row_in + v);
+        else
+          value[u] = NodePair<Real>::load(row_in + v);
+        if (i + u * items >= pairs) value[u] = {Real(0), Real(0)};
+      }
+      for (int u = 0; u < kPairs; ++u)
+        relax.accumulate_pair(s, vel, 2 * (i + u * items < pairs ? i + u * items : pairs - 1),
+                              value[u].g, value[u].h);
+      for (int u = 0; u < kPairs; ++u)
+        if (i + u * items < pairs) value[u].store(row + 2 * (i + u * items));
+    });
+  });
+}
+
 // The post-streaming row of a cell (its row of f_in when !Stream; row_in points at it) written to
 // `row`, and the row's moment sums: the sweep FusedStep and StreamAndSum share. cpu: the CPU's
 // row tables (RowTablesOf<Team>).
@@ -106,6 +139,7 @@ BOLT_HOST_DEVICE BOLT_HOST_INLINE Sums<Relax::kSums> stream_row(
   // are in Real, the warps' partial sums added in double (Team::team_totals): in float,
   // converting each value and summing in double costs more instructions than its loads.
   const int nv = vel.n, items = (nv + kFusedBatch - 1) / kFusedBatch;
+  if (paired(vel)) return stream_pairs<Stream>(team, stream, vel, relax, row_in, ip, row);
   return stream.for_cells(ip, [&](const auto& streamer) {
     return team.template reduce_rolled<Relax::kSums, Real>(items, [&](int i, auto& s) {
       Real value[kFusedBatch];
@@ -156,18 +190,14 @@ BOLT_HOST_DEVICE BOLT_HOST_INLINE void relax_row(const Team& team, const Velocit
     const auto pair_batches = [&](auto forced) {
       team.for_each_rolled(pair_items, [&](int i) {
         constexpr auto force = decltype(forced)::value ? ForceTerm::tested : ForceTerm::absent;
-        Real value[kFusedBatch];
+        NodePair<Real> value[kFusedBatch / 2];
         for (int u = 0; u < kFusedBatch / 2; ++u) {
           const int k = i + u * pair_items < pairs ? i + u * pair_items : pairs - 1;
-          value[2 * u] = row[2 * k];
-          value[2 * u + 1] = row[2 * k + 1];
-          relax.template relax_pair<force>(target, vel, 2 * k, value[2 * u], value[2 * u + 1]);
+          value[u] = NodePair<Real>::load(row + 2 * k);
+          relax.template relax_pair<force>(target, vel, 2 * k, value[u].g, value[u].h);
         }
         for (int u = 0; u < kFusedBatch / 2; ++u)
-          if (i + u * pair_items < pairs) {
-            out[2 * (i + u * pair_items)] = value[2 * u];
-            out[2 * (i + u * pair_items) + 1] = value[2 * u + 1];
-          }
+          if (i + u * pair_items < pairs) value[u].store(out + 2 * (i + u * pair_items));
       });
     };
     const auto batches = [&](auto forced) {

@@ -47,14 +47,14 @@ BOLT_HOST_DEVICE inline void accumulate_reduced(Sums<K, Acc>& s, const Velocitie
                              Acc(vel.x[v]), Acc(vel.y[v]), Acc(vel.z[v]));
 }
 
-// Accumulates the raw moments up to order `Order` (1: m0, m1; 2: + m2; 3: + m3) of value f at v
-// into sums of type Acc: double (a float product w f is exact in it), or the run's precision
-// where a GPU thread's partial sums are promoted to double in the team reduction.
-template <int Order, int K, class Acc, class Real>
-BOLT_HOST_DEVICE inline void accumulate_raw(Sums<K, Acc>& s, const Velocities<Real>& vel, int v,
-                                            Real f) {
-  const Acc wf = Acc(vel.w[v]) * Acc(f);
-  const Acc x = vel.x[v], y = vel.y[v], z = vel.z[v];
+// Adds the raw moments up to order `Order` (1: m0, m1; 2: + m2; 3: + m3) of weight times value
+// wf at node (x, y, z), into sums of type Acc: double (a float product w f is exact in it), or the
+// run's precision where a GPU thread's partial sums are promoted to double in the team reduction.
+template <int Order, int K, class Acc>
+BOLT_HOST_DEVICE inline void add_raw_moments(Sums<K, Acc>& s, std::type_identity_t<Acc> wf,
+                                             std::type_identity_t<Acc> x,
+                                             std::type_identity_t<Acc> y,
+                                             std::type_identity_t<Acc> z) {
   s[kM0] += wf;
   s[kM1 + 0] += wf * x;
   s[kM1 + 1] += wf * y;
@@ -73,8 +73,27 @@ BOLT_HOST_DEVICE inline void accumulate_raw(Sums<K, Acc>& s, const Velocities<Re
     s[kM3 + 1] += wf * y * xi2;
     s[kM3 + 2] += wf * z * xi2;
   }
+}
+
+// Accumulates the raw moments up to order `Order` of value f at v (add_raw_moments).
+template <int Order, int K, class Acc, class Real>
+BOLT_HOST_DEVICE inline void accumulate_raw(Sums<K, Acc>& s, const Velocities<Real>& vel, int v,
+                                            Real f) {
+  add_raw_moments<Order>(s, Acc(vel.w[v]) * Acc(f), Acc(vel.x[v]), Acc(vel.y[v]), Acc(vel.z[v]));
   if constexpr (Order >= 2)
     if (vel.h) accumulate_reduced<Order>(s, vel, v, f);
+}
+
+// The same for a reduced set's g node v (value g) and its h node v + 1 (value h), one velocity:
+// its tables read once, the h node adding only its reduced moments (its w is 0, the g node's h).
+template <int Order, int K, class Acc, class Real>
+BOLT_HOST_DEVICE inline void accumulate_raw_pair(Sums<K, Acc>& s, const Velocities<Real>& vel,
+                                                 int v, Real g, Real h) {
+  static_assert(Order >= 2, "a reduced set's h node adds to the second moments");
+  const Acc x = vel.x[v], y = vel.y[v], z = vel.z[v];
+  add_raw_moments<Order>(s, Acc(vel.w[v]) * Acc(g), x, y, z);
+  add_reduced_moments<Order>(s, vel.reduced, vel.reduced_count(), Acc(vel.h[v + 1]) * Acc(h), x,
+                             y, z);
 }
 
 struct Macroscopic {

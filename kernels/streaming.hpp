@@ -41,6 +41,29 @@ BOLT_HOST_DEVICE constexpr int stream_table_stride(int nv) {
   return (nv + kStreamTableAlign - 1) / kStreamTableAlign * kStreamTableAlign;
 }
 
+// A reduced set's g node and its h node, adjacent in a row of f (Velocities), as one access: a
+// g node's index is even and rows and their offsets span whole numbers of pairs, so a pair is
+// aligned to its size (8 bytes in float, 16 in double) and a GPU thread loads it in one
+// instruction. Its arithmetic is the nodes' own, component by component.
+template <class Real>
+struct alignas(2 * sizeof(Real)) NodePair {
+  Real g, h;
+
+  BOLT_HOST_DEVICE static NodePair load(const Real* at) {
+    return *reinterpret_cast<const NodePair*>(at);
+  }
+  BOLT_HOST_DEVICE void store(Real* at) const { *reinterpret_cast<NodePair*>(at) = *this; }
+  BOLT_HOST_DEVICE friend NodePair operator-(NodePair a, NodePair b) {
+    return {a.g - b.g, a.h - b.h};
+  }
+  BOLT_HOST_DEVICE friend NodePair operator*(Real r, NodePair a) { return {r * a.g, r * a.h}; }
+  BOLT_HOST_DEVICE NodePair& operator-=(NodePair b) {
+    g -= b.g;
+    h -= b.h;
+    return *this;
+  }
+};
+
 // Consecutive velocities [begin, end) of the row whose upwind neighbour along each streaming
 // axis k is the same one, step[k] cells away (StreamTables::upwind_step: -1, +1, or 0 where the
 // fraction is 0).
@@ -149,21 +172,33 @@ BOLT_UNROLL
   }
 
   BOLT_HOST_DEVICE Real value(const Upwind& u, int c, const Real* fv) const {
-    Real upwind_value[kSlots];
-    const Real fb = fv[u.shift];
+    return value_of<Real>(u, c, fv, [](const Real* at) { return *at; });
+  }
+
+  // The g and h nodes of one velocity of a paired reduced set, fv at the g node (GPU).
+  BOLT_HOST_DEVICE NodePair<Real> value_pair(const Upwind& u, int c, const Real* fv) const {
+    return value_of<NodePair<Real>>(u, c, fv, &NodePair<Real>::load);
+  }
+
+  // value of T, a node or a pair of nodes, which load(address) reads.
+  template <class T, class Load>
+  BOLT_HOST_DEVICE T value_of(const Upwind& u, int c, const Real* fv, Load load) const {
+    T upwind_value[kSlots];
+    const T fb = load(fv + u.shift);
 BOLT_UNROLL
     for (int k = 0; k < Axes; ++k) {
 #if defined(__CUDA_ARCH__)
-      upwind_value[k] = fv[u.shift + upwind_step(u.fraction[k], t.near_stride[k])];
+      upwind_value[k] = load(fv + u.shift + upwind_step(u.fraction[k], t.near_stride[k]));
 #else
       // The CPU loads both neighbours and selects: a loop over velocities then vectorizes with
       // contiguous loads (the rows are in cache), not a gather from per-velocity addresses.
-      const Real below = fv[u.shift - t.near_stride[k]], above = fv[u.shift + t.near_stride[k]];
+      const T below = load(fv + u.shift - t.near_stride[k]);
+      const T above = load(fv + u.shift + t.near_stride[k]);
       const Real d = u.fraction[k];
       upwind_value[k] = d > Real(0) ? below : (d < Real(0) ? above : fb);
 #endif
     }
-    Real result = fb;
+    T result = fb;
 BOLT_UNROLL
     for (int k = 0; k < Axes; ++k)
       result -= fabs(u.fraction[k]) * cell_scale[c][k] * (fb - upwind_value[k]);
@@ -246,6 +281,12 @@ BOLT_UNROLL
       result -= r * (face_out - face_in);
     }
     return result;
+  }
+
+  // The g and h nodes of one velocity of a paired reduced set, fv at the g node: two values (the
+  // limiter's tests are per node).
+  BOLT_HOST_DEVICE NodePair<Real> value_pair(const Upwind& u, int c, const Real* fv) const {
+    return {value(u, c, fv), value(u, c, fv + 1)};
   }
 };
 

@@ -24,6 +24,13 @@ struct Bgk {
     accumulate_mass_momentum_energy(s, vel, v, f);
   }
 
+  // A reduced set's g node v and h node v + 1 (one velocity) together.
+  template <class Acc, class Real>
+  BOLT_HOST_DEVICE static void accumulate_pair(Sums<kSums, Acc>& s, const Velocities<Real>& vel,
+                                               int v, Real g, Real h) {
+    accumulate_mass_momentum_energy_pair(s, vel, v, g, h);
+  }
+
   BOLT_HOST_DEVICE static void shape(const Macroscopic& m, const RelaxationParams& /*params*/,
                                      RelaxationTarget& t) {
     t.gauss = maxwellian_gaussian(m.n, m.u, m.T);

@@ -6,7 +6,8 @@
 //
 // An evaluator is a struct of static members, no state:
 //   kOrder, kSums       raw-moment order the target needs and the sums per cell that gives
-//                       (accumulate adds a velocity's share of them);
+//                       (accumulate adds a velocity's share of them, accumulate_pair a reduced
+//                       set's g and h nodes' of one velocity);
 //   kIsotropic          the target is an isotropic Gaussian (times a factor): a scalar quadratic
 //                       form, and normalisation sums that factorise over the axes of a
 //                       tensor-product velocity set (Relaxation::factorised_sums);
@@ -118,19 +119,34 @@ BOLT_HOST_DEVICE Real isotropic_gaussian(const RelaxationTarget& t, Real x, Real
   return Real(t.gauss.a) * exp(-Real(t.gauss.beta * t.gauss.L[0]) * (cx * cx + cy * cy + cz * cz));
 }
 
-// The sums of the mass, momentum and energy moments (5 per cell), which BGK's target needs, in
-// sums of type Acc (accumulate_raw says which).
-template <class Acc, class Real>
-BOLT_HOST_DEVICE void accumulate_mass_momentum_energy(Sums<5, Acc>& s, const Velocities<Real>& vel,
-                                                      int v, Real f) {
-  const Acc wf = Acc(vel.w[v]) * Acc(f);
-  const Acc x = vel.x[v], y = vel.y[v], z = vel.z[v];
+// The sums of the mass, momentum and energy moments (5 per cell), which BGK's target needs, of
+// weight times value wf at node (x, y, z), in sums of type Acc (accumulate_raw says which).
+template <class Acc>
+BOLT_HOST_DEVICE void add_mass_momentum_energy(Sums<5, Acc>& s, Acc wf, Acc x, Acc y, Acc z) {
   s[0] += wf;
   s[1] += wf * x;
   s[2] += wf * y;
   s[3] += wf * z;
   s[4] += wf * (x * x + y * y + z * z);
+}
+
+template <class Acc, class Real>
+BOLT_HOST_DEVICE void accumulate_mass_momentum_energy(Sums<5, Acc>& s, const Velocities<Real>& vel,
+                                                      int v, Real f) {
+  add_mass_momentum_energy(s, Acc(vel.w[v]) * Acc(f), Acc(vel.x[v]), Acc(vel.y[v]),
+                           Acc(vel.z[v]));
   if (vel.h) s[4] += Acc(vel.h[v]) * Acc(f);  // an h node's |xi_r|^2 moment
+}
+
+// The same for a reduced set's g node v (value g) and its h node v + 1 (value h), one velocity
+// (accumulate_raw_pair).
+template <class Acc, class Real>
+BOLT_HOST_DEVICE void accumulate_mass_momentum_energy_pair(Sums<5, Acc>& s,
+                                                           const Velocities<Real>& vel, int v,
+                                                           Real g, Real h) {
+  add_mass_momentum_energy(s, Acc(vel.w[v]) * Acc(g), Acc(vel.x[v]), Acc(vel.y[v]),
+                           Acc(vel.z[v]));
+  s[4] += Acc(vel.h[v + 1]) * Acc(h);
 }
 
 }  // namespace bolt

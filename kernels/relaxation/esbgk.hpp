@@ -25,6 +25,13 @@ struct EsBgk {
     accumulate_raw<kOrder>(s, vel, v, f);
   }
 
+  // A reduced set's g node v and h node v + 1 (one velocity) together.
+  template <class Acc, class Real>
+  BOLT_HOST_DEVICE static void accumulate_pair(Sums<kSums, Acc>& s, const Velocities<Real>& vel,
+                                               int v, Real g, Real h) {
+    accumulate_raw_pair<kOrder>(s, vel, v, g, h);
+  }
+
   BOLT_HOST_DEVICE static void shape(const Macroscopic& m, const RelaxationParams& params,
                                      RelaxationTarget& t) {
     // lambda = (1/Pr)(T/2) I + (1 - 1/Pr) P/n; L = lambda^-1 / 2.

@@ -54,6 +54,12 @@ struct Relaxation {
                                    VelReal f) const {
     Evaluator::accumulate(s, vel, v, f);
   }
+  // A paired reduced set's g node v and h node v + 1 (kernels/fused_step.hpp, paired).
+  template <class Acc>
+  BOLT_HOST_DEVICE void accumulate_pair(Sums<kSums, Acc>& s, const Velocities<Real>& vel, int v,
+                                        Real g, Real h) const {
+    Evaluator::accumulate_pair(s, vel, v, g, h);
+  }
 
   // The collision frequency of a cell of density n and temperature T.
   BOLT_HOST_DEVICE double frequency(double n, double T) const {

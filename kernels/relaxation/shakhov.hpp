@@ -24,6 +24,13 @@ struct Shakhov {
     accumulate_raw<kOrder>(s, vel, v, f);
   }
 
+  // A reduced set's g node v and h node v + 1 (one velocity) together.
+  template <class Acc, class Real>
+  BOLT_HOST_DEVICE static void accumulate_pair(Sums<kSums, Acc>& s, const Velocities<Real>& vel,
+                                               int v, Real g, Real h) {
+    accumulate_raw_pair<kOrder>(s, vel, v, g, h);
+  }
+
   BOLT_HOST_DEVICE static void shape(const Macroscopic& m, const RelaxationParams& params,
                                      RelaxationTarget& t) {
     t.gauss = maxwellian_gaussian(m.n, m.u, m.T);
