@@ -138,8 +138,8 @@ BOLT_HOST_DEVICE BOLT_HOST_INLINE Sums<Relax::kSums> stream_row(
   // each velocity's table and then its upwind values in turn. A thread's and its warp's sums
   // are in Real, the warps' partial sums added in double (Team::team_totals): in float,
   // converting each value and summing in double costs more instructions than its loads.
-  const int nv = vel.n, items = (nv + kFusedBatch - 1) / kFusedBatch;
   if (paired(vel)) return stream_pairs<Stream>(team, stream, vel, relax, row_in, ip, row);
+  const int nv = vel.n, items = (nv + kFusedBatch - 1) / kFusedBatch;
   return stream.for_cells(ip, [&](const auto& streamer) {
     return team.template reduce_rolled<Relax::kSums, Real>(items, [&](int i, auto& s) {
       Real value[kFusedBatch];

@@ -85,7 +85,8 @@ BOLT_HOST_DEVICE inline void accumulate_raw(Sums<K, Acc>& s, const Velocities<Re
 }
 
 // The same for a reduced set's g node v (value g) and its h node v + 1 (value h), one velocity:
-// its tables read once, the h node adding only its reduced moments (its w is 0, the g node's h).
+// its tables read once, the h node adding only its reduced moments (the h node's w and the g
+// node's h weight are 0).
 template <int Order, int K, class Acc, class Real>
 BOLT_HOST_DEVICE inline void accumulate_raw_pair(Sums<K, Acc>& s, const Velocities<Real>& vel,
                                                  int v, Real g, Real h) {

@@ -41,10 +41,11 @@ BOLT_HOST_DEVICE constexpr int stream_table_stride(int nv) {
   return (nv + kStreamTableAlign - 1) / kStreamTableAlign * kStreamTableAlign;
 }
 
-// A reduced set's g node and its h node, adjacent in a row of f (Velocities), as one access: a
-// g node's index is even and rows and their offsets span whole numbers of pairs, so a pair is
-// aligned to its size (8 bytes in float, 16 in double) and a GPU thread loads it in one
-// instruction. Its arithmetic is the nodes' own, component by component.
+// A reduced set's g node and its h node, adjacent in a row of f (Velocities), as one access: the
+// rows start aligned (cudaMalloc's buffers; the team's scratch row at a multiple of 256 bytes of
+// shared memory), a g node's index is even and rows and their offsets span whole numbers of
+// pairs, so a pair is aligned to its size (8 bytes in float, 16 in double) and a GPU thread loads
+// it in one instruction. Its arithmetic is the nodes' own, component by component.
 template <class Real>
 struct alignas(2 * sizeof(Real)) NodePair {
   Real g, h;
