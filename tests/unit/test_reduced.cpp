@@ -10,6 +10,7 @@
 //    (kept axes fine enough that the quadrature error of the target is below round-off).
 //  * The stress relaxes at p/mu and the Shakhov heat flux at Pr p/mu per step exactly as in the
 //    3-D tests (test_relaxation.cpp).
+//  * A velocity's g and h nodes summed together (the GPU's accumulate_pair) give the nodes' sums.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,6 +21,9 @@
 
 #include "case/case_setup.hpp"
 #include "kernels/cell_moments.hpp"
+#include "kernels/relaxation/bgk.hpp"
+#include "kernels/relaxation/esbgk.hpp"
+#include "kernels/relaxation/shakhov.hpp"
 #include "unit_helpers.hpp"
 
 namespace bolt {
@@ -278,6 +282,34 @@ TEST(ReducedVelocities, ConservativeTargetConservesOnACoarseSet) {
       EXPECT_GT(worst[0], 1e3 * steps * 64 * kEps) << test::name(model);
       EXPECT_LE(worst[1], steps * 64 * kEps) << test::name(model) << " " << reduction_name(reduced);
     }
+}
+
+// The GPU's fused step sums a paired reduced set by velocities (kernels/fused_step.hpp,
+// stream_pairs: accumulate_pair), the CPU by nodes (accumulate): the same sums for every
+// evaluator, in 2V and 1V, but for the order of the additions.
+template <class Evaluator>
+void expect_pair_sums_equal_node_sums(const VelocityGrid& vg) {
+  const Velocities<double> vel{vg.xi[0].data(), vg.xi[1].data(), vg.xi[2].data(),
+                               vg.weight.data(), vg.size(),       vg.size(),
+                               vg.h_weight.data(), vg.reduced_mask()};
+  std::vector<double> f(vg.size());
+  for (int v = 0; v < vg.size(); ++v) f[v] = 0.5 + 0.4 * std::sin(1.7 * v);  // no symmetry
+  auto nodes = Sums<Evaluator::kSums>::zero(), pairs = nodes;
+  for (int v = 0; v < vg.size(); ++v) Evaluator::accumulate(nodes, vel, v, f[v]);
+  for (int v = 0; v < vg.size(); v += 2) Evaluator::accumulate_pair(pairs, vel, v, f[v], f[v + 1]);
+  for (int k = 0; k < Evaluator::kSums; ++k)
+    EXPECT_NEAR(pairs[k], nodes[k], 1e-13 * (std::abs(nodes[0]) + std::abs(nodes[k]))) << k;
+}
+
+TEST(ReducedVelocities, PairSumsEqualNodeSums) {
+  for (const std::array<bool, 3> reduced : {std::array<bool, 3>{false, false, true},
+                                            std::array<bool, 3>{false, true, true}}) {
+    VelocityGridSpec spec = box(10, 5.0);
+    const VelocityGrid vg = make_reduced_velocity_grid(spec, reduced);
+    expect_pair_sums_equal_node_sums<Bgk>(vg);
+    expect_pair_sums_equal_node_sums<Shakhov>(vg);
+    expect_pair_sums_equal_node_sums<EsBgk>(vg);
+  }
 }
 
 }  // namespace
