@@ -4,6 +4,7 @@
 // m3_i = sum w f xi_i |xi|^2 (on a reduced set with the h nodes' shares, accumulate_reduced).
 // In bolt's units n = m0, u = m1/n, T = (2/3)(tr m2/n - |u|^2),
 // p = n T (in p0), P_ij = 2 (m2_ij - n u_i u_j) (in p0), q_i = sum w f c_i |c|^2 (in p0 c0).
+#include <cmath>
 #include <type_traits>
 
 #include "core/host_device.hpp"
@@ -102,6 +103,13 @@ struct Macroscopic {
   double P[6];  // m2 - n u u (central second moment, packed like m2); pressure tensor = 2 P
   double q[3];  // sum w f c |c|^2
 };
+
+// Whether m is the state of a gas: a positive, finite density and temperature, a finite velocity
+// (an accelerator's iterate can lead a cell of the iterative solver out of one). Host code.
+inline bool is_gas(const Macroscopic& m) {
+  return m.n > 0.0 && m.T > 0.0 && std::isfinite(m.n) && std::isfinite(m.T) &&
+         std::isfinite(m.u[0]) && std::isfinite(m.u[1]) && std::isfinite(m.u[2]);
+}
 
 // Density, velocity, temperature from m0, m1 and the energy sum e = sum w f |xi|^2.
 BOLT_HOST_DEVICE inline void density_velocity_temperature(double m0, const double m1[3], double e,

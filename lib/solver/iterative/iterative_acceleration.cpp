@@ -45,13 +45,9 @@ bool IterativeSteady::physical(const double* x) const {
   for (std::int64_t c = 0; c < cells_; ++c) {
     if (!solid_.empty() && solid_[c]) continue;
     const double* m = x + c * kRawMoments;
-    bool gas_cell = m[kM0] > 0.0 && std::isfinite(m[kM0]);
-    if (gas_cell) {
-      Macroscopic gas;
-      density_velocity_temperature(m[kM0], m + kM1, m[kM2] + m[kM2 + 1] + m[kM2 + 2], gas);
-      gas_cell = gas.T > 0.0 && std::isfinite(gas.T);
-    }
-    all = all && gas_cell;
+    Macroscopic gas{};
+    density_velocity_temperature(m[kM0], m + kM1, m[kM2] + m[kM2 + 1] + m[kM2 + 2], gas);
+    all = all && is_gas(gas);
   }
   return all;
 }

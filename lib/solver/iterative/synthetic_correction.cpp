@@ -73,11 +73,6 @@ int multigrid_levels(int dim, const int n[3]) {
   return int(asked);
 }
 
-bool physical(const Macroscopic& gas) {
-  return gas.n > 0.0 && gas.T > 0.0 && std::isfinite(gas.n) && std::isfinite(gas.T) &&
-         std::isfinite(gas.u[0]) && std::isfinite(gas.u[1]) && std::isfinite(gas.u[2]);
-}
-
 }  // namespace
 
 struct SyntheticCorrection::Impl {
@@ -242,13 +237,13 @@ void SyntheticCorrection::correct(const std::vector<double>& previous, std::vect
     }
     half[c] = macroscopic_from_raw<3>(s);
     Macroscopic k0 = macroscopic_from_raw<1>(before);
-    if (!physical(half[c]) || !physical(k0)) {
+    if (!is_gas(half[c]) || !is_gas(k0)) {
       // The operator and its Jacobian see such a cell in a physical state (before the sweep,
       // else after it, else the gas at rest), with no right side.
-      fate[c] = physical(k0) ? kKeepPrevious : kKeepSwept;
-      if (!physical(k0) && physical(half[c])) {
+      fate[c] = is_gas(k0) ? kKeepPrevious : kKeepSwept;
+      if (!is_gas(k0) && is_gas(half[c])) {
         before = s;
-      } else if (!physical(k0)) {
+      } else if (!is_gas(k0)) {
         before = Sums<kRawMoments>{};
         before[kM0] = 1.0;
         for (int k = 0; k < 3; ++k) before[kM2 + k] = 0.5;
