@@ -40,9 +40,10 @@
 namespace bolt {
 
 // Waves of collision teams (all multiprocessors busy) from which the plan's schedule is made:
-// the schedule takes about as long as 40 waves of the collision, so that a smaller box would wait
-// for it instead of running beside it.
-constexpr std::int64_t kMcScheduleWaves = 64;
+// the schedule runs beside the collision, and below about this many waves the step waits for it
+// longer than its ordered loads save (the break-even lies between 17 and 31 waves of the
+// 2-D cavities, docs/benchmarks.md).
+constexpr std::int64_t kMcScheduleWaves = 30;
 
 template <class Real, class Exec>
 class McOperator final : public CollisionOperator<Real, Exec> {
