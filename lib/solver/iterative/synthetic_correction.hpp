@@ -23,8 +23,9 @@
 // several sweeps, solved by multigrid (synthetic_multigrid.hpp: one V-cycle on boxes, FGMRES
 // around it on planes), by LU on lines and on planes multigrid cannot coarsen, and by GMRES with
 // ILU(0) on such boxes, and a term eps nu I that keeps J regular (a closed domain's uniform
-// density shift is otherwise in its null space; the mass rescaling fixes that shift). The non-conserved parts of the moments
-// (the deviatoric pressure tensor, the heat flux) are kept from the sweep.
+// density shift is otherwise in its null space; the mass rescaling fixes that shift). The
+// non-conserved parts of the moments (the deviatoric pressure tensor, the heat flux) are kept
+// from the sweep.
 #include <array>
 #include <functional>
 #include <memory>
