@@ -127,10 +127,27 @@ struct StreamTables {
     return body(SecondOrderStreamer<N>{*this, ip});
   }
 
+  // for_cells at second order, for kernels compiled for one order whose loop over velocities is
+  // bound by the L1's passes (the hs_mc collision): on one and two axes the axes are fixed at
+  // compile time and each cell's scales read once, before the loop (SecondOrderAxesStreamer),
+  // where a velocity's two loads of scales per axis and cell had been a third of its loads.
+  // Three axes keep SecondOrderStreamer (nine scales a cell in registers spilled the hs_mc
+  // kernel), as does the explicit fused step (for_cells), whose registers they raised until its
+  // step was slower.
+  template <int N, class Body>
+  BOLT_HOST_DEVICE auto for_second_order_cells(const int (&ip)[N][3], Body&& body) const {
+    if (axes == 2) return body(SecondOrderAxesStreamer<2, N>(*this, ip));
+    if (axes == 1) return body(SecondOrderAxesStreamer<1, N>(*this, ip));
+    if (axes == 0) return body(first_order<0, N>(ip));  // both orders leave the values as they are
+    return body(SecondOrderStreamer<N>{*this, ip});
+  }
+
   template <int Axes, int N, bool Shifts = true>
   struct FirstOrderStreamer;
   template <int N>
   struct SecondOrderStreamer;
+  template <int Axes, int N>
+  struct SecondOrderAxesStreamer;
 
   template <bool Shifts, int N, class Body>
   BOLT_HOST_DEVICE auto first_order_axes(const int (&ip)[N][3], Body&& body) const {
@@ -288,6 +305,71 @@ BOLT_UNROLL
   // limiter's tests are per node).
   BOLT_HOST_DEVICE NodePair<Real> value_pair(const Upwind& u, int c, const Real* fv) const {
     return {value(u, c, fv), value(u, c, fv + 1)};
+  }
+};
+
+// Second order (MUSCL) on Axes axes in the cells at padded coordinates ip, each cell's scales
+// (its own and its two neighbours' along each axis) read once: SecondOrderStreamer's arithmetic,
+// in the same order, on the same values. The offsets are 32 bits (near_stride, checked by the
+// host) and the addresses step from the cell's by them, so that twice a stride never overflows.
+template <class Real>
+template <int Axes, int N>
+struct StreamTables<Real>::SecondOrderAxesStreamer {
+  static_assert(Axes >= 1 && Axes <= 2, "streaming axes (three: SecondOrderStreamer)");
+  static constexpr bool kRuns = false;
+  struct Upwind {
+    int shift;
+    Real fraction[Axes];  // signed (StreamTables::signed_fraction)
+  };
+  // [c][k] the scale below the cell along axis[k], the cell's, and above it.
+  struct Scales {
+    Real below, cell, above;
+  };
+  const StreamTables& t;
+  Scales cell_scales[N][Axes];
+
+  BOLT_HOST_DEVICE SecondOrderAxesStreamer(const StreamTables& tables, const int (&ip)[N][3])
+      : t(tables) {
+    for (int c = 0; c < N; ++c)
+BOLT_UNROLL
+      for (int k = 0; k < Axes; ++k) {
+        const Real* s = t.scale[k] + ip[c][t.axis[k]];
+        cell_scales[c][k] = {s[-1], s[0], s[1]};
+      }
+  }
+
+  BOLT_HOST_DEVICE Upwind upwind(int v) const {
+    Upwind u;
+    u.shift = t.shifts ? t.shift[v] : 0;
+BOLT_UNROLL
+    for (int k = 0; k < Axes; ++k) u.fraction[k] = t.signed_fraction[k * t.table_stride + v];
+    return u;
+  }
+
+  BOLT_HOST_DEVICE Real value(const Upwind& u, int c, const Real* fv) const {
+    const Real* base = fv + u.shift;
+    const Real fb = *base;
+    Real result = fb;
+BOLT_UNROLL
+    for (int k = 0; k < Axes; ++k) {
+      // Fraction 0 (xi = 0): step 0, its terms vanish, its neighbours are the cell itself.
+      const Real d = u.fraction[k];
+      const int up = upwind_step(d, t.near_stride[k]);
+      const Real* upwind1 = base + up;
+      const Real fu1 = *upwind1;
+      const Real fu2 = upwind1[up];
+      const Real fd1 = base[-up];
+      const Real fraction_v = fabs(d);
+      const Scales& s = cell_scales[c][k];
+      const Real r = fraction_v * s.cell;
+      const Real r_up = fraction_v * (d > Real(0) ? s.below : (d < Real(0) ? s.above : s.cell));
+      const Real face_out =
+          fb + Real(0.5) * (Real(1) - r) * limited_difference(t.limiter, fb - fu1, fd1 - fb);
+      const Real face_in =
+          fu1 + Real(0.5) * (Real(1) - r_up) * limited_difference(t.limiter, fu1 - fu2, fb - fu1);
+      result -= r * (face_out - face_in);
+    }
+    return result;
   }
 };
 

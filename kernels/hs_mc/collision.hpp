@@ -66,11 +66,16 @@ namespace bolt {
 // the innermost gathers unroll completely; the last team of a box may have fewer (`count`).
 // RowsInScratch: the working rows are in the team scratch (GPU shared memory; known at compile
 // time, so that its accesses are shared-memory ones), else the output rows serve (one cell).
+// StreamOrder: 2 streams at second order, 1 at first order or copies rows that come streamed
+// (McPass::streams; McDevice::collide picks): the second order's loops (for_second_order_cells)
+// are compiled into a kernel of their own, so that their registers leave the first order's code
+// as it was.
 // The phases are separate functions, forced inline: the kernel is one function on the GPU, with
 // its barriers where operator() shows them.
-template <class Real, McCorrection Mode, int Cells, bool RowsInScratch>
+template <class Real, McCorrection Mode, int Cells, bool RowsInScratch, int StreamOrder>
 struct McCollision {
   static_assert(Cells >= 1 && Cells <= kMcMaxCellsPerTeam, "cells per team");
+  static_assert(StreamOrder == 1 || StreamOrder == 2, "streaming order");
   static_assert(RowsInScratch || Cells == 1, "rows outside the scratch: one cell per team");
   static constexpr int kSums = mc_reduce_width(Mode != McCorrection::none, Cells);
   // Float: at most 64 registers, so that 1024 threads fit an SM, as one team of 1024 or two of
@@ -187,7 +192,7 @@ struct McCollision {
       in[c] = pass.h_in + place(w.shared, c).padded * pass.row;
       for (int d = 0; d < 3; ++d) ip[c][d] = place(w.shared, c).ip[d];
     }
-    if (!pass.streams) {
+    if (StreamOrder == 1 && !pass.streams) {
       team.for_each(nv, [&](int v) {
         Lanes h;
         for (int c = 0; c < Cells; ++c) h.value[c] = in[c][v];
@@ -197,7 +202,7 @@ struct McCollision {
     }
     constexpr int kStreamBatch = Team::kBatchesLoads ? kMcStreamBatch : 1;
     const int stream_items = batch_items<Team>(nv, kStreamBatch);
-    pass.stream.for_cells(ip, [&](const auto& streamer) {
+    const auto stream_rows = [&](const auto& streamer) {
       for_each_item(team, stream_items, [&](int i) {
         Lanes h[kStreamBatch];
         for (int u = 0; u < kStreamBatch; ++u) {
@@ -208,7 +213,14 @@ struct McCollision {
         for (int u = 0; u < kStreamBatch; ++u)
           if (i + u * stream_items < nv) rows[i + u * stream_items] = h[u];
       });
-    });
+    };
+    // The first-order kernel keeps for_cells, whose second order it never runs: compiled
+    // without it, the kernel's registers came out otherwise, and the paper's first-order grids
+    // stepped 1 % slower.
+    if constexpr (StreamOrder == 2)
+      pass.stream.for_second_order_cells(ip, stream_rows);
+    else
+      pass.stream.for_cells(ip, stream_rows);
   }
 
   // g from h = h~(v) and h1 = h~(v1) as h + h1 (1 + eps h): two fused multiply-adds.

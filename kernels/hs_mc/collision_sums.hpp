@@ -16,9 +16,12 @@ namespace bolt {
 // 3. Mirror pair i adds its pieces: h' = h~ + their sum + the self-loss adjustment, into
 //    `after` from `before` (h~). (The pair's loads before the loops over their pieces: in
 //    flight together.)
-template <class Real, McCorrection Mode, int Cells, bool RowsInScratch>
-BOLT_HOST_DEVICE BOLT_FORCE_INLINE void McCollision<Real, Mode, Cells, RowsInScratch>::pair_after(
-    const Work& w, const McMirrorPair& pair, Lanes before[2], Lanes after[2]) const {
+template <class Real, McCorrection Mode, int Cells, bool RowsInScratch, int StreamOrder>
+BOLT_HOST_DEVICE BOLT_FORCE_INLINE void
+McCollision<Real, Mode, Cells, RowsInScratch, StreamOrder>::pair_after(const Work& w,
+                                                                       const McMirrorPair& pair,
+                                                                       Lanes before[2],
+                                                                       Lanes after[2]) const {
   const int v[2] = {pair.v, pair.mirror};
   Real adjust[2];
   int begin[2], end[2];
@@ -45,10 +48,12 @@ BOLT_HOST_DEVICE BOLT_FORCE_INLINE void McCollision<Real, Mode, Cells, RowsInScr
 //    monomial sums of h' for the correction matrices, sum w Phi0 (1 + eps h') psi psi^T: the
 //    run's equilibrium part plus eps times them (in invariant_monomials' order, with the
 //    weight folded into the products). One pass for both, over mirror pairs (McMirrorPair).
-template <class Real, McCorrection Mode, int Cells, bool RowsInScratch>
+template <class Real, McCorrection Mode, int Cells, bool RowsInScratch, int StreamOrder>
 template <class Drift, class Monomials>
-BOLT_HOST_DEVICE BOLT_FORCE_INLINE void McCollision<Real, Mode, Cells, RowsInScratch>::add_pieces(
-    const Work& w, int i, Drift& drift, Monomials& monomials) const {
+BOLT_HOST_DEVICE BOLT_FORCE_INLINE void
+McCollision<Real, Mode, Cells, RowsInScratch, StreamOrder>::add_pieces(const Work& w, int i,
+                                                                       Drift& drift,
+                                                                       Monomials& monomials) const {
   const McMirrorPair pair = tables.mirror_pairs[i];
   const McPoint<Real> q = tables.points[pair.v];
   Lanes before[2], after[2];
@@ -92,10 +97,11 @@ BOLT_HOST_DEVICE BOLT_FORCE_INLINE void McCollision<Real, Mode, Cells, RowsInScr
 }
 
 //    Without a correction: the drift only, into the scratch.
-template <class Real, McCorrection Mode, int Cells, bool RowsInScratch>
+template <class Real, McCorrection Mode, int Cells, bool RowsInScratch, int StreamOrder>
 template <class Team>
-BOLT_HOST_DEVICE BOLT_FORCE_INLINE void McCollision<Real, Mode, Cells, RowsInScratch>::sum_drift(
-    const Team& team, const Work& w) const {
+BOLT_HOST_DEVICE BOLT_FORCE_INLINE void
+McCollision<Real, Mode, Cells, RowsInScratch, StreamOrder>::sum_drift(const Team& team,
+                                                                      const Work& w) const {
   const Sums<5 * Cells> drift =
       team.template reduce_rolled<5 * Cells, Real>(tables.mirror_items, [&](int i, auto& s) {
         Real no_monomials[1];
@@ -110,10 +116,11 @@ BOLT_HOST_DEVICE BOLT_FORCE_INLINE void McCollision<Real, Mode, Cells, RowsInScr
 //    With a correction: the drift and every cell's system [A | M~ - M'] into the scratch. Item
 //    kTeamGroup c + e of cell c's group writes its drift (e < 5) and entry e of its system
 //    (e < 30), each from the totals it needs.
-template <class Real, McCorrection Mode, int Cells, bool RowsInScratch>
+template <class Real, McCorrection Mode, int Cells, bool RowsInScratch, int StreamOrder>
 template <class Team>
-BOLT_HOST_DEVICE BOLT_FORCE_INLINE void McCollision<Real, Mode, Cells, RowsInScratch>::sum_systems(
-    const Team& team, const Work& w) const {
+BOLT_HOST_DEVICE BOLT_FORCE_INLINE void
+McCollision<Real, Mode, Cells, RowsInScratch, StreamOrder>::sum_systems(const Team& team,
+                                                                        const Work& w) const {
   const TeamTotals totals = team.template reduce_pair_rolled<5 * Cells, kMcMonomials * Cells, Real>(
       tables.mirror_items,
       [&](int i, auto& drift, auto& monomials) { add_pieces(w, i, drift, monomials); });
@@ -138,11 +145,11 @@ BOLT_HOST_DEVICE BOLT_FORCE_INLINE void McCollision<Real, Mode, Cells, RowsInScr
 //    uncorrected. Entry (i, j > k) of step k reads column k and row k, which step k does not
 //    write; the columns left of the pivot are never read again, so they are not cleared. Item
 //    kTeamGroup c + e works on entry e of cell c.
-template <class Real, McCorrection Mode, int Cells, bool RowsInScratch>
+template <class Real, McCorrection Mode, int Cells, bool RowsInScratch, int StreamOrder>
 template <class Team>
 BOLT_HOST_DEVICE BOLT_FORCE_INLINE void
-McCollision<Real, Mode, Cells, RowsInScratch>::solve_systems(const Team& team,
-                                                             const Work& w) const {
+McCollision<Real, Mode, Cells, RowsInScratch, StreamOrder>::solve_systems(const Team& team,
+                                                                          const Work& w) const {
   for (int k = 0; k < 5; ++k) {
     team.for_each_rolled(kTeamGroup * w.count, [&](int item) {
       double* a = w.shared + kMcCellDoubles * (item / kTeamGroup) + kMcMatrix;
@@ -163,11 +170,11 @@ McCollision<Real, Mode, Cells, RowsInScratch>::solve_systems(const Team& team,
 
 //    ... y of every cell (its group's first thread): none or external (applied later), or a
 //    singular system, give 0; the records and the external systems.
-template <class Real, McCorrection Mode, int Cells, bool RowsInScratch>
+template <class Real, McCorrection Mode, int Cells, bool RowsInScratch, int StreamOrder>
 template <class Team>
 BOLT_HOST_DEVICE BOLT_FORCE_INLINE void
-McCollision<Real, Mode, Cells, RowsInScratch>::record_solutions(const Team& team,
-                                                                const Work& w) const {
+McCollision<Real, Mode, Cells, RowsInScratch, StreamOrder>::record_solutions(const Team& team,
+                                                                             const Work& w) const {
   team.for_each_rolled(kTeamGroup * w.count, [&](int item) {
     if (item % kTeamGroup != 0) return;
     const int c = item / kTeamGroup;

@@ -8,7 +8,8 @@
 //    not a multiple of the warp, a cell count that is not a multiple of the team's;
 //  * the whole step with each backend drawing its own samples;
 //  * two GPU runs are bitwise equal (the increments are gathered in a fixed order);
-//  * the engine's hs_mc model (streaming of h, walls in h, collisions) on a small cavity.
+//  * the engine's hs_mc model (streaming of h, walls in h, collisions) on small boxes: a 2-D
+//    cavity at both streaming orders, and second order on one and on three axes.
 // Skips without a CUDA device; BOLT_GPU_TEST_CPU_ONLY=1 runs the "GPU" side on the CPU (checks
 // the plumbing only).
 #include <gtest/gtest.h>
@@ -289,21 +290,20 @@ TEST_F(McGpu, RepeatedRunsAreBitwiseEqual) {
   EXPECT_EQ(first, second);
 }
 
-// -model_type hs_mc in the engine: a 2-D cavity (stretched x, moving lid, a hotter partly
-// accommodating wall), streaming + walls in h + collisions, on both backends; state,
-// fields and wall fluxes agree (double 1e-12, float 1e-5), 4 steps.
-TEST_F(McGpu, EngineCavityAgrees) {
+// -model_type hs_mc in the engine on both backends: streaming at `order` + walls in h +
+// collisions, 4 steps; state, fields and the fluxes through the high face of the last active
+// axis (the lid, moving along x) agree (double 1e-12, float 1e-5). The face of x's high end is
+// hotter and partly accommodating.
+void expect_engine_agrees(const std::array<AxisSpec, 3>& axes, int order) {
   const VelocityGrid vg = grid(10, 10, 10, 0.9);
-  std::array<AxisSpec, 3> axes;
-  axes[0] = AxisSpec{12, 0.0, 1.0, 0.9, FineAt::both};
-  axes[1] = AxisSpec{10, 0.0, 1.0};
-  axes[2] = AxisSpec{1, 0.0, 1.0};
-  const PhysicalGrid physical = make_physical_grid(axes, 1);
+  const PhysicalGrid physical = make_physical_grid(axes, order);
+  const int lid = physical.active[2] ? 2 : (physical.active[1] ? 1 : 0);
   for (Precision p : {Precision::double_, Precision::single}) {
     EngineConfig c;
     c.precision = p;
     c.grid = physical;
     c.velocities = vg;
+    c.order = order;
     McParams options;
     options.samples = 2000;
     options.seed = 5u;
@@ -311,7 +311,7 @@ TEST_F(McGpu, EngineCavityAgrees) {
     c.model = std::make_shared<McModel>(options);
     c.gas.delta = 3.0;
     c.dt = 0.01;
-    c.faces[1][1].velocity[0] = 0.1;
+    c.faces[lid][1].velocity[0] = 0.1;
     c.faces[0][1].temperature = 1.2;
     c.faces[0][1].accommodation = 0.8;
     c.team_size = 128;
@@ -329,7 +329,7 @@ TEST_F(McGpu, EngineCavityAgrees) {
       engine->step(4);
       engine->synchronize();
       const std::vector<double> f = engine->state(), m = engine->fields(),
-                                q = engine->face_fluxes(1, 1);
+                                q = engine->face_fluxes(lid, 1);
       if (run == 0) {
         state = f;
         fields = m;
@@ -339,13 +339,31 @@ TEST_F(McGpu, EngineCavityAgrees) {
       const double tolerance = p == Precision::double_ ? 1e-12 : 1e-5;
       const double ds = relative_difference(state, f), dm = relative_difference(fields, m),
                    dq = relative_difference(fluxes, q);
-      std::printf("  %s: state %.2e fields %.2e lid fluxes %.2e\n", to_string(p).data(), ds, dm,
-                  dq);
+      std::printf("  order %d, %s: state %.2e fields %.2e lid fluxes %.2e\n", order,
+                  to_string(p).data(), ds, dm, dq);
       EXPECT_LE(ds, tolerance);
       EXPECT_LE(dm, tolerance);
       EXPECT_LE(dq, tolerance);
     }
   }
+}
+
+// A 2-D cavity, x stretched, at both orders.
+TEST_F(McGpu, EngineCavityAgrees) {
+  const std::array<AxisSpec, 3> axes = {AxisSpec{12, 0.0, 1.0, 0.9, FineAt::both},
+                                        AxisSpec{10, 0.0, 1.0}, AxisSpec{1, 0.0, 1.0}};
+  for (int order : {1, 2}) expect_engine_agrees(axes, order);
+}
+
+// Second order streams with the number of axes fixed at compile time (the hs_mc collision's
+// SecondOrderAxesStreamer): a box streaming along x alone and one along all three axes.
+TEST_F(McGpu, EngineSecondOrderOneAndThreeAxesAgree) {
+  expect_engine_agrees({AxisSpec{12, 0.0, 1.0, 0.9, FineAt::both}, AxisSpec{1, 0.0, 1.0},
+                        AxisSpec{1, 0.0, 1.0}},
+                       2);
+  expect_engine_agrees({AxisSpec{6, 0.0, 1.0}, AxisSpec{5, 0.0, 1.0, 0.9, FineAt::both},
+                        AxisSpec{4, 0.0, 1.0}},
+                       2);
 }
 
 }  // namespace

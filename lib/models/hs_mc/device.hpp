@@ -108,12 +108,20 @@ class McDevice {
             Real(config_.options.epsilon)};
   }
 
-  // The collision step of the pass's cells with the samples of the current step.
+  // The collision step of the pass's cells with the samples of the current step, by the kernel
+  // compiled for the pass's streaming order.
   template <McCorrection Mode>
   void collide(Exec exec, const McPass<Real>& pass, const McTeamLayout& layout) const {
+    if (pass.streams && pass.stream.order == 2)
+      collide<Mode, 2>(exec, pass, layout);
+    else
+      collide<Mode, 1>(exec, pass, layout);
+  }
+  template <McCorrection Mode, int StreamOrder>
+  void collide(Exec exec, const McPass<Real>& pass, const McTeamLayout& layout) const {
     with_mc_layout(layout, [&](auto per_team, auto rows_in_scratch) {
-      using Kernel =
-          McCollision<Real, Mode, decltype(per_team)::value, decltype(rows_in_scratch)::value>;
+      using Kernel = McCollision<Real, Mode, decltype(per_team)::value,
+                                 decltype(rows_in_scratch)::value, StreamOrder>;
       const Kernel kernel{step_tables(), pass};
       const std::int64_t teams = (pass.n_cells + per_team - 1) / per_team;
       for_each_team<Kernel::kSums>(exec, teams, layout.team_threads, layout.scratch_bytes, kernel,
