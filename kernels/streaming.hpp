@@ -131,9 +131,9 @@ struct StreamTables {
   // bound by the L1's passes (the hs_mc collision): on one and two axes the axes are fixed at
   // compile time and each cell's scales read once, before the loop (SecondOrderAxesStreamer),
   // where a velocity's two loads of scales per axis and cell had been a third of its loads.
-  // Three axes keep SecondOrderStreamer (nine scales a cell in registers spilled the hs_mc
-  // kernel), as does the explicit fused step (for_cells), whose registers they raised until its
-  // step was slower.
+  // Three axes keep SecondOrderStreamer: with nine scales a cell in registers the hs_mc kernel
+  // spilled, and the 2-D inputs stepped 2 % slower for a 3-D step 8 % faster. The explicit fused
+  // step keeps for_cells, whose registers the hoisted scales raised until its step was slower.
   template <int N, class Body>
   BOLT_HOST_DEVICE auto for_second_order_cells(const int (&ip)[N][3], Body&& body) const {
     if (axes == 2) return body(SecondOrderAxesStreamer<2, N>(*this, ip));
