@@ -44,9 +44,15 @@ void write_monitor_row(Run& run, LoopState& state) {
   for (int a = 0; a < 3; ++a) dp += std::pow(now.momentum[a] - initial.momentum[a], 2);
   row.momentum_change = std::sqrt(dp) / initial.mass;
   row.energy_change = (now.energy - initial.energy) / initial.energy;
-  row.diagnostics = monitor_diagnostics(setup.run, setup.engine.grid, setup.geometry,
-                                        run.solver.domain(), fields, state.time(), run.history);
-  for (const auto& d : run.model_diagnostics()) row.diagnostics.push_back(d);
+  {
+    const Phase case_phase("BoltCaseDiagnostics");
+    row.diagnostics = monitor_diagnostics(setup.run, setup.engine.grid, setup.geometry,
+                                          run.solver.domain(), fields, state.time(), run.history);
+  }
+  {
+    const Phase model_phase("BoltModelDiagnostics");
+    for (const auto& d : run.model_diagnostics()) row.diagnostics.push_back(d);
+  }
   const double seconds_per_step = state.timing.seconds_per_unit();
   row.ms_per_step = 1e3 * seconds_per_step;
   row.updates_per_second =

@@ -33,6 +33,7 @@ FieldCache::FieldCache(DomainView& domain, bool box_leader, std::int64_t step)
 
 void FieldCache::update(std::int64_t step) {
   if (step_ == step) return;
+  const Phase phase("BoltFieldMoments");
   local_ = domain_.local_fields();
   global_ = domain_.gather_fields(local_);
   step_ = step;
@@ -67,9 +68,14 @@ void Checkpointer::write(const char* why, std::int64_t step, double time,
   info.configuration = configuration_;
   info.state_variable = solver_.stored_variable();
   info.history = std::move(history);
-  write_checkpoint(comm_, run.output.checkpoint, info, layout_.boxes, layout_.columns,
-                   solver_.saved_state(),
-                   info.state_variable.empty() ? BoxValues{} : solver_.saved_stored_state(),
+  BoxValues f, stored;
+  {
+    const Phase state_phase("BoltCheckpointState");
+    f = solver_.saved_state();
+    if (!info.state_variable.empty()) stored = solver_.saved_stored_state();
+  }
+  const Phase write_phase("BoltCheckpointWrite");
+  write_checkpoint(comm_, run.output.checkpoint, info, layout_.boxes, layout_.columns, f, stored,
                    run.output.checkpoint_keep);
   last_ = step;
   PetscPrintf(comm_, "bolt: checkpoint (%s) at step %lld: %s\n", why, static_cast<long long>(step),
