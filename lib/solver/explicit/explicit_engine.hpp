@@ -205,23 +205,23 @@ class ExplicitEngine final : public Engine {
 
   std::vector<double> state() const override {
     const PhysicalGrid& grid = config_.grid;
-    const std::vector<Real> padded = f_[current_].to_host();
+    const std::unique_ptr<Real[]> padded = padded_f_on_host();
     std::vector<double> f(std::size_t(grid.interior_cells()) * nv_);
     const std::int64_t cells = grid.interior_cells();
 #pragma omp parallel for schedule(static)
     for (std::int64_t item = 0; item < cells; ++item)
-      collision_->f_of_stored(padded.data() + padded_index(item) * row_, f.data() + item * nv_, 0,
+      collision_->f_of_stored(padded.get() + padded_index(item) * row_, f.data() + item * nv_, 0,
                               nv_);
     return f;
   }
 
   std::vector<double> stored_state() const override {
-    const std::vector<Real> padded = f_[current_].to_host();
+    const std::unique_ptr<Real[]> padded = padded_f_on_host();
     const std::int64_t cells = config_.grid.interior_cells();
     std::vector<double> values(std::size_t(cells) * nv_);
 #pragma omp parallel for schedule(static)
     for (std::int64_t item = 0; item < cells; ++item)
-      std::copy_n(padded.data() + padded_index(item) * row_, nv_, values.data() + item * nv_);
+      std::copy_n(padded.get() + padded_index(item) * row_, nv_, values.data() + item * nv_);
     return values;
   }
 
@@ -359,6 +359,15 @@ class ExplicitEngine final : public Engine {
   template <class T>
   std::vector<Real> owned(const std::vector<T>& values) const {
     return std::vector<Real>(values.begin() + v0_, values.begin() + v0_ + nv_);
+  }
+
+  // The current f, ghosts included, copied to the host into memory not zeroed first (a vector
+  // would be, on one thread, before the copy; a GPU's f is ~1e9 bytes).
+  std::unique_ptr<Real[]> padded_f_on_host() const {
+    const Buffer<Real>& f = f_[current_];
+    std::unique_ptr<Real[]> host(new Real[f.size()]);
+    copy_bytes(host.get(), Backend::cpu, f.data(), where_, f.size() * sizeof(Real));
+    return host;
   }
 
   // Padded index of interior cell `item` (x fastest).
