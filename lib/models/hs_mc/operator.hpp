@@ -193,7 +193,9 @@ class McOperator final : public CollisionOperator<Real, Exec> {
   // Monitor numbers: rejected fraction over all draws, the largest correction |(A, B, C)| and
   // the largest energy drift it removed in the last step (over this box's cells).
   std::vector<std::pair<std::string, double>> diagnostics() const override {
-    const McCorrectionSummary s = summarize_records(record_.to_host(), config_.options.epsilon);
+    copy_bytes(record_on_host_.data(), Backend::cpu, record_.data(), where_,
+               record_.size() * sizeof(double));
+    const McCorrectionSummary s = summarize_records(record_on_host_, config_.options.epsilon);
     const McSampleStats drawn = all_draws();
     return {{"mc_rejected", drawn.fraction()},
             {"mc_abc", s.max_abc},
@@ -300,6 +302,10 @@ class McOperator final : public CollisionOperator<Real, Exec> {
     if (std::int64_t(record_.size()) >= count * kMcRecord) return;
     record_ = Buffer<double>(where_, std::size_t(count) * kMcRecord);
     record_.set_zero();
+    record_on_host_pinned_ = PinnedHostRange();  // before its range is freed
+    record_on_host_.assign(record_.size(), 0.0);
+    record_on_host_pinned_ = PinnedHostRange(where_, record_on_host_.data(),
+                                             record_on_host_.size() * sizeof(double));
     if (config_.options.correction == McCorrection::external)
       system_ = Buffer<double>(where_, std::size_t(count) * kMcSystem);
   }
@@ -359,6 +365,10 @@ class McOperator final : public CollisionOperator<Real, Exec> {
   std::array<std::array<std::array<double, 5>, 2>, 3> phi0_flux_{};  // [axis][side]
   Buffer<Real> number_;
   Buffer<double> record_, system_;
+  // The records' copy on the host for a monitor row's numbers (diagnostics), page-locked: the row
+  // downloads them with the GPU idle, and a pageable copy is staged through the driver.
+  mutable std::vector<double> record_on_host_;
+  PinnedHostRange record_on_host_pinned_;
   McTeamLayout layout_;
   std::unique_ptr<PetscBlockSolver5> petsc_;
   std::int64_t petsc_blocks_ = 0;

@@ -146,6 +146,9 @@ class ExplicitEngine final : public Engine {
       }
     require(!exchanges || config.communicator, "engine: no communicator for a decomposed run");
     raw_ = Buffer<double>(where_, std::size_t(grid.interior_cells()) * kRawMoments);
+    raw_on_host_.assign(raw_.size(), 0.0);
+    raw_on_host_pinned_ =
+        PinnedHostRange(where_, raw_on_host_.data(), raw_on_host_.size() * sizeof(double));
     split_regions();
   }
 
@@ -297,11 +300,12 @@ class ExplicitEngine final : public Engine {
     for_each_team<kRawMoments>(exec_, config_.grid.interior_cells(), config_.team_size, 0, kernel,
                                "cell_moments");
     if (split_) config_.communicator->sum_over_velocity_group(raw_.data(), raw_.size());
-    std::vector<double> raw = raw_.to_host();
+    double* raw = raw_on_host_.data();
+    copy_bytes(raw, Backend::cpu, raw_.data(), where_, raw_.size() * sizeof(double));
     std::vector<double> fields(std::size_t(config_.grid.interior_cells()) * kFieldCount);
     for (std::int64_t c = 0; c < config_.grid.interior_cells(); ++c) {
-      collision_->raw_of_f(raw.data() + c * kRawMoments);
-      fields_from_raw(raw.data() + c * kRawMoments, fields.data() + c * kFieldCount);
+      collision_->raw_of_f(raw + c * kRawMoments);
+      fields_from_raw(raw + c * kRawMoments, fields.data() + c * kFieldCount);
     }
     return fields;
   }
@@ -615,6 +619,10 @@ class ExplicitEngine final : public Engine {
   std::array<Buffer<Real>, 2> f_;
   int current_ = 0;
   Buffer<double> raw_;   // raw moments per cell (fields)
+  // Their copy on the host, page-locked: a monitor row downloads them with the GPU idle, and a
+  // pageable copy is staged through the driver.
+  std::vector<double> raw_on_host_;
+  PinnedHostRange raw_on_host_pinned_;
   std::array<std::array<Buffer<double>, 2>, 3> face_flux_buffers_;  // face_fluxes, [axis][side]
   Buffer<int> shift_;
   // Per streaming axis k < stream_axes_ (the active axes stream_axis_[k]): StreamTables.
