@@ -4,13 +4,13 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "core/blas_threads.hpp"
 #include "core/error.hpp"
+#include "core/mpi_environment.hpp"
 #include "core/option_files.hpp"
 #include "core/run_context.hpp"
 #include "driver/simulation.hpp"
@@ -54,13 +54,7 @@ static std::string insert_option_files(int& argc, char** argv) {
 
 int main(int argc, char** argv) {
   const std::string file_error = insert_option_files(argc, argv);
-  // Open MPI's MPI-IO keeps, in its default "sm" shared-file-pointer component, a named
-  // semaphore per file name in /dev/shm while a file is open. A rank killed during a checkpoint
-  // write (a hard time limit, SIGKILL) leaves it locked, and every later open of a file of that
-  // name on the node hangs. HDF5 does not use shared file pointers; the other components lock
-  // with fcntl, which the kernel releases with the process. (Other MPIs ignore the variable; a
-  // value the user set wins.)
-  setenv("OMPI_MCA_sharedfp", "^sm", 0);
+  bolt::prepare_mpi_start();
   if (PetscInitialize(&argc, &argv, nullptr, help) != 0) {
     std::fprintf(stderr, "bolt: internal error: PETSc (or MPI) could not be initialised\n");
     return 3;
