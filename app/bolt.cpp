@@ -18,7 +18,8 @@
 static const char help[] =
     "bolt: rarefied gas flows by the model equations (BGK, Shakhov, ES-BGK) and the Boltzmann\n"
     "equation (-model_type hs_mc, projection).\n"
-    "Run a case with -options_file_yaml inputs/<case>.yaml; -help lists every option.\n";
+    "Run a case with -options_file_yaml inputs/<case>.yaml; -help lists every option, -version\n"
+    "prints the version.\n";
 
 // An error may be raised on every rank (a bad option) or on one (a file it cannot write). With
 // several ranks, the others would wait forever in their next collective call, so the run is
@@ -58,6 +59,15 @@ int main(int argc, char** argv) {
   if (PetscInitialize(&argc, &argv, nullptr, help) != 0) {
     std::fprintf(stderr, "bolt: internal error: PETSc (or MPI) could not be initialised\n");
     return 3;
+  }
+  // -version: PETSc printed its own version while it started; bolt adds its own and runs nothing
+  // (without a case file the default case would run).
+  PetscBool version = PETSC_FALSE;
+  PetscOptionsHasName(nullptr, nullptr, "-version", &version);
+  if (version) {
+    PetscPrintf(PETSC_COMM_WORLD, "bolt %s\n", BOLT_VERSION);
+    PetscFinalize();
+    return 0;
   }
   bolt::keep_blas_on_one_thread();
   int status = 0;

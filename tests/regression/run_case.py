@@ -23,6 +23,7 @@ import glob
 import json
 import math
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -877,6 +878,13 @@ def check_bad_input(bolt, args, tmp):
             print(f"XFAIL {label} (known bolt bug: {bug}): " + "; ".join(problems))
         else:
             print(f"XPASS {label} (known bolt bug seems fixed, remove its mark in BAD_INPUTS): {bug}")
+    # -version prints bolt's version after PETSc's and runs nothing: without a case file the
+    # default case would run and write bolt-output/ where the user stands.
+    shown = subprocess.run([bolt, "-version"], cwd=tmp, capture_output=True, text=True, timeout=120)
+    runs = os.path.exists(os.path.join(tmp, "bolt-output"))
+    ok &= report(shown.returncode == 0 and re.search(r"^bolt \d", shown.stdout, re.M) is not None
+                 and not runs, f"-version: exit {shown.returncode}, "
+                 f"{'a run' if runs else 'no run'}: {shown.stdout.strip()[-80:]!r}")
     return ok
 
 
