@@ -266,8 +266,11 @@ RunOptions run_options(const BenchOptions& o) {
   return run;
 }
 
-// A Maxwellian row per cell with a small density wave along x, filled in parallel (a large
-// state is tens of GB on the host).
+// A Maxwellian row per cell with a small density wave along every axis of more than one cell,
+// filled in parallel (a large state is tens of GB on the host). Along an axis where the state
+// were uniform, neighbouring values would be equal, and a second-order step's van Leer limiter
+// would divide 0 by 0 in every cell, which the GPU's division leaves to its slow path: a cost
+// that a run's own state seldom has (docs/benchmarks.md).
 std::vector<double> initial_state(const PhysicalGrid& grid, const VelocityGrid& vg) {
   const int nv = vg.size();
   std::vector<double> row(nv);
@@ -278,11 +281,13 @@ std::vector<double> initial_state(const PhysicalGrid& grid, const VelocityGrid& 
              vg.reduced_factor(v, 1.0);  // g and h of a reduced set
   const std::int64_t cells = grid.interior_cells();
   std::vector<double> f(std::size_t(cells) * nv);
-  const int nx = grid.cells(0);
+  const int nx = grid.cells(0), ny = grid.cells(1);
 #pragma omp parallel for schedule(static)
   for (std::int64_t c = 0; c < cells; ++c) {
-    const double x = grid.axes[0].centres[c % nx];
-    const double scale = 1.0 + 0.01 * std::sin(2.0 * kPi * x);
+    const int index[3] = {int(c % nx), int(c / nx % ny), int(c / nx / ny)};
+    double scale = 1.0;
+    for (int a = 0; a < 3; ++a)
+      if (grid.cells(a) > 1) scale += 0.01 * std::sin(2.0 * kPi * grid.axes[a].centres[index[a]]);
     double* out = f.data() + c * nv;
     for (int v = 0; v < nv; ++v) out[v] = scale * row[v];
   }
