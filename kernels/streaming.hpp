@@ -17,6 +17,20 @@ namespace bolt {
 
 enum class Limiter { minmod, van_leer };
 
+// The van Leer slope's quotient. Its last bit does not matter, so on the GPU in float it is the
+// hardware's approximate division (__fdividef, within 2 ulp): the IEEE division there is a dozen
+// instructions, a check and a called slow path, four times a value in a 2-D second-order step.
+BOLT_HOST_DEVICE inline float slope_quotient(float numerator, float denominator) {
+#if defined(__CUDA_ARCH__)
+  return __fdividef(numerator, denominator);
+#else
+  return numerator / denominator;
+#endif
+}
+BOLT_HOST_DEVICE inline double slope_quotient(double numerator, double denominator) {
+  return numerator / denominator;
+}
+
 // Selects rather than branches: neighbouring velocities (GPU lanes) take either side of
 // `product <= 0`, and a branch would run both. Where product <= 0 the van Leer quotient may be
 // 0/0; it is not selected. A NaN product stays NaN (it is not <= 0).
@@ -24,7 +38,7 @@ template <class Real>
 BOLT_HOST_DEVICE inline Real limited_difference(Limiter limiter, Real upwind, Real downwind) {
   const Real product = upwind * downwind;
   const Real limited = limiter == Limiter::van_leer
-                           ? Real(2) * product / (upwind + downwind)
+                           ? slope_quotient(Real(2) * product, upwind + downwind)
                            : (fabs(upwind) < fabs(downwind) ? upwind : downwind);
   return product <= Real(0) ? Real(0) : limited;
 }
