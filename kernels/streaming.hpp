@@ -17,17 +17,24 @@ namespace bolt {
 
 enum class Limiter { minmod, van_leer };
 
-// The van Leer slope's quotient. Its last bit does not matter, so on the GPU in float it is the
-// hardware's approximate division (__fdividef, within 2 ulp): the IEEE division there is a dozen
-// instructions, a check and a called slow path, four times a value in a 2-D second-order step.
-BOLT_HOST_DEVICE inline float slope_quotient(float numerator, float denominator) {
+// A quotient whose last bits do not matter: the van Leer slope's, and the iterative sweep's
+// solution of a cell's equation (kernels/sweep.hpp; in float its terms carry a rounding each
+// already). On the GPU in float it is the hardware's approximate division, within 2 ulp for
+// denominators below 2^126 (none of these comes near), with subnormal operands and results
+// flushed to zero (below 1.2e-38, where a float run's value is 0 to every use of it): two
+// instructions, where the IEEE division is a dozen, a check and a called slow path, and
+// __fdividef, which rescales subnormal operands, five to seven. These are several a value.
+// Double and the CPU divide exactly.
+BOLT_HOST_DEVICE inline float fast_quotient(float numerator, float denominator) {
 #if defined(__CUDA_ARCH__)
-  return __fdividef(numerator, denominator);
+  float quotient;
+  asm("div.approx.ftz.f32 %0, %1, %2;" : "=f"(quotient) : "f"(numerator), "f"(denominator));
+  return quotient;
 #else
   return numerator / denominator;
 #endif
 }
-BOLT_HOST_DEVICE inline double slope_quotient(double numerator, double denominator) {
+BOLT_HOST_DEVICE inline double fast_quotient(double numerator, double denominator) {
   return numerator / denominator;
 }
 
@@ -38,7 +45,7 @@ template <class Real>
 BOLT_HOST_DEVICE inline Real limited_difference(Limiter limiter, Real upwind, Real downwind) {
   const Real product = upwind * downwind;
   const Real limited = limiter == Limiter::van_leer
-                           ? slope_quotient(Real(2) * product, upwind + downwind)
+                           ? fast_quotient(Real(2) * product, upwind + downwind)
                            : (fabs(upwind) < fabs(downwind) ? upwind : downwind);
   return product <= Real(0) ? Real(0) : limited;
 }
@@ -131,14 +138,20 @@ struct StreamTables {
   // took ~80 instructions, most of them address arithmetic).
   template <int N, class Body>
   BOLT_HOST_DEVICE auto for_cells(const int (&ip)[N][3], Body&& body) const {
-    if (order == 1) {
-      // The shifts are decided here too: a shift table read under a condition inside the loop
-      // over velocities keeps the CPU's loop from vectorizing, and splits a GPU thread's batch
-      // of velocities (fused_step.hpp) into blocks whose loads are not issued together.
-      if (!shifts) return first_order_axes<false>(ip, body);
-      return first_order_axes<true>(ip, body);
-    }
+    if (order == 1) return for_first_order_cells(ip, body);
     return body(SecondOrderStreamer<N>{*this, ip});
+  }
+
+  // for_cells at first order, for kernels compiled for one order (the hs_mc collision's
+  // first-order kernel), which then hold no second-order code: its registers and scheduling
+  // came out otherwise whenever that code, never run there, changed. The shifts are decided here
+  // too: a shift table read under a condition inside the loop over velocities keeps the CPU's
+  // loop from vectorizing, and splits a GPU thread's batch of velocities (fused_step.hpp) into
+  // blocks whose loads are not issued together.
+  template <int N, class Body>
+  BOLT_HOST_DEVICE auto for_first_order_cells(const int (&ip)[N][3], Body&& body) const {
+    if (!shifts) return first_order_axes<false>(ip, body);
+    return first_order_axes<true>(ip, body);
   }
 
   // for_cells at second order, for kernels compiled for one order whose loop over velocities is

@@ -214,13 +214,10 @@ struct McCollision {
           if (i + u * stream_items < nv) rows[i + u * stream_items] = h[u];
       });
     };
-    // The first-order kernel keeps for_cells, whose second order it never runs: compiled
-    // without it, the kernel's registers came out otherwise, and the paper's first-order grids
-    // stepped 1 % slower.
     if constexpr (StreamOrder == 2)
       pass.stream.for_second_order_cells(ip, stream_rows);
     else
-      pass.stream.for_cells(ip, stream_rows);
+      pass.stream.for_first_order_cells(ip, stream_rows);
   }
 
   // g from h = h~(v) and h1 = h~(v1) as h + h1 (1 + eps h): two fused multiply-adds.
