@@ -130,12 +130,15 @@ struct SweepCopies {
   std::int64_t stride = 0;
 };
 
-// A velocity's slice: element p at base[p * stride].
+// A velocity's slice: element p at base[p * stride]. Positions and strides are 32 bits (the
+// engine checks that a slice's positions and a batch's slots fit), their product 64: on the GPU
+// one widening multiply, where a 64-bit product of 64-bit operands was three, at a dozen slice
+// accesses a cell.
 template <class Real>
 struct SliceView {
   Real* base;
-  std::int64_t stride;
-  BOLT_HOST_DEVICE Real& operator[](std::int64_t p) const { return base[p * stride]; }
+  int stride;
+  BOLT_HOST_DEVICE Real& operator[](int p) const { return base[std::int64_t(p) * stride]; }
 };
 
 // The second-order sweep's positivity: the largest theta in [0, 1] by which a cell's slopes can
@@ -149,24 +152,23 @@ struct SliceView {
 // cells, where the velocities running upstream drop by orders of magnitude within a cell) a
 // slope can pull f or a face value below zero, and that deficit of upstream-running particles
 // would cool the gas ahead of the cube's bow shock by 1 %. Linear constraints that theta = 0
-// meets: theta is the smallest of their bounds, continuous in the inputs (the fixed-point
-// iteration needs that: docs/physics.md), 1 wherever f and its face values stay above lowest
-// (smooth positive f).
+// meets: theta is the smallest of their bounds room / fall (room = first - lowest, fall the
+// constraint's fall at theta = 1, where it is positive), continuous in the inputs (the
+// fixed-point iteration needs that: docs/physics.md), 1 wherever f and its face values stay above
+// lowest (smooth positive f). The bounds share their numerator, so the smallest is room over the
+// largest fall: one division a cell, not one per constraint (a division is a dozen instructions
+// on the GPU, and a 3-D cell has four constraints). room is at least 0 (first is below lowest
+// only by rounding, which would give a negative theta).
 // Selects, not branches, and the slopes by value, one per swept axis: the CPU's SIMD loop over
-// slots vectorizes only where no array of it has its address taken; an unselected quotient may
-// be infinite.
-template <class Real>
-BOLT_HOST_DEVICE inline Real slope_fraction_bound(Real theta, Real room, Real fall) {
-  return fall > Real(0) && room < theta * fall ? room / fall : theta;
-}
-
+// slots vectorizes only where no array of it has its address taken.
 template <class Real, class... Slopes>
 BOLT_HOST_DEVICE inline Real positive_slope_fraction(Real first, Real f, Real lowest,
                                                      Slopes... slope) {
-  const Real room = first - lowest, drop = first - f;
-  Real theta = slope_fraction_bound(Real(1), room, drop);
-  ((theta = slope_fraction_bound(theta, room, drop - Real(0.5) * slope)), ...);
-  return theta;
+  const Real above = first - lowest, drop = first - f;
+  const Real room = above > Real(0) ? above : Real(0);
+  Real fall = drop;
+  ((fall = drop - Real(0.5) * slope > fall ? drop - Real(0.5) * slope : fall), ...);
+  return room < fall ? fast_quotient(room, fall) : Real(1);
 }
 
 template <class Real, class Relax>
@@ -284,9 +286,9 @@ struct Sweep {
     // is overwritten. `here` is this cell in the slice: its plane (3-D) or line (2-D).
     const unsigned cell_flags = flags[cell];
     const SweepCell<Real> c = cells[cell];
-    const std::int64_t here = plane ? cell - stride[2] * at[2] : at[0];
+    const int here = plane ? at[0] + n[0] * at[1] : at[0];
     Real upwind[3] = {previous, Real(0), Real(0)};
-    if (n[1] > 1 && jj > 0) upwind[1] = slice[plane ? here - l.dir[1] * stride[1] : here];
+    if (n[1] > 1 && jj > 0) upwind[1] = slice[plane ? here - l.dir[1] * n[0] : here];
     if (plane && kk > 0) upwind[2] = slice[here];
     // A solid cell is not swept; its gas neighbours take their solid wall's value, never its
     // slice entry (nor its target, read above with the others, unused).
@@ -317,7 +319,7 @@ struct Sweep {
       lhs += coefficient;
       rhs += coefficient * upwind[a];
     }
-    const Real f = rhs / lhs;
+    const Real f = fast_quotient(rhs, lhs);
     if (n[1] > 1) slice[here] = f;
     const Real leaving[3] = {f, f, f};
     add_cell(l, cell, cell_flags, at, steps, f, leaving, nullptr, entering, acc, copy);
@@ -371,14 +373,14 @@ struct Sweep {
     for (int a = 0; a < 3; ++a) at[a] = l.dir[a] > 0 ? steps[a] : n[a] - 1 - steps[a];
     const std::int64_t stride[3] = {1, n[0], std::int64_t(n[0]) * n[1]};
     const std::int64_t cell = at[0] + stride[1] * at[1] + stride[2] * at[2];
-    const std::int64_t size = grid.slice_size();
+    const int size = int(grid.slice_size());
     // The loads first, as in step: y from the current line's upwind neighbour in the slice (2-D:
     // the previous line itself), z from the slice before this cell overwrites it.
     const unsigned cell_flags = flags[cell];
     const SweepCell<Real> c = cells[cell];
-    const std::int64_t here = plane ? cell - stride[2] * at[2] : at[0];
+    const int here = plane ? at[0] + n[0] * at[1] : at[0];
     SweepCarry<Real> up[3] = {carry, {}, {}};
-    const std::int64_t y_at = plane ? here - l.dir[1] * stride[1] : here;
+    const int y_at = plane ? here - l.dir[1] * n[0] : here;
     const int y_face = plane ? kSliceFaceY : kSliceFace2D;
     const int y_difference = plane ? kSliceDifferenceY : kSliceDifference2D;
     if (n[1] > 1 && jj > 0)
@@ -430,8 +432,8 @@ struct Sweep {
       lhs_unlimited += k;
       rhs_unlimited += k * up[a].value;
     }
-    const Real unlimited = rhs_unlimited / lhs_unlimited;
-    const Real first = rhs / lhs;
+    const Real unlimited = fast_quotient(rhs_unlimited, lhs_unlimited);
+    const Real first = fast_quotient(rhs, lhs);
     // The lowest value the cell is built from, or 0 (positive_slope_fraction).
     Real lowest = fmin(Real(0), F);
     for (int a = 0; a < 3; ++a)
@@ -451,10 +453,10 @@ struct Sweep {
     }
     // Positivity: the slopes scaled back toward first order where f or a face value would fall
     // below the lowest value the cell is built from, or 0.
+    const Real unscaled = fast_quotient(rhs, lhs);
     const Real theta =
-        positive_slope_fraction(first, rhs / lhs, lowest, slope[0], slope[1], slope[2]);
+        positive_slope_fraction(first, unscaled, lowest, slope[0], slope[1], slope[2]);
     for (int a = 0; a < 3; ++a) slope[a] *= theta;
-    const Real unscaled = rhs / lhs;
     const Real f = theta < Real(1) ? first - theta * (first - unscaled) : unscaled;
     Real leaving[3], difference[3];
     for (int a = 0; a < 3; ++a) {

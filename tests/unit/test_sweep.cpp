@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "kernels/macroscopic.hpp"
@@ -563,6 +564,36 @@ TEST(Sweep, SecondOrderSymmetryFaceEqualsTheMirroredHalfIn3D) {
   // Round-off of sums in another order; the z-odd moments vanish to it.
   EXPECT_LT(worst / scale, 1e-13);
   EXPECT_LT(test::relative_difference(whole.face_sums[2][1], upper.face_sums[2][1]), 1e-13);
+}
+
+// The positivity fraction (kernels/sweep.hpp) against its definition: the largest theta in [0, 1]
+// with first - theta drop and every face value first - theta (drop - s_a / 2) at or above lowest.
+// Random cells, some whose slopes pull values below lowest and some whose do not.
+TEST(Sweep, PositiveSlopeFractionIsTheLargestThetaKeepingEveryValueAboveLowest) {
+  std::mt19937 random(20261201);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  int limited = 0;
+  for (int trial = 0; trial < 10000; ++trial) {
+    const double lowest = trial % 2 ? 0.0 : -0.1 * std::abs(uniform(random));
+    const double first = lowest + std::abs(uniform(random));
+    const double f = first + 0.5 * uniform(random);
+    const double s[3] = {2.0 * uniform(random), 2.0 * uniform(random), 2.0 * uniform(random)};
+    const double theta = positive_slope_fraction(first, f, lowest, s[0], s[1], s[2]);
+    ASSERT_GE(theta, 0.0);
+    ASSERT_LE(theta, 1.0);
+    const double drop = first - f;
+    // Every value at theta, its least the tight one where theta < 1.
+    double least = first - theta * drop;
+    for (double slope : s) least = std::min(least, first - theta * (drop - 0.5 * slope));
+    EXPECT_GE(least, lowest - 1e-14) << "trial " << trial;
+    if (theta < 1.0) {
+      EXPECT_NEAR(least, lowest, 1e-14) << "trial " << trial;
+      ++limited;
+    }
+  }
+  // Both kinds of cell were drawn.
+  EXPECT_GT(limited, 1000);
+  EXPECT_LT(limited, 9000);
 }
 
 }  // namespace

@@ -16,11 +16,13 @@ namespace {
 
 // The sums of a warp's 32 velocities at one cell, added once to memory. Up to 2 sums go through
 // the shuffle tree; wider ones are transposed through the warp's shared scratch, where lane
-// (k, half) adds the 16 values of sum k of its half of the warp, and one shuffle joins the
-// halves: 13 stores and 16 loads per lane instead of 5 shuffles per sum, and the sums' atomic
-// adds leave together from 13 lanes instead of one after another from lane 0.
-constexpr int kScratchPitch = 33;  // doubles per sum in the scratch: 32 lanes, padded so that the
-                                   // 16 lanes of a half-warp reading sums k = 0..15 hit distinct
+// (k, half) adds the 16 values of sum k of its half of the warp, two at a time (16-byte loads)
+// into four running sums (one chain of 16 dependent adds waited on each add in turn), and one
+// shuffle joins the halves: 13 stores and 8 loads per lane instead of 5 shuffles per sum, and
+// the sums' atomic adds leave together from 13 lanes instead of one after another from lane 0.
+constexpr int kScratchPitch = 34;  // doubles per sum in the scratch: 32 lanes and a pad, so that
+                                   // each half's 16 values start on 16 bytes and the 8 lanes of
+                                   // a 16-byte load's phase, reading sums k..k+7, hit distinct
                                    // banks
 constexpr int kScratchPerWarp = kRawMoments * kScratchPitch;
 
@@ -45,9 +47,16 @@ struct WarpAccumulator {
       const int k = lane & 15, half = lane >> 4;
       double total = 0.0;
       if (k < K) {
-        const double* column = scratch + k * kScratchPitch + 16 * half;
+        const double2* column =
+            reinterpret_cast<const double2*>(scratch + k * kScratchPitch + 16 * half);
+        double partial[4] = {0.0, 0.0, 0.0, 0.0};
 #pragma unroll
-        for (int i = 0; i < 16; ++i) total += column[i];
+        for (int i = 0; i < 8; ++i) {
+          const double2 pair = column[i];
+          partial[2 * (i % 2)] += pair.x;
+          partial[2 * (i % 2) + 1] += pair.y;
+        }
+        total = (partial[0] + partial[1]) + (partial[2] + partial[3]);
       }
       total += __shfl_xor_sync(0xffffffffu, total, 16);
       if (half == 0 && k < K) atomicAdd(to + k, total);
@@ -78,7 +87,7 @@ __device__ __forceinline__ void sweep_wavefront(const Sweep<Real, Relax>& sweep,
   extern __shared__ double scratch[];  // [lines][kScratchPerWarp]
   const WarpAccumulator accumulator{scratch + warp * kScratchPerWarp};
   const auto velocity = sweep.lane(first + t);
-  const SliceView<Real> slice{slices + t, count};
+  const SliceView<Real> slice{slices + t, int(count)};
   const int* n = sweep.grid.n;
   const int period = max(n[0], lines);
   const int rounds = (n[1] * n[2] + lines - 1) / lines;

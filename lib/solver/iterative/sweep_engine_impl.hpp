@@ -6,6 +6,7 @@
 // every relaxation model of the registry for the backend.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string_view>
 #include <type_traits>
@@ -84,6 +85,12 @@ class SweepEngineImpl final : public SweepEngine {
     }
     cells_ = grid_.cells();
     slice_size_ = grid_.slice_size() * grid_.slice_arrays(config.order);
+    // The kernel indexes a slice and the batch's slots in 32 bits (SliceView).
+    require(slice_size_ <= std::numeric_limits<int>::max() &&
+                batch_ <= std::numeric_limits<int>::max(),
+            "-grid_n: the iterative solver's slice of ", slice_size_, " values per velocity (",
+            grid_.slice_arrays(config.order), " arrays of the largest plane, ", grid_.slice_size(),
+            " cells) or its batch of ", batch_, " velocity slots exceeds 2^31 - 1");
     copies_ = sweep_sum_copies(config.backend, g);
     // The velocity group's ranks share out the cells' targets (each computes its part, then all
     // gather them): parts of equal length, the last padded.
