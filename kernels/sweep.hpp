@@ -132,8 +132,8 @@ struct SweepCopies {
 
 // A velocity's slice: element p at base[p * stride]. Positions and strides are 32 bits (the
 // engine checks that a slice's positions and a batch's slots fit), their product 64: on the GPU
-// one widening multiply, where a 64-bit product of 64-bit operands was three, at a dozen slice
-// accesses a cell.
+// one widening multiply (a product of 64-bit operands takes three), at a dozen slice accesses a
+// cell.
 template <class Real>
 struct SliceView {
   Real* base;
