@@ -17,8 +17,8 @@ namespace {
 // The sums of a warp's 32 velocities at one cell, added once to memory. Up to 2 sums go through
 // the shuffle tree; wider ones are transposed through the warp's shared scratch, where lane
 // (k, half) adds the 16 values of sum k of its half of the warp, two at a time (16-byte loads)
-// into four running sums (a single chain of 16 dependent adds would wait on each add in turn),
-// and one shuffle joins the halves: 13 stores and 8 loads per lane instead of 5 shuffles per sum, and
+// into four running sums (one chain of 16 dependent adds would wait on each add in turn), and
+// one shuffle joins the halves: 13 stores and 8 loads per lane instead of 5 shuffles per sum, and
 // the sums' atomic adds leave together from 13 lanes instead of one after another from lane 0.
 constexpr int kScratchPitch = 34;  // doubles per sum in the scratch: 32 lanes and a pad, so that
                                    // each half's 16 values start on 16 bytes and the 8 lanes of
