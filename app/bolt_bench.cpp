@@ -269,8 +269,8 @@ RunOptions run_options(const BenchOptions& o) {
 // A Maxwellian row per cell with a small density wave along every axis of more than one cell,
 // filled in parallel (a large state is tens of GB on the host). Along an axis where the state
 // were uniform, neighbouring values would be equal, and a second-order step's van Leer limiter
-// would divide 0 by 0 in every cell, which the GPU's division leaves to its slow path: a cost
-// that a run's own state seldom has (docs/benchmarks.md).
+// would divide 0 by 0 in every cell, which the GPU's IEEE division (double precision) leaves to
+// its slow path: a cost that a run's own state seldom has (docs/benchmarks.md).
 std::vector<double> initial_state(const PhysicalGrid& grid, const VelocityGrid& vg) {
   const int nv = vg.size();
   std::vector<double> row(nv);
