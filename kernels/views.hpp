@@ -59,6 +59,8 @@ struct CellIndexer {
     int i[3];
   };
 
+  BOLT_HOST_DEVICE std::int64_t count() const { return std::int64_t(n[0]) * n[1] * n[2]; }
+
   // Cell `item` (at most kMaxIndexedCells) by 32-bit division: a 64-bit one is a long subroutine on
   // the GPU, and even a branch to it for larger boxes costs the step's kernels registers, and so
   // resident blocks. The engine refuses larger boxes.

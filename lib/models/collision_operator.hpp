@@ -51,6 +51,9 @@ struct CellPass {
   CellIndexer cells;   // the cells of this pass (the box, or a region of it)
   std::uint32_t step;  // number of the step the pass belongs to (keys random samples)
   int substep;         // streaming pass of the step, < CollisionOperator::substeps()
+  // How many cells the step's passes before this one took (0: the step's first pass): where
+  // the cells' own outputs of the step (hs_mc's correction records) start.
+  std::int64_t first_cell;
 };
 
 // What the fills of a boundary face put in the ghosts (kernels/boundary_fill.hpp), in terms of

@@ -112,7 +112,7 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
     using Relax = Relaxation<Real, Evaluator, Conservative>;
     Relax relax{params_};
     relax.params.dt = relax_dt;
-    const std::int64_t cells = std::int64_t(p.cells.n[0]) * p.cells.n[1] * p.cells.n[2];
+    const std::int64_t cells = p.cells.count();
     // Phases (core/phase_events.hpp) as the kernels are: streaming and relaxation fused in one
     // pass, or, split, the moment sums between them; the group sums name their own phase.
     const auto wait = device_work(exec_);

@@ -16,8 +16,9 @@
 //    solution. r_v and e_v are computed from log(Phi_w / Phi0) with expm1: no cancellation for a
 //    lid moving at 0.01 c0 and eps = 0.01.
 //  * The step: the samples of the step (drawn beside the step before), then McCollision streams
-//    and collides every cell in one pass, with the correction solved in the kernel or by PETSc
-//    on the host.
+//    and collides the cells, with the correction solved in the kernel or by PETSc on the host:
+//    the box in one pass, or (with halos) the cells that read none while the halos travel and
+//    the rest after them.
 // Include after the backend's launch header (it launches kernels).
 #include <array>
 #include <cmath>
@@ -174,20 +175,25 @@ class McOperator final : public CollisionOperator<Real, Exec> {
     prepare(box.step);
   }
 
-  // Streams inside its collision pass: no interior pass while the halos travel.
-  bool passes_in_parts() const override { return false; }
+  // A cell's collision reads only its own row and its upwind neighbours': the interior cells
+  // collide while the halos travel, the rest after (not with the host's correction solve, which
+  // solves the pass's cells together).
+  bool passes_in_parts() const override {
+    return config_.options.correction != McCorrection::external;
+  }
 
-  // Streaming and collision of every cell in one pass, with the samples of the step (keyed by
-  // the step number, so a restart continues the sample sequence).
+  // Streaming and collision of the pass's cells, with the samples of the step (keyed by the step
+  // number, so a restart continues the sample sequence); the step's first pass waits for them.
   void pass(const CellPass<Real>& p) override {
-    {
+    if (p.first_cell == 0) {
       const Phase phase("BoltMcSamples", device_work(exec_));
       if (is_prepared_) side_.join(exec_);
       if (!is_prepared_ || prepared_ != p.step) device_of(p.step).draw(exec_, p.step);
       is_prepared_ = false;
       prepare(p.step + 1);  // beside this collision: the other set, which the last one read
     }
-    collide(p.step, p.f_in, p.f_out, p.vel, p.stream, true, p.cells, cells_);
+    collide(p.step, p.f_in, p.f_out, p.vel, p.stream, true, p.cells, p.cells.count(),
+            p.first_cell);
   }
 
   // Monitor numbers: rejected fraction over all draws, the largest correction |(A, B, C)| and
@@ -241,15 +247,16 @@ class McOperator final : public CollisionOperator<Real, Exec> {
   std::vector<double> records() const { return record_.to_host(); }
 
   // The collision of `count` cells of `in` (rows `vel.row` apart, at `cells`) into `out` with
-  // the samples of `step` as drawn, streaming first when `streams`.
+  // the samples of `step` as drawn, streaming first when `streams`; their records from the
+  // `first_cell`-th on.
   void collide(std::uint32_t step, const Real* in, Real* out, const Velocities<Real>& vel,
                const StreamTables<Real>& stream, bool streams, const CellIndexer& cells,
-               std::int64_t count) {
-    reserve(count);
+               std::int64_t count, std::int64_t first_cell = 0) {
+    reserve(first_cell + count);
     const McCorrection mode = config_.options.correction;
     double* system = mode == McCorrection::external ? system_.data() : nullptr;
-    const McPass<Real> pass{in,    out,   vel.row,        stream, streams,
-                            cells, count, record_.data(), system};
+    double* record = record_.data() + first_cell * kMcRecord;
+    const McPass<Real> pass{in, out, vel.row, stream, streams, cells, count, record, system};
     const McDevice<Real, Exec>& device = device_of(step);
     {
       const Phase phase("BoltCollision", device_work(exec_));

@@ -78,7 +78,7 @@ class ProjectionOperator final : public CollisionOperator<Real, Exec> {
 
   // Streaming over dt / substeps(), then, after the first, the collision over dt.
   void pass(const CellPass<Real>& p) override {
-    const std::int64_t cells = std::int64_t(p.cells.n[0]) * p.cells.n[1] * p.cells.n[2];
+    const std::int64_t cells = p.cells.count();
     const auto wait = device_work(exec_);  // core/phase_events.hpp
     {
       const Phase phase("BoltStreaming", wait);

@@ -270,7 +270,11 @@ class ExplicitEngine final : public Engine {
       for (Halo& halo : halos_) copy_halo(halo, halo.receive, true);
     }
     if (interior_done_) {
-      for (const Region& region : shell_) collision_->pass(cell_pass(f_[1 - current_].data(), region));
+      std::int64_t first_cell = interior_.cells();
+      for (const Region& region : shell_) {
+        collision_->pass(cell_pass(f_[1 - current_].data(), region, first_cell));
+        first_cell += region.cells();
+      }
     } else {
       collision_->pass(cell_pass(f_[1 - current_].data(), whole()));
     }
@@ -398,10 +402,12 @@ class ExplicitEngine final : public Engine {
     std::int64_t cells() const { return std::int64_t(n[0]) * n[1] * n[2]; }
   };
 
-  // One pass of the collision operator from the current f into `destination` over `region`.
-  CellPass<Real> cell_pass(Real* destination, const Region& region) const {
+  // One pass of the collision operator from the current f into `destination` over `region`,
+  // after passes of the same step over `first_cell` cells.
+  CellPass<Real> cell_pass(Real* destination, const Region& region,
+                           std::int64_t first_cell = 0) const {
     return {f_[current_].data(), destination, velocities(), stream_tables(), stream_runs(),
-            indexer(region), static_cast<std::uint32_t>(step_count_), substep_};
+            indexer(region), static_cast<std::uint32_t>(step_count_), substep_, first_cell};
   }
 
   Region whole() const {
