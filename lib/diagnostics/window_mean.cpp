@@ -72,16 +72,21 @@ WindowMean window_mean(const std::vector<double>& samples, int batches) {
   }
   w.start = first;
   w.mean = mean;
-  w.error = std::sqrt(var / double(batches - 1) / double(batches));
   w.lag1 = var > 0.0 ? cov / var : 0.0;
+  // Equal batch means (no noise) have no correlation to correct.
+  w.correlation = var > 0.0 ? (double(batches) * w.lag1 + 1.0) / double(batches - 3) : 0.0;
+  // Negative correlations are taken as none: from 20 batch means they are mostly the estimate's
+  // noise, and would shrink the error.
+  const double rho = std::clamp(w.correlation, 0.0, kMostBatchCorrelation);
+  w.error = std::sqrt(var / double(batches - 1) / double(batches) * (1.0 + rho) / (1.0 - rho));
   // The drift left in the window: the means of its two halves, whose difference has the standard
-  // error 2 w.error (two means of B/2 independent batch means each).
+  // error 2 w.error (two means of B/2 batch means each).
   const int half = batches / 2;
   double early = 0.0, late = 0.0;
   for (int b = 0; b < half; ++b) early += means[b] / double(half);
   for (int b = batches - half; b < batches; ++b) late += means[b] / double(half);
   w.drift = late - early;
-  w.ready = w.lag1 < 2.0 / std::sqrt(double(batches)) && std::abs(w.drift) <= 2.0 * (2.0 * w.error);
+  w.ready = w.correlation <= kMostBatchCorrelation && std::abs(w.drift) <= 2.0 * (2.0 * w.error);
   return w;
 }
 

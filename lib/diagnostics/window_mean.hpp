@@ -14,13 +14,19 @@
 // The error is by batch means: the window is cut into `batches` equal batches, whose means are
 // close to independent and normal when a batch is much longer than the correlation time of the
 // noise (a flight time across the cavity, or the viscous time at large delta); then the standard
-// error of the mean is sd(batch means) / sqrt(batches). Whether they are independent enough is
-// tested, not assumed: the lag-1 autocorrelation of the batch means must lie below 2/sqrt(B),
-// the 95 % bound of independent ones; batches shorter than the correlation time fail it (their
-// neighbours share noise), and the run goes on until they are long enough. A slow drift left in
-// the window (the approach to the steady state that MSER let in) biases the mean without much
-// lag-1 correlation at 20 batches, so the means of the window's two halves must also agree
-// within two standard errors of their difference (2 error, 95 %).
+// error of the mean is sd(batch means) / sqrt(batches). Where batches are not that long, their
+// means stay correlated, which sd / sqrt(batches) alone leaves out: the error is scaled by the
+// first-order autoregressive approximation of the batch means' correlations, as the Skart
+// procedure does (Tafazzoli, Wilson et al., IIE Transactions 43 (2011) 110),
+//   error = sd / sqrt(batches) * sqrt((1 + rho) / (1 - rho))   (rho > 0),
+// with rho the lag-1 autocorrelation of the batch means, corrected for the bias of its estimate
+// from few of them, E[r] = rho - (1 + 3 rho) / batches (Marriott and Pope, Biometrika 41 (1954)
+// 390): rho = (batches r + 1) / (batches - 3). Past rho = kMostBatchCorrelation the batches are
+// too short for that approximation (fewer than ~3.5 independent batches' worth of information)
+// and the window is not ready: the run goes on until they are longer. A slow drift left in the
+// window (the approach to the steady state that MSER let in) biases the mean without much lag-1
+// correlation at 20 batches, so the means of the window's two halves must also agree within two
+// standard errors of their difference (2 error, 95 %).
 #include <cstddef>
 #include <vector>
 
@@ -32,7 +38,8 @@ struct WindowMean {
   int batches = 0;
   double mean = 0.0;
   double error = 0.0;       // standard error of `mean`
-  double lag1 = 0.0;        // lag-1 autocorrelation of the batch means
+  double lag1 = 0.0;        // lag-1 autocorrelation of the batch means, as estimated
+  double correlation = 0.0; // the same corrected for the estimate's bias (rho above)
   double drift = 0.0;       // mean of the window's second half minus that of its first
 };
 
@@ -40,8 +47,12 @@ struct WindowMean {
 constexpr std::size_t kLeastBatchSamples = 5;
 
 // The batches of the run's window means (-ts_mean_tol, the summary): 20 makes the error's own
-// relative uncertainty about 1/sqrt(2 (20 - 1)) = 16 % and the lag-1 test's bound 0.45.
+// relative uncertainty about 1/sqrt(2 (20 - 1)) = 16 % for independent batch means.
 constexpr int kWindowBatches = 20;
+
+// The largest bias-corrected lag-1 correlation of the batch means a window is taken with: at
+// 0.7 the error is scaled by up to sqrt(1.7 / 0.3) = 2.4.
+constexpr double kMostBatchCorrelation = 0.7;
 
 // The window mean of `samples` (in time order) with `batches` batch means (at least 4).
 WindowMean window_mean(const std::vector<double>& samples, int batches);

@@ -204,6 +204,7 @@ nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& gr
       j[key + "_error"] = w.error;
       j[key + "_ready"] = w.ready;
       j[key + "_lag1"] = w.lag1;
+      j[key + "_correlation"] = w.correlation;
       j[key + "_drift"] = w.drift;
       j[key + "_from_time"] = w.start < history.time.size() ? history.time[w.start] : time;
     }
