@@ -33,7 +33,8 @@
 namespace bolt {
 
 struct WindowMean {
-  bool ready = false;       // a window after the transient: independent batches, no drift
+  bool ready = false;       // a window after the transient: batch means correlated at most
+                            // kMostBatchCorrelation, halves that agree
   std::size_t start = 0;    // its first sample
   int batches = 0;
   double mean = 0.0;

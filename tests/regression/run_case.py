@@ -466,7 +466,7 @@ def check_mc_cavity(bolt, args, tmp):
        fields to 1e-12 (every cell uses the same samples; the CPU team adds them in order), with
        the interior cells collided while the halos travel and without (-halo_overlap false);
        so does the largest conservation correction of the last step (mc_abc, a maximum over the
-       cells' records, which the passes of a step write side by side);
+       cells' records; being a maximum, it would miss a record lost where the maximum is not);
     4. a checkpoint written by 2 ranks, continued by 3, ends at the one-rank fields (1e-12): the
        samples are keyed by the step number, which the restart restores (the state goes through
        f = Phi0 (1 + eps h) in the checkpoint, so equality is to round-off, not bitwise)."""
