@@ -40,11 +40,16 @@ struct Relaxation {
   // Widest team reduction: the conservative Newton step reduces 30 sums.
   static constexpr int kReduceWidth =
       Conservative ? 30 : (kSums > kNormalisationSums ? kSums : kNormalisationSums);
-  // The float step is latency-bound, so occupancy decides it: compiled for teams of up to 1024
-  // threads (at most 64 registers) it keeps 4 teams of 256 per multiprocessor, where the
-  // target's and normalisation's doubles would otherwise leave room for 2. In double the
-  // spills such a cap forces cost more than the occupancy gains (docs/benchmarks.md): no cap.
-  static constexpr int kTeamThreads = !Conservative && sizeof(Real) == 4 ? 1024 : 0;
+  // The step is latency-bound, so occupancy decides it: each kernel is compiled for teams of up
+  // to kTeamThreads threads (a register bound) where that was measured faster (docs/benchmarks.md,
+  // "Register bounds of the fused step"). In float 1024 (64 registers): 4 teams of 256 per
+  // multiprocessor, where the target's and normalisation's doubles would leave room for 2; the
+  // conservative step 512 (128 registers; 182 to 194 left free). In double the Shakhov and ES-BGK
+  // steps 512 (168 left free: 1 team of 256, bounded 2, as many as a 24^3 row's scratch allows);
+  // BGK none (128 left free: bounded it spilled), nor the conservative step (bounded it was
+  // slower).
+  static constexpr int kTeamThreads =
+      sizeof(Real) == 4 ? (Conservative ? 512 : 1024) : (!Conservative && kSums > 5 ? 512 : 0);
 
   RelaxationParams params;
 
