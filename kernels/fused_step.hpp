@@ -220,9 +220,13 @@ BOLT_HOST_DEVICE BOLT_HOST_INLINE void relax_row(const Team& team, const Velocit
   }
 }
 
-template <class Real, class Relax, bool Stream, class RowTables>
+// ReducedSet: the kernel for a reduced set (its register bound, Relaxation's
+// kReducedSetTeamThreads; the code is the same).
+template <class Real, class Relax, bool Stream, class RowTables, bool ReducedSet = false>
 struct FusedStep {
-  static constexpr int kTeamThreads = Relax::kTeamThreads;  // launch_cuda.cuh: 0 is unbounded
+  // launch_cuda.cuh: 0 is unbounded
+  static constexpr int kTeamThreads =
+      ReducedSet ? Relax::kReducedSetTeamThreads : Relax::kTeamThreads;
   const Real* f_in;
   Real* f_out;
   Velocities<Real> vel;

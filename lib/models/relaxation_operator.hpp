@@ -146,10 +146,18 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
       }
     }
     const Phase phase(Stream ? "BoltFusedStep" : "BoltRelaxation", wait);
-    FusedStep<Real, Relax, Stream, RowTables> kernel{p.f_in, p.f_out, p.vel, p.stream,
-                                                     p.cells, relax, row_tables(p)};
-    for_each_cell_team<Relax::kReduceWidth>(exec_, p.cells.n, row_bytes, setup_.team_size,
-                                            scratch_bytes_, kernel,
+    if constexpr (Relax::kReducedSetTeamThreads != Relax::kTeamThreads)
+      if (p.vel.h) return fused<Stream, true>(relax, p);
+    fused<Stream, false>(relax, p);
+  }
+
+  template <bool Stream, bool ReducedSet, class Relax>
+  void fused(const Relax& relax, const CellPass<Real>& p) {
+    FusedStep<Real, Relax, Stream, RowTables, ReducedSet> kernel{
+        p.f_in, p.f_out, p.vel, p.stream, p.cells, relax, row_tables(p)};
+    for_each_cell_team<Relax::kReduceWidth>(exec_, p.cells.n,
+                                            std::size_t(p.vel.row) * sizeof(Real),
+                                            setup_.team_size, scratch_bytes_, kernel,
                                             Stream ? "fused_step" : "relaxation");
   }
 
