@@ -40,19 +40,16 @@ struct Relaxation {
   // Widest team reduction: the conservative Newton step reduces 30 sums.
   static constexpr int kReduceWidth =
       Conservative ? 30 : (kSums > kNormalisationSums ? kSums : kNormalisationSums);
-  // The step is latency-bound, so occupancy decides it: each kernel is compiled for teams of up
-  // to kTeamThreads threads (a register bound) where that was measured faster (docs/benchmarks.md,
-  // "Register bounds of the fused step"). In float 1024 (64 registers): 4 teams of 256 per
-  // multiprocessor, where the target's and normalisation's doubles would leave room for 2; the
-  // Shakhov and ES-BGK steps 768 (80 registers, 3 teams: fewer spills), but on a reduced set,
-  // whose one-warp teams 80 registers hold to 25 blocks a multiprocessor, 1024
-  // (kReducedSetTeamThreads); the conservative step 512 (128 registers; 182 to 194 left free). In
-  // double the Shakhov and ES-BGK steps 512 (168 left free: 1 team of 256, bounded 2, as many as
-  // a 24^3 row's scratch allows); BGK none (128 left free: bounded it spilled), nor the
-  // conservative step (bounded it was slower).
+  // The step is latency-bound, so occupancy decides it: each GPU kernel is compiled for teams
+  // of up to kTeamThreads threads, a register bound, where that was measured faster than the
+  // spills it forces cost (docs/benchmarks.md, "Register bounds of the fused step"). The targets
+  // built from more than BGK's five sums (Shakhov, ES-BGK) take the most registers. A reduced
+  // set's one-warp teams are held by the block limit, not the registers: there the float
+  // kernels keep the bound of 1024 (kReducedSetTeamThreads).
+  static constexpr bool kWideTarget = kSums > 5;
   static constexpr int kTeamThreads =
-      sizeof(Real) == 4 ? (Conservative ? 512 : (kSums > 5 ? 768 : 1024))
-                        : (!Conservative && kSums > 5 ? 512 : 0);
+      sizeof(Real) == 4 ? (Conservative ? 512 : (kWideTarget ? 768 : 1024))
+                        : (!Conservative && kWideTarget ? 512 : 0);
   static constexpr int kReducedSetTeamThreads =
       sizeof(Real) == 4 && !Conservative ? 1024 : kTeamThreads;
 

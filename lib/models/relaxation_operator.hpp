@@ -146,7 +146,9 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
       }
     }
     const Phase phase(Stream ? "BoltFusedStep" : "BoltRelaxation", wait);
-    if constexpr (Relax::kReducedSetTeamThreads != Relax::kTeamThreads)
+    // A reduced set's kernel differs only in its register bound, which the CPU has none of.
+    if constexpr (std::is_same_v<RowTables, NoCpuRowTables> &&
+                  Relax::kReducedSetTeamThreads != Relax::kTeamThreads)
       if (p.vel.h) return fused<Stream, true>(relax, p);
     fused<Stream, false>(relax, p);
   }
