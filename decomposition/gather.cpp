@@ -8,7 +8,7 @@ namespace bolt {
 
 std::vector<double> allgather_blocks(MPI_Comm comm, const std::array<int, 3>& grid, int width,
                                      const std::vector<Block>& blocks,
-                                     const std::vector<double>& values) {
+                                     std::span<const double> values) {
   int ranks = 1;
   MPI_Comm_size(comm, &ranks);
   constexpr int kDescriptor = 8;  // lo[3], size[3], column_lo, column_count

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <array>
+#include <span>
 #include <vector>
 
 #include "owned_box.hpp"
@@ -23,6 +24,6 @@ struct Block {
 // (values: the blocks' values one after the other). Positions nobody contributes stay 0.
 std::vector<double> allgather_blocks(MPI_Comm comm, const std::array<int, 3>& grid, int width,
                                      const std::vector<Block>& blocks,
-                                     const std::vector<double>& values);
+                                     std::span<const double> values);
 
 }  // namespace bolt

@@ -32,7 +32,7 @@ struct RestartPoint {
   CheckpointInfo info;
   // Per owned box, its cells x the owned velocities: f, or where `stored` the solver's stored
   // state (/state: a checkpoint of the same model and precision that holds it).
-  std::vector<std::vector<double>> f;
+  BoxValues f;
   bool stored = false;
 };
 

@@ -71,8 +71,7 @@ void Checkpointer::write(const char* why, std::int64_t step, double time,
   BoxValues f, stored;
   {
     const Phase state_phase("BoltCheckpointState");
-    f = solver_.saved_state();
-    if (!info.state_variable.empty()) stored = solver_.saved_stored_state();
+    solver_.save_state(f, stored);
   }
   const Phase write_phase("BoltCheckpointWrite");
   write_checkpoint(comm_, run.output.checkpoint, info, layout_.boxes, layout_.columns, f, stored,

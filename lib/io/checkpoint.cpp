@@ -36,7 +36,7 @@ std::uint64_t mix(std::uint64_t x) {
 // summed mod 2^64 (the same total for any decomposition that writes or reads each value once).
 std::uint64_t partial_checksum(const std::array<int, 3>& grid, int nv,
                                const std::vector<OwnedBox>& boxes, const VelocityRange& velocities,
-                               const std::vector<std::vector<double>>& f) {
+                               const BoxValues& f) {
   // A sum modulo 2^64: the same in any order, so the box's cells are summed on the host's threads
   // (a GPU run's checkpoint holds ~1e8 values).
   std::uint64_t sum = 0;
@@ -274,7 +274,7 @@ hid_t exact_file_type(MPI_Comm comm, const BoxValues& values) {
   };
   // On the host's threads: a GPU run's checkpoint holds ~1e8 values.
   int floats = 1;
-  for (const std::vector<double>& box : values) {
+  for (const HostValues& box : values) {
     const std::int64_t count = std::int64_t(box.size());
 #pragma omp parallel for reduction(&& : floats) schedule(static)
     for (std::int64_t i = 0; i < count; ++i) floats = floats && is_float(box[i]);
@@ -542,12 +542,17 @@ BoxValues read_checkpoint_state(MPI_Comm comm, const std::string& path, const Ch
     Handle memory(H5Screate_simple(1, &memory_size, nullptr), H5Sclose, path, "dataspace");
     if (count == 0) check(H5Sselect_none(memory), path, "select none");
     double none = 0.0;  // a rank with fewer boxes still joins the collective read
-    std::vector<float> floats(single ? std::size_t(std::max<std::int64_t>(count, 1)) : 0);
-    void* data = single ? static_cast<void*>(floats.data())
+    // Read into memory not zeroed first, widened on the host's threads (as written).
+    std::unique_ptr<float[]> floats(single ? new float[std::max<std::int64_t>(count, 1)] : nullptr);
+    void* data = single ? static_cast<void*>(floats.get())
                         : static_cast<void*>(count > 0 ? values[round].data() : &none);
     check(H5Dread(set, single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, memory, space, xfer, data),
           path, name);
-    if (single && count > 0) std::copy_n(floats.begin(), count, values[round].begin());
+    if (single) {
+      double* to = count > 0 ? values[round].data() : nullptr;
+#pragma omp parallel for schedule(static)
+      for (std::int64_t i = 0; i < count; ++i) to[i] = floats[i];
+    }
   }
   return values;
 }

@@ -31,6 +31,7 @@
 
 #include <mpi.h>
 
+#include "core/host_values.hpp"
 #include "hdf5_fields.hpp"
 
 namespace bolt {
@@ -48,7 +49,7 @@ const std::vector<double>& history_entry(const CheckpointHistory& history, const
                                          const std::string& file);
 
 // Per owned box, its cells x the owned velocities.
-using BoxValues = std::vector<std::vector<double>>;
+using BoxValues = std::vector<HostValues>;
 
 struct CheckpointInfo {
   std::int64_t step = 0;

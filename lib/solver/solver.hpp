@@ -60,14 +60,14 @@ class Solver {
 
   // The state a checkpoint holds and a restart gives back (the unit count is the step).
   virtual StateLayout state_layout() const = 0;
-  virtual std::vector<std::vector<double>> saved_state() = 0;
-  virtual void restore(const std::vector<std::vector<double>>& state, std::int64_t unit) = 0;
-  // Where the state is stored as another variable than f (hs_mc's deviation h, which f rounds):
-  // its name (empty: f itself), its values in the layout of saved_state, and their restoring. A
-  // checkpoint holds both; a restart of the same model and precision continues from these
-  // bit-identically.
+  // f into `f`; and where the state is stored as another variable than f (hs_mc's deviation h,
+  // which f rounds), its values in the same layout into `stored` (left empty otherwise), taken
+  // together: one copy off the GPU.
+  virtual void save_state(BoxValues& f, BoxValues& stored) = 0;
+  virtual void restore(const BoxValues& state, std::int64_t unit) = 0;
+  // The stored variable's name (empty: f itself) and the restoring of its values. A checkpoint
+  // holds both; a restart of the same model and precision continues from these bit-identically.
   virtual std::string stored_variable() const { return {}; }
-  virtual BoxValues saved_stored_state() { return {}; }
   virtual void restore_stored(const BoxValues& state, std::int64_t unit) { restore(state, unit); }
 
   // The collision model's running totals a checkpoint carries (the same on every rank;

@@ -65,10 +65,11 @@ double value(std::int64_t cell, int component, double shift) {
   return std::sin(1.7 * double(cell) + 0.31 * component + shift) / 3.0 + 1.0;
 }
 
-// Per-cell values of `box`, x fastest, `width` per cell, as the engine hands them over.
-std::vector<double> box_values(const PhysicalGrid& grid, const OwnedBox& box, int width,
-                               double shift) {
-  std::vector<double> out;
+// Per-cell values of `box`, x fastest, `width` per cell, as the engine hands them over (a
+// checkpoint's as HostValues).
+template <class Values = std::vector<double>>
+Values box_values(const PhysicalGrid& grid, const OwnedBox& box, int width, double shift) {
+  Values out;
   for (int k = box.lo[2]; k < box.lo[2] + box.size[2]; ++k)
     for (int j = box.lo[1]; j < box.lo[1] + box.size[1]; ++j)
       for (int i = box.lo[0]; i < box.lo[0] + box.size[0]; ++i) {
@@ -122,7 +123,8 @@ TEST_F(IoRoundTrip, CheckpointRestoresStateBitwise) {
   info.model = "shakhov";
   info.precision = "float";
   const std::string path = (directory_ / "restart" / "state.h5").string();
-  write_checkpoint(MPI_COMM_WORLD, path, info, {owned}, {0, nv}, {box_values(grid, owned, nv, 0.0)});
+  write_checkpoint(MPI_COMM_WORLD, path, info, {owned}, {0, nv},
+                   {box_values<HostValues>(grid, owned, nv, 0.0)});
   EXPECT_TRUE(fs::exists(path));
   EXPECT_FALSE(fs::exists(temporary_name(path)));
 
@@ -140,7 +142,7 @@ TEST_F(IoRoundTrip, CheckpointRestoresStateBitwise) {
   const OwnedBox everything = whole_grid(read.grid);
   for (const OwnedBox& box : {owned, everything}) {
     const std::vector<double> expected = box_values(grid, box, nv, 0.0);
-    const std::vector<double> got = read_checkpoint_state(MPI_COMM_WORLD, path, read, {box}, {0, nv})[0];
+    const HostValues got = read_checkpoint_state(MPI_COMM_WORLD, path, read, {box}, {0, nv})[0];
     ASSERT_EQ(got.size(), expected.size());
     for (std::size_t i = 0; i < got.size(); ++i)
       EXPECT_EQ(std::bit_cast<std::uint64_t>(got[i]), std::bit_cast<std::uint64_t>(expected[i]))
@@ -149,7 +151,8 @@ TEST_F(IoRoundTrip, CheckpointRestoresStateBitwise) {
 
   // A second checkpoint replaces the first through the temporary file's rename.
   info.step = 1300;
-  write_checkpoint(MPI_COMM_WORLD, path, info, {owned}, {0, nv}, {box_values(grid, owned, nv, 0.5)});
+  write_checkpoint(MPI_COMM_WORLD, path, info, {owned}, {0, nv},
+                   {box_values<HostValues>(grid, owned, nv, 0.5)});
   EXPECT_EQ(read_checkpoint_info(MPI_COMM_WORLD, path).step, 1300);
 }
 
@@ -163,11 +166,12 @@ TEST_F(IoRoundTrip, CheckpointZerosCellsOutsideTheBoxes) {
   constexpr int nv = 3;
   const CheckpointInfo info = hs_mc_info(grid, nv, 7, 0.5, "float");
   const std::string path = (directory_ / "partial.h5").string();
-  write_checkpoint(MPI_COMM_WORLD, path, info, {owned}, {0, nv}, {box_values(grid, owned, nv, 0.0)},
-                   {box_values(grid, owned, nv, 0.5)});
+  write_checkpoint(MPI_COMM_WORLD, path, info, {owned}, {0, nv},
+                   {box_values<HostValues>(grid, owned, nv, 0.0)},
+                   {box_values<HostValues>(grid, owned, nv, 0.5)});
   const CheckpointInfo read = read_checkpoint_info(MPI_COMM_WORLD, path);
   for (const bool stored : {false, true}) {
-    const std::vector<double> got =
+    const HostValues got =
         read_checkpoint_state(MPI_COMM_WORLD, path, read, {whole_grid(read.grid)}, {0, nv},
                               stored)[0];
     ASSERT_EQ(got.size(), std::size_t(grid.interior_cells()) * nv);
@@ -222,15 +226,15 @@ TEST_F(IoRoundTrip, CheckpointStoresFloatsInSinglePrecision) {
   const PhysicalGrid grid = small_grid();
   const OwnedBox owned = slab(grid);
   constexpr int nv = 4;
-  std::vector<double> floats = box_values(grid, owned, nv, 0.25);
+  HostValues floats = box_values<HostValues>(grid, owned, nv, 0.25);
   for (double& v : floats) v = double(float(v));
-  const std::vector<double> doubles = box_values(grid, owned, nv, 0.0);
+  const HostValues doubles = box_values<HostValues>(grid, owned, nv, 0.0);
   const CheckpointInfo info = hs_mc_info(grid, nv, 57, 0.1, "float");
   const std::string path = (directory_ / "precision.h5").string();
   write_checkpoint(MPI_COMM_WORLD, path, info, {owned}, {0, nv}, {doubles}, {floats});
   const CheckpointInfo read = read_checkpoint_info(MPI_COMM_WORLD, path);
   for (const bool stored : {false, true}) {
-    const std::vector<std::vector<double>> got =
+    const BoxValues got =
         read_checkpoint_state(MPI_COMM_WORLD, path, read, {owned}, {0, nv}, stored);
     EXPECT_EQ(got[0], stored ? floats : doubles);
     EXPECT_NO_THROW(
@@ -249,7 +253,7 @@ TEST_F(IoRoundTrip, CheckpointStoresFloatsInSinglePrecision) {
   const std::string plain_path = (directory_ / "float_f.h5").string();
   write_checkpoint(MPI_COMM_WORLD, plain_path, plain, {owned}, {0, nv}, {floats});
   const CheckpointInfo plain_read = read_checkpoint_info(MPI_COMM_WORLD, plain_path);
-  const std::vector<std::vector<double>> got =
+  const BoxValues got =
       read_checkpoint_state(MPI_COMM_WORLD, plain_path, plain_read, {owned}, {0, nv});
   EXPECT_EQ(got[0], floats);
   EXPECT_NO_THROW(verify_checkpoint_state(MPI_COMM_WORLD, plain_path, plain_read, {owned}, {0, nv},
@@ -270,8 +274,9 @@ TEST_F(IoRoundTrip, CheckpointCarriesHistoryAndStoredState) {
   info.history = {{"residual_baseline", {50.0, 0.1 + 0.2}}, {"case_drag", {}},
                   {"case_time", {1.0 / 3.0, 2.0 / 3.0}}};
   const std::string path = (directory_ / "history.h5").string();
-  write_checkpoint(MPI_COMM_WORLD, path, info, {owned}, {0, nv}, {box_values(grid, owned, nv, 0.0)},
-                   {box_values(grid, owned, nv, 0.25)});
+  write_checkpoint(MPI_COMM_WORLD, path, info, {owned}, {0, nv},
+                   {box_values<HostValues>(grid, owned, nv, 0.0)},
+                   {box_values<HostValues>(grid, owned, nv, 0.25)});
 
   const CheckpointInfo read = read_checkpoint_info(MPI_COMM_WORLD, path);
   EXPECT_EQ(read.state_variable, "h");
@@ -281,9 +286,9 @@ TEST_F(IoRoundTrip, CheckpointCarriesHistoryAndStoredState) {
     for (std::size_t i = 0; i < got.size(); ++i)
       EXPECT_EQ(std::bit_cast<std::uint64_t>(got[i]), std::bit_cast<std::uint64_t>(values[i]));
   }
-  const std::vector<std::vector<double>> stored =
+  const BoxValues stored =
       read_checkpoint_state(MPI_COMM_WORLD, path, read, {owned}, {0, nv}, true);
-  EXPECT_EQ(stored[0], box_values(grid, owned, nv, 0.25));
+  EXPECT_EQ(stored[0], box_values<HostValues>(grid, owned, nv, 0.25));
   EXPECT_NO_THROW(verify_checkpoint_state(MPI_COMM_WORLD, path, read, {owned}, {0, nv}, stored, true));
 
   // One history value changed: the header's checksum no longer matches.

@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/backend.hpp"
+#include "core/host_values.hpp"
 #include "grid/physical_grid.hpp"
 #include "grid/velocity_grid.hpp"
 #include "kernels/boundary_fill.hpp"
@@ -62,15 +64,21 @@ class Engine {
  public:
   virtual ~Engine() = default;
   // f of the owned interior cells and velocities, cell-major (x fastest), velocity fastest.
-  virtual void set_state(const std::vector<double>& f) = 0;
+  virtual void set_state(std::span<const double> f) = 0;
   // The same, row by row on the host's threads straight into the layout of f: no second copy of
   // a GPU-sized state on the host.
   virtual void set_state(const StateRows& rows) = 0;
-  virtual std::vector<double> state() const = 0;
-  // The stored state itself (f, or a model's own variable such as hs_mc's h) in the layout of
-  // state(), exactly: what a restart of the same model and precision continues from.
-  virtual std::vector<double> stored_state() const = 0;
-  virtual void set_stored_state(const std::vector<double>& values) = 0;
+  // f into `f` and, where `stored` is given, the stored state itself (f, or a model's own
+  // variable such as hs_mc's h) in the same layout, exactly: what a restart of the same model
+  // and precision continues from. Both from one copy of the state off the GPU.
+  virtual void copy_state(HostValues& f, HostValues* stored) const = 0;
+  // f alone, as a plain vector (tests, the diagnostics' gathered f).
+  std::vector<double> state() const {
+    HostValues f;
+    copy_state(f, nullptr);
+    return {f.begin(), f.end()};
+  }
+  virtual void set_stored_state(std::span<const double> values) = 0;
   // `count` steps of a box without halo segments (tests, benchmarks); a rank's boxes with halos
   // step together through Subdomains.
   virtual void step(int count) = 0;

@@ -152,7 +152,7 @@ class ExplicitEngine final : public Engine {
     split_regions();
   }
 
-  void set_state(const std::vector<double>& f) override {
+  void set_state(std::span<const double> f) override {
     const PhysicalGrid& grid = config_.grid;
     require(f.size() == std::size_t(grid.interior_cells()) * nv_, "state size ", f.size(),
             " does not match the grid (", grid.interior_cells(), " cells x ", nv_, " velocities)");
@@ -163,7 +163,7 @@ class ExplicitEngine final : public Engine {
 
   void set_state(const StateRows& rows) override { fill_state(rows, false); }
 
-  void set_stored_state(const std::vector<double>& values) override {
+  void set_stored_state(std::span<const double> values) override {
     const PhysicalGrid& grid = config_.grid;
     require(values.size() == std::size_t(grid.interior_cells()) * nv_, "stored state size ",
             values.size(), " does not match the grid (", grid.interior_cells(), " cells x ", nv_,
@@ -206,26 +206,27 @@ class ExplicitEngine final : public Engine {
     if (staging) f_[current_].upload(staging.get());
   }
 
-  std::vector<double> state() const override {
-    const PhysicalGrid& grid = config_.grid;
-    const std::unique_ptr<Real[]> padded = padded_f_on_host();
-    std::vector<double> f(std::size_t(grid.interior_cells()) * nv_);
-    const std::int64_t cells = grid.interior_cells();
-#pragma omp parallel for schedule(static)
-    for (std::int64_t item = 0; item < cells; ++item)
-      collision_->f_of_stored(padded.get() + padded_index(item) * row_, f.data() + item * nv_, 0,
-                              nv_);
-    return f;
-  }
-
-  std::vector<double> stored_state() const override {
-    const std::unique_ptr<Real[]> padded = padded_f_on_host();
+  void copy_state(HostValues& f, HostValues* stored) const override {
+    // The host's f is read where it is; a GPU's is copied once, into memory not zeroed first (a
+    // vector would be, by one thread, before the copy).
+    const Buffer<Real>& current = f_[current_];
+    std::unique_ptr<Real[]> downloaded;
+    const Real* padded = current.data();
+    if (where_ != Backend::cpu) {
+      downloaded.reset(new Real[current.size()]);
+      copy_bytes(downloaded.get(), Backend::cpu, current.data(), where_,
+                 current.size() * sizeof(Real));
+      padded = downloaded.get();
+    }
     const std::int64_t cells = config_.grid.interior_cells();
-    std::vector<double> values(std::size_t(cells) * nv_);
+    f.resize(std::size_t(cells) * nv_);
+    if (stored) stored->resize(f.size());
 #pragma omp parallel for schedule(static)
-    for (std::int64_t item = 0; item < cells; ++item)
-      std::copy_n(padded.get() + padded_index(item) * row_, nv_, values.data() + item * nv_);
-    return values;
+    for (std::int64_t item = 0; item < cells; ++item) {
+      const Real* row = padded + padded_index(item) * row_;
+      collision_->f_of_stored(row, f.data() + item * nv_, 0, nv_);
+      if (stored) std::copy_n(row, nv_, stored->data() + item * nv_);
+    }
   }
 
   // A box alone. Halo messages must be exchanged with those of every other box of the rank,
@@ -367,15 +368,6 @@ class ExplicitEngine final : public Engine {
   template <class T>
   std::vector<Real> owned(const std::vector<T>& values) const {
     return std::vector<Real>(values.begin() + v0_, values.begin() + v0_ + nv_);
-  }
-
-  // The current f, ghosts included, copied to the host into memory not zeroed first (a vector
-  // would be, on one thread, before the copy; a GPU's f is ~1e9 bytes).
-  std::unique_ptr<Real[]> padded_f_on_host() const {
-    const Buffer<Real>& f = f_[current_];
-    std::unique_ptr<Real[]> host(new Real[f.size()]);
-    copy_bytes(host.get(), Backend::cpu, f.data(), where_, f.size() * sizeof(Real));
-    return host;
   }
 
   // Padded index of interior cell `item` (x fastest).

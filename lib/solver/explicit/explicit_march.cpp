@@ -74,13 +74,15 @@ StateLayout ExplicitMarch::state_layout() const {
   return layout;
 }
 
-std::vector<std::vector<double>> ExplicitMarch::saved_state() {
-  std::vector<std::vector<double>> f;
-  for (int i = 0; i < boxes_.size(); ++i) f.push_back(boxes_[i].state());
-  return f;
+void ExplicitMarch::save_state(BoxValues& f, BoxValues& stored) {
+  const bool own_variable = !stored_variable_.empty();
+  f.assign(boxes_.size(), {});
+  stored.assign(own_variable ? boxes_.size() : 0, {});
+  for (int i = 0; i < boxes_.size(); ++i)
+    boxes_[i].copy_state(f[i], own_variable ? &stored[i] : nullptr);
 }
 
-void ExplicitMarch::restore(const std::vector<std::vector<double>>& state, std::int64_t unit) {
+void ExplicitMarch::restore(const BoxValues& state, std::int64_t unit) {
   for (int i = 0; i < boxes_.size(); ++i) {
     boxes_[i].set_state(state[i]);
     boxes_[i].set_step(unit);
@@ -88,12 +90,6 @@ void ExplicitMarch::restore(const std::vector<std::vector<double>>& state, std::
 }
 
 std::string ExplicitMarch::stored_variable() const { return stored_variable_; }
-
-BoxValues ExplicitMarch::saved_stored_state() {
-  BoxValues state;
-  for (int i = 0; i < boxes_.size(); ++i) state.push_back(boxes_[i].stored_state());
-  return state;
-}
 
 void ExplicitMarch::restore_stored(const BoxValues& state, std::int64_t unit) {
   for (int i = 0; i < boxes_.size(); ++i) {

@@ -29,10 +29,9 @@ class ExplicitMarch : public Solver {
   bool converged(double residual) const override;
   double tolerance() const override { return steady_tolerance_; }
   StateLayout state_layout() const override;
-  std::vector<std::vector<double>> saved_state() override;
-  void restore(const std::vector<std::vector<double>>& state, std::int64_t unit) override;
+  void save_state(BoxValues& f, BoxValues& stored) override;
+  void restore(const BoxValues& state, std::int64_t unit) override;
   std::string stored_variable() const override;
-  BoxValues saved_stored_state() override;
   void restore_stored(const BoxValues& state, std::int64_t unit) override;
   std::vector<double> model_counters() override;
   void restore_model_counters(const std::vector<double>& values) override;

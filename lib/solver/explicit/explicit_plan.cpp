@@ -84,9 +84,11 @@ MemoryPlan plan_memory(const CaseSetup& setup, const std::vector<EngineConfig>& 
                            return own;
                          }()) *
                         kFieldsPerCell * 8.0;
-  // The peak is a checkpoint: the f of every box in double, while the last box's padded copy is
-  // fetched (Engine::state). (Setting the state of a GPU run stages one padded box: less.)
-  plan.host_bytes = state + largest_box + fields;
+  // The peak is a checkpoint: the f of every box in double, while a GPU run's last box's padded
+  // copy is fetched (Engine::copy_state; the host's f is read in place). (Setting the state of a
+  // GPU run stages one padded box: less.)
+  const bool gpu = setup.run.backend == Backend::cuda;
+  plan.host_bytes = state + (gpu ? largest_box : 0.0) + fields;
   return plan;
 }
 

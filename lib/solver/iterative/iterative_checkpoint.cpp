@@ -23,10 +23,10 @@ StateLayout IterativeSteady::state_layout() const {
   return layout;
 }
 
-std::vector<std::vector<double>> IterativeSteady::saved_state() {
+void IterativeSteady::save_state(BoxValues& f, BoxValues& stored) {
   const StateLayout layout = state_layout();
   const PhysicalGrid& grid = setup_.engine.grid;
-  std::vector<double> rows(std::size_t(cells_) * layout.columns.count);
+  HostValues rows(std::size_t(cells_) * layout.columns.count);
   for (std::int64_t c = 0; c < cells_; ++c) {
     double all[kStateColumns] = {};
     std::copy_n(moments_.data() + c * kRawMoments, kRawMoments, all);
@@ -41,10 +41,11 @@ std::vector<std::vector<double>> IterativeSteady::saved_state() {
       }
     std::copy_n(all + layout.columns.lo, layout.columns.count, rows.data() + c * layout.columns.count);
   }
-  return {rows};
+  f.assign(1, std::move(rows));
+  stored.clear();
 }
 
-void IterativeSteady::restore(const std::vector<std::vector<double>>& state, std::int64_t unit) {
+void IterativeSteady::restore(const BoxValues& state, std::int64_t unit) {
   const StateLayout layout = state_layout();
   const PhysicalGrid& grid = setup_.engine.grid;
   const std::array<int, 3> cells{grid.cells(0), grid.cells(1), grid.cells(2)};

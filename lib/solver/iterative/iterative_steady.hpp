@@ -60,8 +60,8 @@ class IterativeSteady : public Solver {
   bool converged(double residual) const override { return residual < tolerance_; }
   double tolerance() const override { return tolerance_; }
   StateLayout state_layout() const override;
-  std::vector<std::vector<double>> saved_state() override;
-  void restore(const std::vector<std::vector<double>>& state, std::int64_t unit) override;
+  void save_state(BoxValues& f, BoxValues& stored) override;
+  void restore(const BoxValues& state, std::int64_t unit) override;
   double updates_per_unit() const override;
   double bytes_per_unit() const override { return engine_->bytes_per_iteration(); }
   // The sums of the moments over the velocity ranks.
