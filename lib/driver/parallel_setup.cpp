@@ -101,7 +101,7 @@ NodePlacement bind_ranks_to_gpus(MPI_Comm comm, const RunOptions& run) {
 }
 
 std::shared_ptr<Communicator> make_communicator(const RunOptions& run, const Partition& partition,
-                                                const NodePlacement& placement) {
+                                                [[maybe_unused]] const NodePlacement& placement) {
   int ranks = 1;
   MPI_Comm_size(partition.world, &ranks);
   if (ranks == 1 && partition.total_parts == 1) return nullptr;  // nothing to move
