@@ -1,8 +1,8 @@
 #pragma once
 // Host copies of a GPU-sized state (1e8 to 1e9 values: a checkpoint's f, a restart's): their
 // elements start uninitialised, so the host's threads that fill them are the first to touch
-// their pages. A std::vector<double> of that size is zeroed by one thread first, which took most
-// of an hs_mc checkpoint's copy of its state.
+// their pages. A std::vector<double> of that size is zeroed by one thread first: a pass as long
+// as the copy itself, on one core, with every page fault on that core.
 #include <memory>
 #include <new>
 #include <type_traits>
