@@ -46,7 +46,7 @@ struct Bgk {
   BOLT_HOST_DEVICE static Real equilibrium(const CompactTarget<Real>& t, Real x, Real y, Real z,
                                            Real /*shakhov_constant*/) {
     const Real cx = x - t.u[0], cy = y - t.u[1], cz = z - t.u[2];
-    return t.a * exp(-t.L[0] * (cx * cx + cy * cy + cz * cz));
+    return t.a * target_exp(-t.L[0] * (cx * cx + cy * cy + cz * cz));
   }
 };
 

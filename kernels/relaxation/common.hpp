@@ -116,7 +116,8 @@ BOLT_HOST_DEVICE CompactTarget<Real> compact_target(const RelaxationTarget& t) {
 template <class Real>
 BOLT_HOST_DEVICE Real isotropic_gaussian(const RelaxationTarget& t, Real x, Real y, Real z) {
   const Real cx = x - Real(t.gauss.u[0]), cy = y - Real(t.gauss.u[1]), cz = z - Real(t.gauss.u[2]);
-  return Real(t.gauss.a) * exp(-Real(t.gauss.beta * t.gauss.L[0]) * (cx * cx + cy * cy + cz * cz));
+  return Real(t.gauss.a) *
+         target_exp(-Real(t.gauss.beta * t.gauss.L[0]) * (cx * cx + cy * cy + cz * cz));
 }
 
 // The sums of the mass, momentum and energy moments (5 per cell), which BGK's target needs, of

@@ -65,8 +65,8 @@ struct EsBgk {
   BOLT_HOST_DEVICE static Real equilibrium(const CompactTarget<Real>& t, Real x, Real y, Real z,
                                            Real /*shakhov_constant*/) {
     const Real cx = x - t.u[0], cy = y - t.u[1], cz = z - t.u[2];
-    return t.a * exp(-(t.L[0] * cx * cx + t.L[1] * cy * cy + t.L[2] * cz * cz +
-                       Real(2) * (t.L[3] * cx * cy + t.L[4] * cx * cz + t.L[5] * cy * cz)));
+    return t.a * target_exp(-(t.L[0] * cx * cx + t.L[1] * cy * cy + t.L[2] * cz * cz +
+                              Real(2) * (t.L[3] * cx * cy + t.L[4] * cx * cz + t.L[5] * cy * cz)));
   }
 };
 

@@ -190,7 +190,7 @@ struct Relaxation {
                                          : params.axis_width[2];
           const double centre = a == 0 ? u[0] : (a == 1 ? u[1] : u[2]);
           const Real c = Real(node[j] - centre);
-          const Real e = Real(width[j]) * exp(-c * c * Real(inv_T));
+          const Real e = Real(width[j]) * target_exp(-c * c * Real(inv_T));
           // Every axis's sums take a term, 0 but on axis a: indexed by a, the sums would live
           // in local memory on the GPU.
           for (int b = 0; b < 3; ++b) {

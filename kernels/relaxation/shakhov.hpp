@@ -51,7 +51,7 @@ struct Shakhov {
   BOLT_HOST_DEVICE static Real equilibrium(const CompactTarget<Real>& t, Real x, Real y, Real z,
                                            Real shakhov_constant) {
     const Real cx = x - t.u[0], cy = y - t.u[1], cz = z - t.u[2];
-    Real F = t.a * exp(-t.L[0] * (cx * cx + cy * cy + cz * cz));
+    Real F = t.a * target_exp(-t.L[0] * (cx * cx + cy * cy + cz * cz));
     const Real cs = cx * t.s[0] + cy * t.s[1] + cz * t.s[2];
     F *= Real(1) + cs * (Real(2) * (cx * cx + cy * cy + cz * cz) * t.inv_T - shakhov_constant);
     return F;
