@@ -220,13 +220,12 @@ BOLT_HOST_DEVICE BOLT_HOST_INLINE void relax_row(const Team& team, const Velocit
   }
 }
 
-// ReducedSet: the kernel for a reduced set (its register bound, Relaxation's
-// kReducedSetTeamThreads; the code is the same).
-template <class Real, class Relax, bool Stream, class RowTables, bool ReducedSet = false>
+// TeamThreads: the GPU kernel's register bound (launch_cuda.cuh; 0 is unbounded), one of
+// Relaxation's; the code is the same for each.
+template <class Real, class Relax, bool Stream, class RowTables,
+          int TeamThreads = Relax::kTeamThreads>
 struct FusedStep {
-  // launch_cuda.cuh: 0 is unbounded
-  static constexpr int kTeamThreads =
-      ReducedSet ? Relax::kReducedSetTeamThreads : Relax::kTeamThreads;
+  static constexpr int kTeamThreads = TeamThreads;
   const Real* f_in;
   Real* f_out;
   Velocities<Real> vel;

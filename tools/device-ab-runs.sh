@@ -15,6 +15,7 @@ CASES=(
   "bgk-f64|-options_file_yaml inputs/cavity.yaml -ts_max_steps 60 -out_monitor_every 20"
   "bgk-f32|-options_file_yaml inputs/cavity.yaml -ts_max_steps 60 -out_monitor_every 20 -precision float"
   "shakhov-3d|-options_file_yaml inputs/cavity3d.yaml -model_type shakhov -grid_n 16,16,16 -ts_max_steps 20 -out_monitor_every 10"
+  "shakhov-3d-32v-f32|-options_file_yaml inputs/cavity3d.yaml -model_type shakhov -grid_n 12,12,12 -vgrid_n 32 -precision float -ts_max_steps 20 -out_monitor_every 10"
   "esbgk-shock|-options_file_yaml inputs/shock_mach3.yaml -model_type esbgk -ts_max_steps 100 -out_monitor_every 50"
   "two-boxes|-options_file_yaml inputs/shock_tube.yaml -ts_max_steps 40 -out_monitor_every 20"
   "hs_mc-f32|-options_file_yaml inputs/cavity_hs_mc_paper_delta10.yaml -ts_max_steps 20 -out_monitor_every 10 -precision float"

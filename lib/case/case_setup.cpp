@@ -169,6 +169,7 @@ CaseSetup make_case_setup(const RunOptions& options) {
   e.splitting = run.splitting;
   e.faces = run.faces;
   e.team_size = run.team_size > 0 ? run.team_size : default_team_size(e.velocities.size());
+  e.team_size_chosen = run.team_size == 0;
   for (int a = 0; a < 3; ++a) {
     if (!e.grid.active[a]) continue;
     for (int s = 0; s < 2; ++s) {

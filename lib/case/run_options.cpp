@@ -48,8 +48,10 @@ void read_backend(MPI_Comm comm, RunOptions& run) {
                       : Precision::double_;
   run.team_size = o.integer("team_size",
                             "GPU threads per spatial cell (multiple of 32; 0: 256, fewer when a "
-                            "cell has fewer than 4096 velocities; at most what the step's "
-                            "register bound allows, 512 for some models)",
+                            "cell has fewer than 4096 velocities, more where a cell's row in "
+                            "shared memory leaves a multiprocessor room for fewer teams than "
+                            "its registers; at most what the step's register bound allows, "
+                            "512 for some models)",
                             0, 0, 1024);
   require(run.team_size % 32 == 0, "-team_size ", run.team_size,
           ": must be 0 (automatic) or a multiple of 32");

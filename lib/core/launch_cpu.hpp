@@ -211,6 +211,12 @@ inline void stable_sort_pairs(CpuExec, const int* keys_in, int* keys_out, const 
 // anyway ask for it explicitly; the others use their output row.
 inline std::size_t shared_memory_per_team(CpuExec) { return 0; }
 inline TeamSharedMemory team_shared_memory(CpuExec) { return {}; }
+// The GPU's widening of a team to fill a multiprocessor (launch_cuda.cuh): the CPU's teams are
+// its threads' loops, as wide as asked.
+template <int ReduceWidth, class F>
+int team_size_filling_processor(CpuExec, int team_size, std::size_t, const char*) {
+  return team_size;
+}
 // Multiprocessors of a GPU: none.
 inline int multiprocessors(CpuExec) { return 0; }
 

@@ -352,6 +352,32 @@ void for_each_cell_team(CudaExec exec, const int n[3], std::size_t /*row_bytes*/
                                   Tiled{f, PaddedTileOrder(tiles)}, label);
 }
 
+// The team size, team_size or wider, at which the current device holds the most threads of f's
+// cell-team kernel (for_each_cell_team) at once with scratch_bytes of scratch a team: where the
+// scratch, not the registers, limits the teams a multiprocessor holds, wider teams run the
+// threads the registers leave room for. Of equals, the narrowest.
+template <int ReduceWidth, class F>
+int team_size_filling_processor(CudaExec, int team_size, std::size_t scratch_bytes,
+                                const char* label) {
+  using Tiled = TiledCells<F>;
+  TeamKernelFacts& facts = team_kernel_facts<ReduceWidth, Tiled>();
+  int device = 0;
+  cudaGetDevice(&device);
+  return facts.remembered_team(device, team_size, scratch_bytes, [&] {
+    int best = 0;
+    std::int64_t most = 0;
+    for (int size = team_size; size <= facts.largest_team(device); size += 32) {
+      const TeamLaunch launch =
+          prepare_team_kernel<ReduceWidth, Tiled>(size, scratch_bytes, label);
+      const std::int64_t threads =
+          std::int64_t(launch.threads) *
+          facts.resident_blocks(device, launch.threads, launch.shared, label);
+      if (threads > most) most = threads, best = launch.threads;
+    }
+    return best > 0 ? best : team_size;
+  });
+}
+
 // Shared memory a block may opt in to on the current device.
 inline std::size_t shared_memory_per_team(CudaExec) {
   int device = 0, limit = 0;

@@ -65,6 +65,22 @@ class TeamKernelFacts {
     return residency_.back().blocks;
   }
 
+  // The team size `choose` returns for teams of team_size threads with scratch_bytes of scratch
+  // on `device` (team_size_filling_processor's), asked once (it asks the driver many times).
+  template <class Choose>
+  int remembered_team(int device, int team_size, std::size_t scratch_bytes, Choose choose) {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      for (const Team& t : teams_)
+        if (t.device == device && t.asked == team_size && t.scratch == scratch_bytes)
+          return t.chosen;
+    }
+    const int chosen = choose();  // unlocked: it asks this object's other facts
+    const std::lock_guard<std::mutex> lock(mutex_);
+    teams_.push_back({device, team_size, scratch_bytes, chosen});
+    return chosen;
+  }
+
  private:
   struct DeviceFacts {
     int device;
@@ -76,6 +92,11 @@ class TeamKernelFacts {
     std::size_t shared;
     int blocks;
   };
+  struct Team {
+    int device, asked;
+    std::size_t scratch;
+    int chosen;
+  };
   DeviceFacts& of(int device) {
     for (DeviceFacts& facts : devices_)
       if (facts.device == device) return facts;
@@ -86,6 +107,7 @@ class TeamKernelFacts {
   std::mutex mutex_;  // the facts are static state, shared by every caller of the kernel
   std::vector<DeviceFacts> devices_;
   std::vector<Residency> residency_;
+  std::vector<Team> teams_;
 };
 
 }  // namespace bolt

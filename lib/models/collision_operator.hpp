@@ -33,6 +33,7 @@ struct OperatorSetup {
   int velocity_lo = 0, velocity_count = 0;   // the engine's own
   std::int64_t cells = 0;                    // interior cells of the engine's box
   int team_size = 256;                       // GPU threads per cell
+  bool team_size_chosen = false;             // bolt's choice of team_size, not the user's
   // Sums values in place over the ranks that own the other velocities of the same cells (set
   // when the velocities are split).
   std::function<void(double* values, std::size_t count)> sum_over_velocity_group;

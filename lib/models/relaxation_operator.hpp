@@ -146,21 +146,29 @@ class RelaxationOperator final : public CollisionOperator<Real, Exec> {
       }
     }
     const Phase phase(Stream ? "BoltFusedStep" : "BoltRelaxation", wait);
-    // A reduced set's kernel differs only in its register bound, which the CPU has none of.
-    if constexpr (std::is_same_v<RowTables, NoCpuRowTables> &&
-                  Relax::kReducedSetTeamThreads != Relax::kTeamThreads)
-      if (p.vel.h) return fused<Stream, true>(relax, p);
-    fused<Stream, false>(relax, p);
+    // A reduced set's GPU kernel differs only in its register bound (Relaxation), which the CPU
+    // has none of.
+    if constexpr (std::is_same_v<RowTables, NoCpuRowTables>)
+      if (p.vel.h) return fused<Stream, Relax::kReducedSetTeamThreads>(relax, p);
+    fused<Stream, Relax::kTeamThreads>(relax, p);
   }
 
-  template <bool Stream, bool ReducedSet, class Relax>
+  template <bool Stream, int TeamThreads, class Relax>
   void fused(const Relax& relax, const CellPass<Real>& p) {
-    FusedStep<Real, Relax, Stream, RowTables, ReducedSet> kernel{
-        p.f_in, p.f_out, p.vel, p.stream, p.cells, relax, row_tables(p)};
+    using Kernel = FusedStep<Real, Relax, Stream, RowTables, TeamThreads>;
+    const Kernel kernel{p.f_in, p.f_out, p.vel, p.stream, p.cells, relax, row_tables(p)};
+    const char* label = Stream ? "fused_step" : "relaxation";
+    // A large row's scratch may hold a multiprocessor to fewer teams than its registers would
+    // run: bolt's own team size then widens to fill it (docs/benchmarks.md, "Teams that fill a
+    // multiprocessor"); a size the user set stays.
+    const int team_size =
+        setup_.team_size_chosen
+            ? team_size_filling_processor<Relax::kReduceWidth, Kernel>(exec_, setup_.team_size,
+                                                                         scratch_bytes_, label)
+            : setup_.team_size;
     for_each_cell_team<Relax::kReduceWidth>(exec_, p.cells.n,
-                                            std::size_t(p.vel.row) * sizeof(Real),
-                                            setup_.team_size, scratch_bytes_, kernel,
-                                            Stream ? "fused_step" : "relaxation");
+                                            std::size_t(p.vel.row) * sizeof(Real), team_size,
+                                            scratch_bytes_, kernel, label);
   }
 
   OperatorSetup setup_;

@@ -10,6 +10,9 @@
 //   channel2d   x inflow / outflow, y periodic, a body force
 //   box3d       3-D box, stretched velocity grid, walls, a lid moving in two directions,
 //               a specular face, a partly accommodating wall
+//   wide1d      periodic 1-D on 32^3 velocities, bolt's own team size: a float row in shared
+//               memory (128 kB) holds a multiprocessor to one team, which the GPU's fused step
+//               widens to the threads its registers allow (team_size_filling_processor)
 // Skips (and the executable exits with 77, which ctest reports as skipped) when no CUDA device
 // is visible. BOLT_GPU_TEST_CPU_ONLY=1 compares CPU with CPU (checks the cases, not the GPU).
 #include <gtest/gtest.h>
@@ -36,7 +39,9 @@ namespace {
 using test::RelaxationKind;
 
 // cavity2v and inflow1v: cavity2d and inflow1d on reduced velocity sets (2V: xi_z; 1V: xi_y, xi_z).
-enum class Geometry { cavity2d, inflow1d, periodic1d, channel2d, box3d, cavity2v, inflow1v };
+enum class Geometry {
+  cavity2d, inflow1d, periodic1d, channel2d, box3d, cavity2v, inflow1v, wide1d
+};
 
 const char* name(Geometry g) {
   switch (g) {
@@ -47,6 +52,7 @@ const char* name(Geometry g) {
     case Geometry::box3d: return "box3d";
     case Geometry::cavity2v: return "cavity2v";
     case Geometry::inflow1v: return "inflow1v";
+    case Geometry::wide1d: return "wide1d";
   }
   return "?";
 }
@@ -167,6 +173,15 @@ Built build(const Case& c) {
       run.team_size = 256;
       steps = 6;
       break;
+    case Geometry::wide1d:
+      run.axes[0] = AxisSpec{6, 0.0, 1.0};
+      run.velocity_grid.nodes = {32, 32, 32};
+      run.velocity_grid.half_width = 4.0;
+      run.faces[0][0] = kind(FaceKind::periodic);
+      run.faces[0][1] = kind(FaceKind::periodic);
+      run.team_size = 0;
+      steps = 4;
+      break;
   }
   run.model = test::relaxation_model(c.model, options);
   return {run, steps};
@@ -276,7 +291,8 @@ INSTANTIATE_TEST_SUITE_P(
     All, CpuGpuAgreement,
     ::testing::Combine(::testing::Values(Geometry::cavity2d, Geometry::inflow1d,
                                          Geometry::periodic1d, Geometry::channel2d, Geometry::box3d,
-                                         Geometry::cavity2v, Geometry::inflow1v),
+                                         Geometry::cavity2v, Geometry::inflow1v,
+                                         Geometry::wide1d),
                        ::testing::Values(RelaxationKind::bgk, RelaxationKind::shakhov, RelaxationKind::esbgk),
                        ::testing::Bool(), ::testing::Values(1, 2),
                        ::testing::Values(Splitting::lie, Splitting::strang),

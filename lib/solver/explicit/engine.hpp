@@ -55,6 +55,7 @@ struct EngineConfig {
   // NCCL for CUDA).
   std::shared_ptr<Communicator> communicator;
   int team_size = 256;                           // GPU threads per cell
+  bool team_size_chosen = false;                 // bolt's choice of team_size, not the user's
 };
 
 // Writes f of one interior cell (x fastest) at its owned velocities into `row`.

@@ -68,6 +68,7 @@ class ExplicitEngine final : public Engine {
     setup.velocity_count = nv_;
     setup.cells = grid.interior_cells();
     setup.team_size = config.team_size;
+    setup.team_size_chosen = config.team_size_chosen;
     if (split_)
       setup.sum_over_velocity_group = [communicator = config.communicator,
                                        wait = device_work(exec_)](double* values,
