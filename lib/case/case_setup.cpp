@@ -36,10 +36,12 @@ namespace {
 // -team_size 0: a cell's team shares the per-cell work of a step (the moments' team reduction,
 // the target), which each of its threads repeats or waits on while it holds no values of f to
 // stream: the fewer values a thread holds, the more of its time goes to that work. So 256 threads
-// for 4096 or more values per cell; below, teams in which each thread holds at least 32 values,
-// down to one warp: the reduced velocity spaces (docs/benchmarks.md, "Explicit step, one GPU").
+// for more than 4096 values per cell; up to that, teams in which each thread holds at least 32
+// values, down to one warp: 16^3 velocities take 128 (twice the teams of 256 a multiprocessor
+// holds, each thread 32 values, not 16), the reduced velocity spaces one warp (docs/benchmarks.md,
+// "Explicit step, one GPU" and "Teams that fill a multiprocessor").
 int default_team_size(int values_per_cell) {
-  if (values_per_cell >= 4096) return 256;
+  if (values_per_cell > 4096) return 256;
   int threads = 128;
   while (threads > 32 && values_per_cell < 32 * threads) threads /= 2;
   return threads;

@@ -47,8 +47,8 @@ void read_backend(MPI_Comm comm, RunOptions& run) {
                       ? Precision::single
                       : Precision::double_;
   run.team_size = o.integer("team_size",
-                            "GPU threads per spatial cell (multiple of 32; 0: 256, fewer when a "
-                            "cell has fewer than 4096 velocities, more where a cell's row in "
+                            "GPU threads per spatial cell (multiple of 32; 0: 256 above 4096 "
+                            "velocities a cell, fewer at 4096 or fewer, more where a cell's row in "
                             "shared memory leaves a multiprocessor room for fewer teams than "
                             "its registers; at most what the step's register bound allows, "
                             "512 for some models)",
