@@ -42,6 +42,9 @@ for line in open(f"{out}/wall.txt"):
     d = s["diagnostics"]
     De, Ge = ref[label.split("_")[0]]
     D, eD, G, eG = d["D_window_mean"], d["D_window_error"], d["G_window_mean"], d["G_window_error"]
+    if D is None or G is None:
+        print(f"{label}: exit {status} wall {float(wall):.2f} s, t {s.get('time')}: no window after the transient")
+        continue
     print(f"{label}: exit {status} wall {float(wall):.2f} s, t {s.get('time')}, steps {s['steps']}, "
           f"steady {s.get('steady')}, D {D:.5f} +- {eD:.1e} ({100 * (D / De - 1):+.2f} % vs D_e), "
           f"G {G:.5f} +- {eG:.1e} ({100 * (G / Ge - 1):+.2f} % vs G_e), window from "

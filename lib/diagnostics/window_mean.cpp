@@ -70,6 +70,7 @@ WindowMean window_mean(const std::vector<double>& samples, int batches) {
     var += d * d;
     if (b + 1 < batches) cov += d * (means[b + 1] - mean);
   }
+  w.found = true;
   w.start = first;
   w.mean = mean;
   w.lag1 = var > 0.0 ? cov / var : 0.0;

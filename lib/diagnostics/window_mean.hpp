@@ -33,6 +33,9 @@
 namespace bolt {
 
 struct WindowMean {
+  bool found = false;       // a window after the transient, in batches of at least
+                            // kLeastBatchSamples: the fields below hold its statistics; without
+                            // one they are zero, which is no mean
   bool ready = false;       // a window after the transient: batch means correlated at most
                             // kMostBatchCorrelation, halves that agree
   std::size_t start = 0;    // its first sample

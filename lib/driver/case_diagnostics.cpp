@@ -200,12 +200,17 @@ nlohmann::json summary_diagnostics(const RunOptions& run, const PhysicalGrid& gr
                                        std::pair{"G", &history.flow_rate}}) {
       const WindowMean w = window_mean(*series, kWindowBatches);
       const std::string key = std::string(name) + "_window";
-      j[key + "_mean"] = w.mean;
-      j[key + "_error"] = w.error;
+      // Without a window (the transient not over, too few rows) its statistics are null: a zero
+      // would read as a mean of 0.
+      const auto statistic = [&](double value) {
+        return w.found ? nlohmann::json(value) : nlohmann::json(nullptr);
+      };
+      j[key + "_mean"] = statistic(w.mean);
+      j[key + "_error"] = statistic(w.error);
       j[key + "_ready"] = w.ready;
-      j[key + "_lag1"] = w.lag1;
-      j[key + "_correlation"] = w.correlation;
-      j[key + "_drift"] = w.drift;
+      j[key + "_lag1"] = statistic(w.lag1);
+      j[key + "_correlation"] = statistic(w.correlation);
+      j[key + "_drift"] = statistic(w.drift);
       j[key + "_from_time"] = w.start < history.time.size() ? history.time[w.start] : time;
     }
     j["window_batches"] = kWindowBatches;

@@ -190,6 +190,9 @@ def check_mc_warm_start(bolt, args, tmp):
     ok &= report(s["steady"] and s["time"] < 30, f"noise stop at t = {s['time']:.3f} (before 30)")
     for key in ("D", "G"):
         mean, error = d[f"{key}_window_mean"], d[f"{key}_window_error"]
+        if mean is None:  # no window after the transient
+            ok &= report(False, f"{key}: no window after the transient by t = {s['time']:.3f}")
+            continue
         ok &= report(d[f"{key}_window_ready"] and error <= tol * abs(mean),
                      f"{key} = {mean:.5f} +- {error:.1e} from t = {d[f'{key}_window_from_time']:.2f} "
                      f"(lag-1 {d[f'{key}_window_lag1']:.2f}; need error <= {tol} |mean|)")

@@ -67,7 +67,9 @@ TEST(WindowMean, NoWindowWhileTheDriftGoesOn) {
   // A transient that decays over the whole series: its minimum MSER lies at the end of the
   // searched half, so there is no window yet.
   const std::vector<double> x = transient_and_noise(400, 0.5, 2000.0, 1e-4, 7);
-  EXPECT_FALSE(window_mean(x, kWindowBatches).ready);
+  const WindowMean w = window_mean(x, kWindowBatches);
+  EXPECT_FALSE(w.ready);
+  EXPECT_FALSE(w.found);  // no mean to report: the summary writes null, not 0
 }
 
 // AR(1) noise 1 + 1e-3 e_i with correlation time `tau` samples, and the exact standard error
@@ -151,14 +153,19 @@ TEST(WindowMean, ASlowDriftIsNotAWindow) {
 }
 
 TEST(WindowMean, TooFewSamples) {
-  EXPECT_FALSE(window_mean(std::vector<double>(50, 1.0), kWindowBatches).ready);
+  const WindowMean w = window_mean(std::vector<double>(50, 1.0), kWindowBatches);
+  EXPECT_FALSE(w.ready);
+  EXPECT_FALSE(w.found);
 }
 
 TEST(WindowMean, TooFewBatches) {
   // Fewer than 4 batches (0 and negative counts too) give no window, never a division by zero.
   const std::vector<double> x(2000, 1.0);
   for (const int batches : {-1, 0, 3}) EXPECT_FALSE(window_mean(x, batches).ready) << batches;
-  EXPECT_TRUE(window_mean(x, 4).ready);
+  const WindowMean four = window_mean(x, 4);
+  EXPECT_TRUE(four.ready);
+  EXPECT_TRUE(four.found);
+  EXPECT_EQ(four.mean, 1.0);
 }
 
 }  // namespace
