@@ -1,7 +1,8 @@
 # convergence-study.sh -- shell functions shared by the device convergence studies
 # (tools/device-projection-convergence.sh, tools/device-projection-cavity.sh); sourced, not run.
 # The caller sets BOLT, BACKEND, OUT, WORK and BUDGET (seconds for the whole script), optionally
-# JSON_DIR (default $OUT), and calls conv_begin once before its first study.
+# JSON_DIR (default $OUT) and CONV_OPTIONS (more options of tools/convergence.py, e.g. --noise),
+# and calls conv_begin once before its first study.
 
 # conv_begin: starts the budget's clock.
 conv_begin() { conv_start=$SECONDS; }
@@ -20,7 +21,7 @@ conv_study() {
   for q in "$@"; do quantities+=(--quantity "$q"); done
   local t0=$SECONDS
   python3 tools/convergence.py "$BOLT" --backend "$BACKEND" --case "$case_file" --fixed "$fixed" \
-    --vary "$ladder" "${quantities[@]}" --work-dir "$WORK/$name" --timeout "$(conv_left)" \
+    --vary "$ladder" "${quantities[@]}" ${CONV_OPTIONS:-} --work-dir "$WORK/$name" --timeout "$(conv_left)" \
     --json "${JSON_DIR:-$OUT}/${name}_${ladder%%=*}_$tag.json" >> "$OUT/$name.txt" 2>&1
   local rc=$?
   echo "$name: -$ladder ($tag): status $rc, $((SECONDS - t0)) s" | tee -a "$OUT/$name.txt"
