@@ -1,5 +1,6 @@
 # convergence-study.sh -- shell functions shared by the device convergence studies
-# (tools/device-projection-convergence.sh, tools/device-projection-cavity.sh); sourced, not run.
+# (tools/device-projection-convergence.sh, tools/device-projection-cavity.sh,
+# tools/device-mc-convergence.sh); sourced, not run.
 # The caller sets BOLT, BACKEND, OUT, WORK and BUDGET (seconds for the whole script), optionally
 # JSON_DIR (default $OUT) and CONV_OPTIONS (more options of tools/convergence.py, e.g. --noise),
 # and calls conv_begin once before its first study.

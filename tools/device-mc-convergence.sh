@@ -33,14 +33,18 @@ case_study() {
   local fixed="-grid_n $cells,$cells,1 -out_checkpoint_final false $more"
   conv_study "$name" "$input" "$fixed" "ts_max_courant=$courants" dt \
     D_window_mean G_window_mean || return 1
-  # The finest cells' time step at Courant 0.5: the input's at its own cells, scaled.
-  local base finest dt
-  base=$(python3 -c "import json,glob,os; print(next(json.load(open(p))['dt'] for p in glob.glob('$WORK/$name/runs/*/summary.json') if '-ts_max_courant 0.5' in open(os.path.dirname(p)+'/options.txt').read()))")
-  finest=${ladder##*:}
-  dt=$(python3 -c "print(repr($base * $cells / $finest))")
-  local grids
+  # The finest cells' time step at Courant 0.5: the input's at its own cells (the Courant
+  # ladder's level 0.5, from its --json), scaled.
+  local dt grids
+  dt=$(python3 - "${JSON_DIR:-$OUT}/${name}_ts_max_courant_dt.json" "$cells" "${ladder##*:}" <<'PY'
+import json, sys
+study = json.load(open(sys.argv[1]))["studies"][0]
+base = study["mesh_sizes"][study["levels"].index("0.5")]
+print(repr(base * int(sys.argv[2]) / int(sys.argv[3])))
+PY
+  ) || return 1
   grids=$(echo "$ladder" | tr ':' '\n' | sed 's/.*/&,&,1/' | paste -sd:)
-  conv_study "$name" "$input" "$fixed -ts_max_courant 0.5 -ts_dt $dt" "grid_n=$grids" cells \
+  conv_study "$name" "$input" "$fixed -ts_dt $dt" "grid_n=$grids" cells \
     D_window_mean G_window_mean
 }
 
